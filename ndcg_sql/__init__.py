@@ -1,0 +1,12 @@
+"""ndcg_sql: DCG, IDCG and NDCG@k of logged rankings, computed by SQL where the data lives.
+
+Entry points: :func:`evaluate` (run in DuckDB), :func:`to_sql` (the SQL text),
+the ``ndcg-sql`` command line (:mod:`ndcg_sql.cli`).
+"""
+
+from .evaluate import Result, evaluate
+from .options import DEFAULT_CUTOFFS, OptionError, Options
+from .validation import InputError
+
+__all__ = ["evaluate", "Result", "Options", "OptionError", "InputError", "DEFAULT_CUTOFFS"]
+__version__ = "0.1.0"
