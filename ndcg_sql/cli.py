@@ -1,0 +1,212 @@
+"""The ``ndcg-sql`` command line (argparse).
+
+    ndcg-sql evaluate RUN [--judgments FILE] [--k K ...] [--gain ...] [--ties ...]
+                          [--no-relevant ...] [--format table|json|csv] [--per-query FILE]
+    ndcg-sql sql (RUN | --table NAME) [...same options]   # prints the SQL it would run
+
+Errors are one line on stderr and exit status 2 (bad options) or 1 (bad input).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+import duckdb
+
+from . import __version__, progress
+from .evaluate import Result, evaluate
+from .inputs import FORMATS
+from .options import GAINS, MISSING_QUERIES, NO_RELEVANT, TIES, OptionError
+from .sql_text import to_sql
+from .validation import InputError
+
+
+def _gain(text: str):
+    """'exponential', 'linear', or a mapping '0:0,1:1,2:3,3:7'."""
+    if text in GAINS:
+        return text
+    try:
+        return {float(label): float(gain) for label, gain in (pair.split(":") for pair in text.split(","))}
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"gain must be {' or '.join(GAINS)} or a mapping like 0:0,1:1,2:3; got {text!r}"
+        ) from None
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judgments", metavar="FILE", help="relevance judgments (qrels); labels and the ideal ranking come from here")
+    parser.add_argument("--k", nargs="+", default=None, metavar="K",
+                        help="cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)")
+    parser.add_argument("--gain", type=_gain, default="exponential",
+                        help="exponential (2^label - 1, default), linear (label), or a mapping like 0:0,1:1,2:3")
+    parser.add_argument("--ties", choices=TIES, default="average",
+                        help="equal scores: average (tie-aware, default), item-asc, item-desc (trec_eval)")
+    parser.add_argument("--no-relevant", choices=NO_RELEVANT, default="zero",
+                        help="NDCG of a query with IDCG@k = 0: zero (default), skip, one")
+    parser.add_argument("--missing-queries", choices=MISSING_QUERIES, default="ignore",
+                        help="with --judgments: judged queries absent from the run are ignored (default) or count as 0 (trec_eval -c)")
+    parser.add_argument("--query-col", default="query_id", metavar="NAME")
+    parser.add_argument("--item-col", default="item_id", metavar="NAME")
+    parser.add_argument("--score-col", default=None, metavar="NAME", help="higher is better (default: score)")
+    parser.add_argument("--rank-col", default=None, metavar="NAME", help="logged rank, 1 = top, instead of a score")
+    parser.add_argument("--label-col", default="label", metavar="NAME")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ndcg-sql", description="DCG, IDCG and NDCG@k of logged rankings, computed in SQL (DuckDB)."
+    )
+    parser.add_argument("--version", action="version", version=f"ndcg-sql {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("evaluate", help="compute NDCG@k of a ranking")
+    run.add_argument("run", metavar="RUN", help="ranking file: Parquet, CSV, JSON, or TREC run (qid Q0 docid rank score tag)")
+    _common(run)
+    run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary output (default: table)")
+    run.add_argument("--per-query", metavar="FILE", help="also write per-query rows (query, k, cg, dcg, idcg, ndcg) as CSV")
+    run.add_argument("--input-format", choices=FORMATS, help="format of RUN when its file ending does not tell")
+    run.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
+    run.add_argument("--threads", type=int, help="DuckDB threads (default: all cores)")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+    sql = commands.add_parser("sql", help="print the per-query SQL instead of running it")
+    sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")
+    sql.add_argument("--table", metavar="NAME", help="the ranking table instead of a file (db.schema.table)")
+    sql.add_argument("--judgments-table", metavar="NAME", help="the judgments table instead of --judgments FILE")
+    _common(sql)
+    return parser
+
+
+def _options(args) -> dict:
+    return dict(
+        k=args.k if args.k is not None else None,
+        query_col=args.query_col,
+        item_col=args.item_col,
+        score_col=args.score_col,
+        rank_col=args.rank_col,
+        label_col=args.label_col,
+        gain=args.gain,
+        ties=args.ties,
+        no_relevant=args.no_relevant,
+        missing_queries=args.missing_queries,
+    )
+
+
+def _drop_default_k(options: dict) -> dict:
+    if options["k"] is None:
+        del options["k"]
+    return options
+
+
+def _number(value) -> str:
+    """Full precision: repr of a float round-trips exactly."""
+    if value is None:
+        return ""
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def print_table(result: Result, out) -> None:
+    options = result.options
+    gain = options["gain"] if isinstance(options["gain"], str) else "mapping " + json.dumps(options["gain"])
+    out.write(
+        f"options: gain={gain} discount={options['discount']} ties={options['ties']} "
+        f"ideal={options['ideal']} no_relevant={options['no_relevant']}"
+        + (f" missing_queries={options['missing_queries']}" if options["missing_queries"] else "")
+        + "\n"
+    )
+    out.write("queries: " + " ".join(f"{key}={value}" for key, value in result.coverage.items()) + "\n")
+    rows = [("k", "ndcg", "queries", "no_relevant")]
+    for record in result.summary_records():
+        k = "all" if record["k"] is None else str(record["k"])
+        rows.append((k, _number(record["ndcg"]), str(record["queries"]), str(record["no_relevant"])))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        out.write("  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip() + "\n")
+
+
+def write_csv(records: list[dict], out) -> None:
+    if not records:
+        return
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(records[0].keys())
+    for record in records:
+        writer.writerow(_number(value) for value in record.values())
+
+
+def _evaluate(args) -> int:
+    con = duckdb.connect()
+    options = _drop_default_k(_options(args))
+    if args.threads is not None:
+        options["threads"] = args.threads
+    if args.no_progress:
+        con.execute("SET enable_progress_bar = false")
+        result = _run(con, args, options)
+    else:
+        with progress.reported(con):
+            result = _run(con, args, options)
+    if args.per_query:
+        with open(args.per_query, "w", newline="", encoding="utf-8") as handle:
+            write_csv(result.per_query_records(), handle)
+    if args.format == "json":
+        json.dump(result.to_dict(), sys.stdout, allow_nan=False)
+        sys.stdout.write("\n")
+    elif args.format == "csv":
+        write_csv(result.summary_records(), sys.stdout)
+    else:
+        print_table(result, sys.stdout)
+    return 0
+
+
+def _run(con, args, options) -> Result:
+    return evaluate(
+        args.run,
+        judgments=args.judgments,
+        con=con,
+        input_format=args.input_format,
+        judgments_format=args.judgments_format,
+        **options,
+    )
+
+
+def _sql(args) -> int:
+    if (args.run is None) == (args.table is None):
+        raise OptionError("give either a RUN file or --table NAME")
+    if args.judgments and args.judgments_table:
+        raise OptionError("give --judgments FILE or --judgments-table NAME, not both")
+    sys.stdout.write(
+        to_sql(
+            args.table,
+            file=args.run,
+            judgments_table=args.judgments_table,
+            judgments_file=args.judgments,
+            **_drop_default_k(_options(args)),
+        )
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``ndcg-sql``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "evaluate":
+            return _evaluate(args)
+        return _sql(args)
+    except OptionError as error:
+        parser.exit(2, f"ndcg-sql: error: {error}\n")
+    except InputError as error:
+        message = "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
+        parser.exit(1, f"ndcg-sql: error: {message}\n")
+    except duckdb.Error as error:
+        message = " ".join(str(error).split())
+        parser.exit(1, f"ndcg-sql: error: DuckDB: {message}\n")
+    except (FileNotFoundError, PermissionError, IsADirectoryError) as error:
+        parser.exit(1, f"ndcg-sql: error: {error}\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""An independent numpy reference for CG/DCG/IDCG/NDCG@k, written from the formulas.
+
+It shares no code with ndcg_sql: it sorts lists in Python, sums with numpy,
+and implements tie averaging from McSherry & Najork (ECIR 2008) directly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import numpy as np
+
+
+def gain_of(label: float, gain) -> float:
+    if isinstance(gain, dict):
+        return float(gain[label])
+    if gain == "exponential":
+        return 2.0 ** label - 1.0
+    return float(label)
+
+
+def discount(ranks: np.ndarray) -> np.ndarray:
+    """1 / log2(rank + 1) for 1-based ranks."""
+    return 1.0 / np.log2(ranks + 1.0)
+
+
+def _item_key(item):
+    return item.encode("utf-8") if isinstance(item, str) else item
+
+
+def dcg(gains_in_order: list[float], k: int | None) -> tuple[float, float]:
+    """(CG@k, DCG@k) of gains listed from rank 1 down."""
+    g = np.asarray(gains_in_order, dtype=float)
+    if k is not None:
+        g = g[:k]
+    ranks = np.arange(1, len(g) + 1, dtype=float)
+    return float(g.sum()), float((g * discount(ranks)).sum())
+
+
+def tie_averaged(scores: list[float], gains: list[float], k: int | None, higher_is_better=True):
+    """(CG@k, DCG@k) where each tie group shares its mean gain over the positions it spans."""
+    order = sorted(range(len(scores)), key=lambda i: -scores[i] if higher_is_better else scores[i])
+    cg = total = 0.0
+    position = 0  # 0-based first position of the current group
+    i = 0
+    limit = len(order) if k is None else k
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        members = order[i : j + 1]
+        mean_gain = float(np.mean([gains[m] for m in members]))
+        if all(gains[m] == gains[members[0]] for m in members):
+            mean_gain = gains[members[0]]
+        first, last = position, position + len(members)  # positions [first, last)
+        covered = np.arange(first, min(last, limit), dtype=float) + 1.0
+        if len(covered):
+            total += mean_gain * float(discount(covered).sum())
+            cg += mean_gain * len(covered)
+        position = last
+        i = j + 1
+    return cg, total
+
+
+def evaluate(
+    rows,
+    cutoffs,
+    *,
+    gain="exponential",
+    ties="average",
+    no_relevant="zero",
+    judgments=None,
+    missing_queries="ignore",
+    higher_is_better=True,
+):
+    """Per-(query, k) values {(qid, k): (cg, dcg, idcg, ndcg)} and mean NDCG per k.
+
+    rows: iterable of (qid, item, score_or_rank, label); label ignored with
+    judgments, which is an iterable of (qid, item, label).
+    """
+    by_query = defaultdict(list)
+    for qid, item, score, label in rows:
+        by_query[qid].append((item, float(score), label))
+    judged = None
+    if judgments is not None:
+        judged = defaultdict(dict)
+        for qid, item, label in judgments:
+            judged[qid][item] = float(label)
+    out = {}
+    queries = sorted(by_query) if judged is None else sorted(q for q in judged if q in by_query or missing_queries == "zero")
+    for qid in queries:
+        items = by_query.get(qid, [])
+        if judged is not None:
+            labels = [judged[qid].get(item, 0.0) for item, _, _ in items]
+            ideal_labels = list(judged[qid].values())
+        else:
+            labels = [float(label) for _, _, label in items]
+            ideal_labels = labels
+        gains = [gain_of(label, gain) for label in labels]
+        ideal = sorted((gain_of(label, gain) for label in ideal_labels), reverse=True)
+        scores = [score for _, score, _ in items]
+        for k in cutoffs:
+            if ties == "average":
+                cg, d = tie_averaged(scores, gains, k, higher_is_better)
+            else:
+                sign = -1 if higher_is_better else 1
+                reverse_items = ties == "item-desc"
+                idx = sorted(range(len(items)), key=lambda i: _item_key(items[i][0]), reverse=reverse_items)
+                idx = sorted(idx, key=lambda i: sign * scores[i])  # stable: item order kept inside ties
+                cg, d = dcg([gains[i] for i in idx], k)
+            _, ideal_dcg = dcg(ideal, k)
+            if ideal_dcg > 0:
+                n = d / ideal_dcg
+            else:
+                n = {"zero": 0.0, "skip": None, "one": 1.0}[no_relevant]
+            out[(qid, k)] = (cg, d, ideal_dcg, n)
+    means = {}
+    for k in cutoffs:
+        values = [v[3] for (q, kk), v in out.items() if kk == k and v[3] is not None]
+        means[k] = (float(np.mean(values)) if values else None, len(values))
+    return out, means
+
+
+def close(a, b, tol=1e-9) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
