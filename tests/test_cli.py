@@ -106,3 +106,14 @@ def test_sql_command_prints_runnable_sql(tmp_path):
 def test_main_returns_zero(capsys):
     assert cli.main(["evaluate", RUN, "--item-col", "doc_id", "--k", "3", "--no-progress"]) == 0
     assert "ndcg" in capsys.readouterr().out
+
+
+def test_progress_goes_to_stderr_not_stdout(capsys):
+    from ndcg_sql import progress
+
+    con = duckdb.connect()
+    with progress.reported(con, delay=0.0):
+        con.execute("SELECT COUNT(DISTINCT (i * 7919) % 1000003) FROM range(60000000) AS t(i)").fetchall()
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "%" in captured.err
