@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import inputs, templates, validation
+from . import inputs, suite, templates, validation
 from .identifiers import quote
+from .measures import check_ties, parse_measures
 from .options import DEFAULT_CUTOFFS, Options, OptionError
 from .validation import InputError
 
 #: Output column names; a query column with one of these names would be ambiguous.
-OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg")
+OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
 
 
 @dataclass
@@ -69,12 +70,19 @@ def template_context(
 class Result:
     """The outcome of :func:`evaluate`.
 
+    With ``measures=``, ``per_query`` is one row per (query, measure): the
+    query id, measure (its name, e.g. "P@5") and value (DOUBLE); ``summary``
+    one row per measure in the order asked: measure, mean, queries, stderr,
+    ci_low, ci_high; ``definitions`` gives each measure's formula and source.
+
     Attributes:
         per_query: DuckDB relation, one row per (query, k): the query id under
             its input column name, k (NULL for the whole list), cg, dcg, idcg,
             ndcg (DOUBLE; ndcg NULL for a skipped no-relevant query).
         summary: DuckDB relation, one row per k: k, ndcg (mean), queries
-            (counted in the mean), no_relevant (queries with IDCG@k = 0).
+            (counted in the mean), no_relevant (queries with IDCG@k = 0),
+            ndcg_stderr, ndcg_ci_low, ndcg_ci_high (standard error and
+            normal 95% interval of the mean; NULL below 2 queries).
         options: the conventions that produced the numbers (:meth:`Options.report`).
         coverage: query counts: evaluated; with judgments also
             unjudged_ignored (run queries with no judgment) and missing_from_run.
@@ -86,6 +94,7 @@ class Result:
     options: dict
     coverage: dict
     sql: str = field(repr=False, default="")
+    definitions: list = field(default_factory=list)
 
     def per_query_df(self):
         """Per-query rows as a pandas DataFrame (needs pandas)."""
@@ -215,6 +224,7 @@ def evaluate(
     threads: int | None = None,
     input_format: str | None = None,
     judgments_format: str | None = None,
+    measures=None,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -250,6 +260,12 @@ def evaluate(
         threads: DuckDB threads (default: DuckDB's own choice).
         input_format, judgments_format: force a file format
             ("parquet", "csv", "json", "trec-run", "trec-qrels").
+        measures: optional measure names in ir_measures notation (a list, or
+            one comma-separated string): nDCG@k, CG@k, DCG@k, P@k, R@k, AP,
+            AP@k, RR, RR@k, Success@k, with a relevance threshold for the
+            binary ones as P(rel=2)@5 (label >= 1 by default); see
+            :mod:`ndcg_sql.measures` for formulas and sources. ``k`` is then
+            ignored; AP, RR and Success need ties "item-asc" or "item-desc".
 
     Returns:
         :class:`Result` with ``per_query`` and ``summary`` relations, pandas
@@ -264,6 +280,9 @@ def evaluate(
     """
     if score_col is not None and rank_col is not None:
         raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
+    measure_list = parse_measures(measures) if measures is not None else None
+    if measure_list is not None:
+        k = suite.graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
     options = Options.build(
         k=k,
         gain=gain,
@@ -273,6 +292,8 @@ def evaluate(
         judgments=judgments is not None,
         input_kind="rank" if rank_col is not None else "score",
     )
+    if measure_list is not None:
+        check_ties(measure_list, options.ties)
     if score_col is None and rank_col is None:
         score_col = "score"
     if con is None:
@@ -298,22 +319,36 @@ def evaluate(
         )
         validate(con, context, validation.checks_for(options, columns.roles()), query_col)
 
+        graded = measure_list is None or suite.graded_cutoffs(measure_list)
         per_query_sql = templates.render("per_query.sql.j2", **context)
         per_query_table = inputs.new_view_name("per_query")
-        con.execute(f"CREATE TEMP TABLE {quote(per_query_table)} AS {per_query_sql}")
+        if graded:
+            con.execute(f"CREATE TEMP TABLE {quote(per_query_table)} AS {per_query_sql}")
+        if measure_list is not None:
+            rows_table = suite.run_measures(con, context, measure_list, per_query_table if graded else None)
+            if graded:
+                con.execute(f"DROP TABLE {quote(per_query_table)}")
+            per_query_table = rows_table
         coverage = _coverage(con, context, per_query_table)
     finally:
         for view in views:
             inputs.drop(con, view)
-    summary_table = inputs.new_view_name("summary")
-    summary_sql = templates.render("summary.sql.j2", per_query_relation=quote(per_query_table), **context)
-    con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+    report = options.report()
+    if measure_list is not None:
+        summary_table = suite.measure_summary(con, context, measure_list, per_query_table)
+        report["measures"] = [m.name for m in measure_list]
+        report["k"] = None
+    else:
+        summary_table = inputs.new_view_name("summary")
+        summary_sql = suite.summary_with_intervals(context, per_query_table)
+        con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
     return Result(
         per_query=con.table(per_query_table),
         summary=con.table(summary_table),
-        options=options.report(),
+        options=report,
         coverage=coverage,
         sql=per_query_sql,
+        definitions=suite.definitions(measure_list) if measure_list is not None else [],
     )
 
 

@@ -1,0 +1,110 @@
+"""Running named measures (``evaluate(..., measures=[...])``) and the summary intervals.
+
+Nothing is computed here: the SQL templates compute every number; this module
+chooses which templates to render and with what (parsed, validated) context.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sqlglot import exp
+
+from . import templates
+from .identifiers import quote
+from .inputs import new_view_name
+from .measures import GRADED, Measure, check_ties
+
+#: The per-query NDCG row column that holds each graded family.
+GRADED_COLUMN = {"CG": "cg", "DCG": "dcg", "nDCG": "ndcg"}
+
+
+def graded_cutoffs(measures: tuple[Measure, ...]) -> tuple:
+    """The cutoffs the NDCG SQL must compute for the graded measures asked."""
+    return tuple(dict.fromkeys(m.k for m in measures if m.family in GRADED))
+
+
+def measure_context(measures: tuple[Measure, ...], ties: str) -> dict:
+    """Template context for ``measures_per_query`` / ``measure_rows``.
+
+    Raises:
+        OptionError: AP, RR or Success with ties="average".
+    """
+    check_ties(measures, ties)
+    thresholds: dict[float, int] = {}
+    named, graded, binary = [], [], []
+    for order, m in enumerate(measures, start=1):
+        named.append({"order": order, "name_sql": exp.Literal.string(m.name).sql()})
+        if m.family in GRADED:
+            graded.append({"order": order, "k": m.k, "column": GRADED_COLUMN[m.family]})
+        else:
+            threshold_id = thresholds.setdefault(m.threshold, len(thresholds) + 1)
+            binary.append({"id": order, "order": order, "family": m.family, "k": m.k, "threshold_id": threshold_id})
+    return {
+        "measures": named,
+        "graded_measures": graded,
+        "binary_measures": binary,
+        "thresholds": [{"id": i, "value": repr(float(v))} for v, i in thresholds.items()],
+    }
+
+
+def run_measures(con, context: dict, measures: tuple[Measure, ...], per_query_table: str | None) -> str:
+    """Create the long per-query table (query, measure, value); return its name.
+
+    ``per_query_table`` holds the NDCG rows when a graded measure is asked.
+    """
+    mcontext = {**context, **measure_context(measures, context["ties"])}
+    binary_table = None
+    if mcontext["binary_measures"]:
+        binary_table = new_view_name("binary_measures")
+        sql = templates.render("measures_per_query.sql.j2", **mcontext)
+        con.execute(f"CREATE TEMP TABLE {quote(binary_table)} AS {sql}")
+    rows_table = new_view_name("measure_rows")
+    sql = templates.render(
+        "measure_rows.sql.j2",
+        per_query_relation=quote(per_query_table) if per_query_table else None,
+        binary_relation=quote(binary_table) if binary_table else None,
+        **mcontext,
+    )
+    con.execute(f"CREATE TEMP TABLE {quote(rows_table)} AS {sql}")
+    if binary_table:
+        con.execute(f"DROP TABLE {quote(binary_table)}")
+    return rows_table
+
+
+def measure_summary(con, context: dict, measures: tuple[Measure, ...], rows_table: str) -> str:
+    """Create the summary of the long table: one row per measure (asked order)
+    with mean, queries, stderr, ci_low, ci_high; return its name."""
+    summary = new_view_name("measure_summary")
+    sql = templates.render(
+        "measure_summary.sql.j2",
+        per_query_relation=quote(rows_table),
+        group_col="measure",
+        value_col="value",
+        output_query_col=context["output_query_col"],
+        measures=measure_context(measures, context["ties"])["measures"],
+    )
+    con.execute(f"CREATE TEMP TABLE {quote(summary)} AS {sql}")
+    return summary
+
+
+def summary_with_intervals(context: dict, per_query_table: str) -> str:
+    """SQL of the NDCG summary (sql/summary.sql.j2) with the standard error and
+    95% interval of each mean (sql/mean_intervals.sql.j2) as extra columns."""
+    return templates.render(
+        "summary_with_intervals.sql.j2",
+        per_query_relation=quote(per_query_table),
+        group_col="k",
+        value_col="ndcg",
+        **{key: value for key, value in context.items() if key != "per_query_relation"},
+    )
+
+
+def definitions(measures: tuple[Measure, ...]) -> list[dict]:
+    """Formula and source of each measure (for reports)."""
+    return [m.definition() for m in measures]
+
+
+def with_cutoffs(options, cutoffs):
+    """``options`` computing the NDCG rows at ``cutoffs`` only."""
+    return dataclasses.replace(options, cutoffs=cutoffs)
