@@ -81,8 +81,9 @@ class Result:
             ndcg (DOUBLE; ndcg NULL for a skipped no-relevant query).
         summary: DuckDB relation, one row per k: k, ndcg (mean), queries
             (counted in the mean), no_relevant (queries with IDCG@k = 0),
-            ndcg_stderr, ndcg_ci_low, ndcg_ci_high (standard error and
-            normal 95% interval of the mean; NULL below 2 queries).
+            and with ``intervals=True`` ndcg_stderr, ndcg_ci_low, ndcg_ci_high
+            (standard error and normal 95% interval of the mean; NULL below
+            2 queries).
         options: the conventions that produced the numbers (:meth:`Options.report`).
         coverage: query counts: evaluated; with judgments also
             unjudged_ignored (run queries with no judgment) and missing_from_run.
@@ -225,6 +226,7 @@ def evaluate(
     input_format: str | None = None,
     judgments_format: str | None = None,
     measures=None,
+    intervals: bool = False,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -266,6 +268,10 @@ def evaluate(
             binary ones as P(rel=2)@5 (label >= 1 by default); see
             :mod:`ndcg_sql.measures` for formulas and sources. ``k`` is then
             ignored; AP, RR and Success need ties "item-asc" or "item-desc".
+            The summary then has stderr, ci_low and ci_high columns.
+        intervals: without ``measures``, add ndcg_stderr, ndcg_ci_low and
+            ndcg_ci_high (standard error, normal 95% interval of the mean)
+            to the summary.
 
     Returns:
         :class:`Result` with ``per_query`` and ``summary`` relations, pandas
@@ -340,7 +346,10 @@ def evaluate(
         report["k"] = None
     else:
         summary_table = inputs.new_view_name("summary")
-        summary_sql = suite.summary_with_intervals(context, per_query_table)
+        if intervals:
+            summary_sql = suite.summary_with_intervals(context, per_query_table)
+        else:
+            summary_sql = templates.render("summary.sql.j2", per_query_relation=quote(per_query_table), **context)
         con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
     return Result(
         per_query=con.table(per_query_table),
