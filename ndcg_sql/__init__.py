@@ -4,9 +4,10 @@ Entry points: :func:`evaluate` (run in DuckDB), :func:`to_sql` (the SQL text),
 the ``ndcg-sql`` command line (:mod:`ndcg_sql.cli`).
 """
 
+from .compare import Comparison, compare
 from .evaluate import Result, evaluate
 from .options import DEFAULT_CUTOFFS, OptionError, Options
 from .validation import InputError
 
-__all__ = ["evaluate", "Result", "Options", "OptionError", "InputError", "DEFAULT_CUTOFFS"]
+__all__ = ["evaluate", "compare", "Comparison", "Result", "Options", "OptionError", "InputError", "DEFAULT_CUTOFFS"]
 __version__ = "0.1.0"

@@ -78,8 +78,14 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("evaluate", help="compute NDCG@k of a ranking")
     run.add_argument("run", metavar="RUN", help="ranking file: Parquet, CSV, JSON, or TREC run (qid Q0 docid rank score tag)")
     _common(run)
+    run.add_argument("--measures", nargs="+", metavar="NAME",
+                     help="measures in ir_measures notation instead of NDCG@k: nDCG@10 P@5 R@100 AP AP@10 RR "
+                          "Success@10 'P(rel=2)@5' CG@k DCG@k (MAP, MRR, Hit@k are aliases)")
+    run.add_argument("--intervals", action="store_true",
+                     help="add the standard error and 95%% interval of each mean (always with --measures)")
     run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary output (default: table)")
-    run.add_argument("--per-query", metavar="FILE", help="also write per-query rows (query, k, cg, dcg, idcg, ndcg) as CSV")
+    run.add_argument("--per-query", metavar="FILE",
+                     help="also write per-query rows (query, k, cg, dcg, idcg, ndcg; with --measures query, measure, value) as CSV")
     run.add_argument("--input-format", choices=FORMATS, help="format of RUN when its file ending does not tell")
     run.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
     run.add_argument("--threads", type=int, help="DuckDB threads (default: all cores)")
@@ -131,11 +137,21 @@ def print_table(result: Result, out) -> None:
         + "\n"
     )
     out.write("queries: " + " ".join(f"{key}={value}" for key, value in result.coverage.items()) + "\n")
-    rows = [("k", "ndcg", "queries", "no_relevant")]
-    for record in result.summary_records():
-        k = "all" if record["k"] is None else str(record["k"])
-        rows.append((k, _number(record["ndcg"]), str(record["queries"]), str(record["no_relevant"])))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    records = result.summary_records()
+    if "measure" in result.summary.columns:
+        rows = [("measure", "mean", "stderr", "ci_low", "ci_high", "queries")]
+        for record in records:
+            rows.append((record["measure"], *(_number(record[c]) for c in ("mean", "stderr", "ci_low", "ci_high")),
+                         str(record["queries"])))
+    else:
+        rows = [("k", "ndcg", "queries", "no_relevant")]
+        extra = [c for c in ("ndcg_stderr", "ndcg_ci_low", "ndcg_ci_high") if c in result.summary.columns]
+        rows[0] += tuple(c.removeprefix("ndcg_") for c in extra)
+        for record in records:
+            k = "all" if record["k"] is None else str(record["k"])
+            rows.append((k, _number(record["ndcg"]), str(record["queries"]), str(record["no_relevant"]),
+                         *(_number(record[c]) for c in extra)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         out.write("  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip() + "\n")
 
@@ -176,6 +192,8 @@ def _evaluate(args) -> int:
 def _run(con, args, options) -> Result:
     return evaluate(
         args.run,
+        measures=args.measures,
+        intervals=args.intervals,
         judgments=args.judgments,
         con=con,
         input_format=args.input_format,

@@ -116,6 +116,8 @@ class Result:
     def to_dict(self, per_query: bool = False) -> dict:
         """{"options", "coverage", "summary"[, "per_query"]} with full-precision floats."""
         out = {"options": self.options, "coverage": self.coverage, "summary": self.summary_records()}
+        if self.definitions:
+            out["definitions"] = self.definitions
         if per_query:
             out["per_query"] = self.per_query_records()
         return out
