@@ -2,6 +2,7 @@
 
     ndcg-sql evaluate RUN [--judgments FILE] [--k K ...] [--gain ...] [--ties ...]
                           [--no-relevant ...] [--format table|json|csv] [--per-query FILE]
+    ndcg-sql compare A B [--measures NAME ...] [--permutations N] [--seed S] [...same options]
     ndcg-sql sql (RUN | --table NAME) [...same options]   # prints the SQL it would run
 
 Errors are one line on stderr and exit status 2 (bad options) or 1 (bad input).
@@ -90,6 +91,20 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
     run.add_argument("--threads", type=int, help="DuckDB threads (default: all cores)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+    pair = commands.add_parser("compare", help="compare two runs on the same queries (paired t-test, permutation test)")
+    pair.add_argument("run_a", metavar="A", help="the first ranking (differences are A - B)")
+    pair.add_argument("run_b", metavar="B", help="the second ranking, same kinds as A")
+    _common(pair)
+    pair.add_argument("--measures", nargs="+", metavar="NAME", default=["nDCG@10"],
+                      help="measures in ir_measures notation (default: nDCG@10)")
+    pair.add_argument("--permutations", type=int, default=10_000,
+                      help="sign patterns of the permutation test (default 10000; exact when 2^queries is fewer)")
+    pair.add_argument("--seed", type=int, default=0, help="seed of the sampled sign patterns (default 0)")
+    pair.add_argument("--format", choices=("table", "json", "csv"), default="table", help="output (default: table)")
+    pair.add_argument("--per-query", metavar="FILE", help="also write query, measure, a, b, difference as CSV")
+    pair.add_argument("--input-format", choices=FORMATS, help="format of A and B when their file endings do not tell")
+    pair.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
 
     sql = commands.add_parser("sql", help="print the per-query SQL instead of running it")
     sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")
@@ -202,6 +217,42 @@ def _run(con, args, options) -> Result:
     )
 
 
+def _compare(args) -> int:
+    from .compare import compare
+
+    options = _options(args)
+    if options.pop("k") is not None:
+        raise OptionError("compare takes --measures (e.g. nDCG@10 P@5), not --k")
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    result = compare(
+        args.run_a, args.run_b, args.measures, permutations=args.permutations, seed=args.seed, con=con,
+        judgments=args.judgments, input_format=args.input_format, judgments_format=args.judgments_format,
+        **options,
+    )
+    if args.per_query:
+        with open(args.per_query, "w", newline="", encoding="utf-8") as handle:
+            write_csv(_records_of(result.per_query), handle)
+    if args.format == "json":
+        json.dump(result.to_dict(), sys.stdout, allow_nan=False)
+        sys.stdout.write("\n")
+    elif args.format == "csv":
+        write_csv(result.summary, sys.stdout)
+    else:
+        columns = ("measure", "queries", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
+                   "t_p_value", "permutation_p_value", "wins", "ties", "losses")
+        rows = [columns] + [tuple(_number(r[c]) if c != "measure" else r[c] for c in columns) for r in result.summary]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
+        for row in rows:
+            sys.stdout.write("  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip() + "\n")
+    return 0
+
+
+def _records_of(relation) -> list[dict]:
+    names = relation.columns
+    return [dict(zip(names, row)) for row in relation.fetchall()]
+
+
 def _sql(args) -> int:
     if (args.run is None) == (args.table is None):
         raise OptionError("give either a RUN file or --table NAME")
@@ -236,6 +287,8 @@ def _dispatch(parser, args) -> int:
     try:
         if args.command == "evaluate":
             return _evaluate(args)
+        if args.command == "compare":
+            return _compare(args)
         return _sql(args)
     except OptionError as error:
         parser.exit(2, f"ndcg-sql: error: {error}\n")
