@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import inputs, suite, templates, validation
+from . import conventions, inputs, suite, templates, validation
 from .identifiers import quote
 from .measures import check_ties, parse_measures
 from .options import DEFAULT_CUTOFFS, Options, OptionError
@@ -30,6 +30,7 @@ class Columns:
     j_query: str | None = None
     j_item: str | None = None
     j_label: str | None = None
+    row: str | None = None
 
     def roles(self) -> dict[str, str]:
         return {key: value for key, value in self.__dict__.items() if value is not None}
@@ -60,6 +61,9 @@ def template_context(
         "gain": options.gain,
         "gain_mapping": mapping,
         "ties": options.ties,
+        "row_col": quote(columns.row, dialect) if columns.row else None,
+        "score_precision": options.score_precision,
+        "negative_labels": options.negative_labels,
         "no_relevant": options.no_relevant,
         "missing_queries": options.missing_queries,
         "cutoffs": [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)],
@@ -229,6 +233,10 @@ def evaluate(
     judgments_format: str | None = None,
     measures=None,
     intervals: bool = False,
+    convention: str | None = None,
+    row_col: str | None = None,
+    score_precision: str = "double",
+    negative_labels: str = "error",
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -271,6 +279,17 @@ def evaluate(
             :mod:`ndcg_sql.measures` for formulas and sources. ``k`` is then
             ignored; AP, RR and Success need ties "item-asc" or "item-desc".
             The summary then has stderr, ci_low and ci_high columns.
+        convention: set gain, ties, no_relevant, score_precision and
+            negative_labels as a peer tool does, so the numbers match it:
+            "trec_eval" (also pytrec_eval, ir_measures), "sklearn",
+            "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
+            :mod:`ndcg_sql.conventions`. Giving one of those options with a
+            different non-default value raises OptionError.
+        row_col: with ties="input-order", the column holding each row's
+            input position (smaller first), e.g. a row number.
+        score_precision: "double", or "float32" (scores rounded to float32
+            before ranking, as trec_eval and XGBoost).
+        negative_labels: "error", or "zero" (count as label 0, as trec_eval).
         intervals: without ``measures``, add ndcg_stderr, ndcg_ci_low and
             ndcg_ci_high (standard error, normal 95% interval of the mean)
             to the summary.
@@ -288,6 +307,14 @@ def evaluate(
     """
     if score_col is not None and rank_col is not None:
         raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
+    chosen = conventions.resolve(
+        convention,
+        dict(gain=gain, ties=ties, no_relevant=no_relevant, score_precision=score_precision,
+             negative_labels=negative_labels),
+        judgments is not None,
+    )
+    gain, ties, no_relevant = chosen["gain"], chosen["ties"], chosen["no_relevant"]
+    score_precision, negative_labels = chosen["score_precision"], chosen["negative_labels"]
     measure_list = parse_measures(measures) if measures is not None else None
     if measure_list is not None:
         k = suite.graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
@@ -299,7 +326,11 @@ def evaluate(
         missing_queries=missing_queries,
         judgments=judgments is not None,
         input_kind="rank" if rank_col is not None else "score",
+        score_precision=score_precision,
+        negative_labels=negative_labels,
     )
+    if (options.ties == "input-order") != (row_col is not None):
+        raise OptionError("ties='input-order' needs row_col (--row-col), the column of input row positions, and row_col needs it")
     if measure_list is not None:
         check_ties(measure_list, options.ties)
     if score_col is None and rank_col is None:
@@ -322,6 +353,10 @@ def evaluate(
         columns = _columns(
             run_types, judgment_types, query_col, item_col, score_col, rank_col, label_col, options.input_kind
         )
+        if row_col is not None:
+            _require(run_types, {"row order": row_col}, "ranking")
+            validation.check_types(run_types, {row_col: "row number"}, "ranking")
+            columns.row = row_col
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
         )
@@ -342,6 +377,8 @@ def evaluate(
         for view in views:
             inputs.drop(con, view)
     report = options.report()
+    if convention is not None:
+        report["convention"] = chosen.get("convention")
     if measure_list is not None:
         summary_table = suite.measure_summary(con, context, measure_list, per_query_table)
         report["measures"] = [m.name for m in measure_list]

@@ -49,7 +49,7 @@ def _label_checks(relation: str, column: str, options: Options) -> list[Check]:
         Check(relation, "label_raw IS NULL", column, "NULL labels"),
         Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
         Check(relation, f"NOT ISFINITE({value})", column, "NaN or infinite labels"),
-        Check(relation, f"{value} < 0", column, "negative labels"),
+        *([Check(relation, f"{value} < 0", column, "negative labels")] if options.negative_labels == "error" else []),
     ]
     if options.gain == "exponential":
         checks.append(
@@ -81,6 +81,7 @@ def checks_for(options: Options, columns: dict[str, str]) -> list[Check]:
         Check("run_rows", "order_raw IS NULL", columns["order"], f"NULL {options.input_kind}s"),
         Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
         Check("run_rows", f"ISNAN({order})", columns["order"], f"NaN {options.input_kind}s"),
+        *([Check("run_rows", "row_order IS NULL", columns["row"], "NULL row numbers")] if options.ties == "input-order" else []),
         Check("run_duplicate_pairs", "TRUE", f"{columns['query']}, {columns['item']}", "duplicate (query, item) rows in the ranking"),
     ]
     if options.judgments:
