@@ -21,7 +21,8 @@ import duckdb
 from . import __version__, progress
 from .evaluate import Result, evaluate
 from .inputs import FORMATS
-from .options import GAINS, MISSING_QUERIES, NO_RELEVANT, TIES, OptionError
+from .conventions import CONVENTIONS
+from .options import GAINS, MISSING_QUERIES, NEGATIVE_LABELS, NO_RELEVANT, SCORE_PRECISIONS, TIES, OptionError
 from .sql_text import to_sql
 from .validation import InputError
 
@@ -67,6 +68,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rank-col", default=None, metavar="NAME",
                         help="logged rank instead of a score: smaller is better (1 = top)")
     parser.add_argument("--label-col", default="label", metavar="NAME", help="default: label")
+    parser.add_argument("--convention", choices=sorted(CONVENTIONS),
+                        help="set gain, ties, no-relevant, score precision and negative labels as a peer tool does")
+    parser.add_argument("--row-col", metavar="NAME", help="with --ties input-order: the column of input row positions")
+    parser.add_argument("--score-precision", choices=SCORE_PRECISIONS, default="double",
+                        help="double (default) or float32 (scores rounded to float32 first, as trec_eval, XGBoost)")
+    parser.add_argument("--negative-labels", choices=NEGATIVE_LABELS, default="error",
+                        help="error (default) or zero (count as label 0, as trec_eval)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,6 +134,10 @@ def _options(args) -> dict:
         ties=args.ties,
         no_relevant=args.no_relevant,
         missing_queries=args.missing_queries,
+        convention=args.convention,
+        row_col=args.row_col,
+        score_precision=args.score_precision,
+        negative_labels=args.negative_labels,
     )
 
 
@@ -258,13 +270,18 @@ def _sql(args) -> int:
         raise OptionError("give either a RUN file or --table NAME")
     if args.judgments and args.judgments_table:
         raise OptionError("give --judgments FILE or --judgments-table NAME, not both")
+    options = _drop_default_k(_options(args))
+    extra = {"convention": None, "row_col": None, "score_precision": "double", "negative_labels": "error"}
+    for key, default in extra.items():
+        if options.pop(key) != default:
+            raise OptionError(f"ndcg-sql sql does not take --{key.replace('_', '-')}; use evaluate")
     sys.stdout.write(
         to_sql(
             args.table,
             file=args.run,
             judgments_table=args.judgments_table,
             judgments_file=args.judgments,
-            **_drop_default_k(_options(args)),
+            **options,
         )
     )
     return 0

@@ -189,3 +189,27 @@ def test_nonlinear_measures_refuse_tie_averaging():
         ndcg_sql.evaluate(data, measures=["AP", "RR", "P@1"])
     result = ndcg_sql.evaluate(data, measures=["P@1"])  # P is linear: expected value 0.5
     assert result.summary_records()[0]["mean"] == 0.5
+
+
+def test_cli_measures_json_and_per_query(tmp_path):
+    import csv
+    import json
+
+    from test_cli import run_cli
+
+    run_path = str(EXAMPLES / "trec_dl19_passage/run.dl19.bm25.top100.txt")
+    qrels_path = str(EXAMPLES / "trec_dl19_passage/qrels.dl19-passage.txt")
+    per_query = tmp_path / "pq.csv"
+    done = run_cli("evaluate", run_path, "--judgments", qrels_path, "--convention", "trec_eval", "--measures",
+                   "nDCG@10", "P(rel=2)@5", "AP", "--format", "json", "--per-query", str(per_query))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    direct = ndcg_sql.evaluate(run_path, judgments=qrels_path, convention="trec_eval",
+                               measures=["nDCG@10", "P(rel=2)@5", "AP"])
+    assert out["summary"] == direct.summary_records()
+    assert [d["measure"] for d in out["definitions"]] == ["nDCG@10", "P(rel=2)@5", "AP"]
+    rows = list(csv.DictReader(open(per_query)))
+    assert {float(r["value"]) for r in rows if r["measure"] == "AP"} == {
+        r["value"] for r in direct.per_query_records() if r["measure"] == "AP"}
+    bad = run_cli("evaluate", run_path, "--judgments", qrels_path, "--measures", "AP")
+    assert bad.returncode == 2 and "AP needs ties" in bad.stderr
