@@ -90,6 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--measures", nargs="+", metavar="NAME",
                      help="measures in ir_measures notation instead of NDCG@k: nDCG@10 P@5 R@100 AP AP@10 RR "
                           "Success@10 'P(rel=2)@5' CG@k DCG@k (MAP, MRR, Hit@k are aliases)")
+    run.add_argument("--segments", nargs="+", metavar="COL",
+                     help="segment columns (experiment arm, date, device): every metric per segment and query")
     run.add_argument("--intervals", action="store_true",
                      help="add the standard error and 95%% interval of each mean (always with --measures)")
     run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary output (default: table)")
@@ -165,7 +167,10 @@ def print_table(result: Result, out) -> None:
     )
     out.write("queries: " + " ".join(f"{key}={value}" for key, value in result.coverage.items()) + "\n")
     records = result.summary_records()
-    if "measure" in result.summary.columns:
+    if result.options.get("segments"):
+        names = list(result.summary.columns)
+        rows = [tuple(names)] + [tuple(_number(r[n]) if not isinstance(r[n], str) else r[n] for n in names) for r in records]
+    elif "measure" in result.summary.columns:
         rows = [("measure", "mean", "stderr", "ci_low", "ci_high", "queries")]
         for record in records:
             rows.append((record["measure"], *(_number(record[c]) for c in ("mean", "stderr", "ci_low", "ci_high")),
@@ -221,6 +226,7 @@ def _run(con, args, options) -> Result:
         args.run,
         measures=args.measures,
         intervals=args.intervals,
+        segments=args.segments,
         judgments=args.judgments,
         con=con,
         input_format=args.input_format,

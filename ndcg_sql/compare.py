@@ -102,6 +102,8 @@ def compare(
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
+    if options.get("segments") is not None:
+        raise OptionError("compare per segment is not supported yet: compare each segment's rows")
     if "k" in options or "intervals" in options:
         raise OptionError("compare takes measures (e.g. ['nDCG@10', 'P@5']), not k or intervals")
     t_dist = _t_distribution()

@@ -67,6 +67,7 @@ def template_context(
         "no_relevant": options.no_relevant,
         "missing_queries": options.missing_queries,
         "cutoffs": [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)],
+        "segment_cols": [],
     }
 
 
@@ -237,6 +238,7 @@ def evaluate(
     row_col: str | None = None,
     score_precision: str = "double",
     negative_labels: str = "error",
+    segments=None,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -290,6 +292,12 @@ def evaluate(
         score_precision: "double", or "float32" (scores rounded to float32
             before ranking, as trec_eval and XGBoost).
         negative_labels: "error", or "zero" (count as label 0, as trec_eval).
+        segments: column name(s) of the ranking (experiment arm, date,
+            device, ...) that act as part of the query key: every metric is
+            computed per (segment values, query), per-query rows carry the
+            segment columns, and the summary has one row per (segment
+            values, k or measure) with mean, queries, stderr, ci_low,
+            ci_high. Not yet with ``judgments``.
         intervals: without ``measures``, add ndcg_stderr, ndcg_ci_low and
             ndcg_ci_high (standard error, normal 95% interval of the mean)
             to the summary.
@@ -329,6 +337,7 @@ def evaluate(
         score_precision=score_precision,
         negative_labels=negative_labels,
     )
+    segment_list = _segment_list(segments, judgments is not None, query_col)
     if (options.ties == "input-order") != (row_col is not None):
         raise OptionError("ties='input-order' needs row_col (--row-col), the column of input row positions, and row_col needs it")
     if measure_list is not None:
@@ -357,9 +366,12 @@ def evaluate(
             _require(run_types, {"row order": row_col}, "ranking")
             validation.check_types(run_types, {row_col: "row number"}, "ranking")
             columns.row = row_col
+        if segment_list:
+            _require(run_types, {f"segment {i}": s for i, s in enumerate(segment_list, 1)}, "ranking")
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
         )
+        context["segment_cols"] = [quote(s) for s in segment_list]
         validate(con, context, validation.checks_for(options, columns.roles()), query_col)
 
         graded = measure_list is None or suite.graded_cutoffs(measure_list)
@@ -377,9 +389,13 @@ def evaluate(
         for view in views:
             inputs.drop(con, view)
     report = options.report()
+    if segment_list:
+        report["segments"] = list(segment_list)
     if convention is not None:
         report["convention"] = chosen.get("convention")
-    if measure_list is not None:
+    if segment_list:
+        per_query_table, summary_table = suite.segment_tables(con, context, per_query_table, measure_list)
+    elif measure_list is not None:
         summary_table = suite.measure_summary(con, context, measure_list, per_query_table)
         report["measures"] = [m.name for m in measure_list]
         report["k"] = None
@@ -398,6 +414,23 @@ def evaluate(
         sql=per_query_sql,
         definitions=suite.definitions(measure_list) if measure_list is not None else [],
     )
+
+
+def _segment_list(segments, judged: bool, query_col: str) -> tuple[str, ...]:
+    """Validate the segment column names (the columns themselves are checked on the data)."""
+    if segments is None:
+        return ()
+    names = (segments,) if isinstance(segments, str) else tuple(segments)
+    if not names or not all(isinstance(name, str) and name for name in names):
+        raise OptionError(f"segments must be one or more column names; got {segments!r}")
+    if len(set(names)) != len(names) or query_col in names:
+        raise OptionError(f"segments must be distinct columns other than the query column; got {list(names)!r}")
+    clash = [name for name in names if name.lower() in OUTPUT_COLUMNS + ("mean", "queries", "stderr", "ci_low", "ci_high")]
+    if clash:
+        raise OptionError(f"a segment column may not be named {clash[0]!r}: the output has a column of that name")
+    if judged:
+        raise OptionError("segments with judgments are not supported yet: put the labels in the ranking rows")
+    return names
 
 
 def _coverage(con, context: dict, per_query_table: str) -> dict:

@@ -108,3 +108,39 @@ def definitions(measures: tuple[Measure, ...]) -> list[dict]:
 def with_cutoffs(options, cutoffs):
     """``options`` computing the NDCG rows at ``cutoffs`` only."""
     return dataclasses.replace(options, cutoffs=cutoffs)
+
+
+def segment_tables(con, context: dict, per_query_table: str, measures: tuple[Measure, ...] | None) -> tuple[str, str]:
+    """With segment columns: the per-query table with the segments unpacked
+    (sql/segment_rows.sql.j2) and a summary per (segment, k) or (segment,
+    measure) with mean, queries, stderr and interval (sql/segment_summary.sql.j2).
+    Returns the two new table names."""
+    rows = new_view_name("segment_rows")
+    con.execute(
+        f"CREATE TEMP TABLE {quote(rows)} AS "
+        + templates.render("segment_rows.sql.j2", per_query_relation=quote(per_query_table), **_without_relation(context))
+    )
+    segments = context["segment_cols"]
+    if measures is None:
+        grouped, group_name, mean_name, value = "k", "k", "ndcg", "ndcg"
+        group_order = "group_key.grouped ASC NULLS LAST"
+    else:
+        grouped, group_name, mean_name, value = "measure", "measure", "mean", "value"
+        places = measure_context(measures, context["ties"])["measures"]
+        group_order = "CASE group_key.grouped" + "".join(
+            f" WHEN {m['name_sql']} THEN {m['order']}" for m in places) + " END ASC"
+    group_col = "STRUCT_PACK(" + "".join(f"segment_{i} := {s}, " for i, s in enumerate(segments, 1)) + f"grouped := {grouped})"
+    summary = new_view_name("segment_summary")
+    con.execute(
+        f"CREATE TEMP TABLE {quote(summary)} AS "
+        + templates.render(
+            "segment_summary.sql.j2", per_query_relation=quote(rows), group_col=group_col, value_col=value,
+            group_name=group_name, mean_name=mean_name, group_order=group_order, **_without_relation(context),
+        )
+    )
+    con.execute(f"DROP TABLE {quote(per_query_table)}")
+    return rows, summary
+
+
+def _without_relation(context: dict) -> dict:
+    return {key: value for key, value in context.items() if key != "per_query_relation"}
