@@ -3,6 +3,7 @@
     ndcg-sql evaluate RUN [--judgments FILE] [--k K ...] [--gain ...] [--ties ...]
                           [--no-relevant ...] [--format table|json|csv] [--per-query FILE]
     ndcg-sql compare A B [--measures NAME ...] [--permutations N] [--seed S] [...same options]
+    ndcg-sql plot RUN [RUN ...] --output FILE [--k ...] [--bootstrap N] [--seed S] [...same options]
     ndcg-sql sql (RUN | --table NAME) [...same options]   # prints the SQL it would run
 
 Errors are one line on stderr and exit status 2 (bad options) or 1 (bad input).
@@ -115,6 +116,16 @@ def build_parser() -> argparse.ArgumentParser:
     pair.add_argument("--per-query", metavar="FILE", help="also write query, measure, a, b, difference as CSV")
     pair.add_argument("--input-format", choices=FORMATS, help="format of A and B when their file endings do not tell")
     pair.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
+
+    picture = commands.add_parser("plot", help="write a PNG of mean NDCG@k against k (needs matplotlib)")
+    picture.add_argument("runs", metavar="RUN", nargs="+", help="one or more rankings, one line each")
+    picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write")
+    picture.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                         help="shade a 95%% percentile bootstrap band from N resamples of the queries")
+    picture.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    picture.add_argument("--input-format", choices=FORMATS, help="format of the runs when their file endings do not tell")
+    picture.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
+    _common(picture)
 
     sql = commands.add_parser("sql", help="print the per-query SQL instead of running it")
     sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")
@@ -266,6 +277,25 @@ def _compare(args) -> int:
     return 0
 
 
+def _plot(args) -> int:
+    from pathlib import Path
+
+    from .plot import plot
+
+    options = _options(args)
+    k = options.pop("k")
+    cutoffs = [int(c) for c in k] if k is not None and all(str(c).isdigit() for c in k) else None
+    if k is not None and cutoffs is None:
+        raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
+    labels = [Path(run).name for run in args.runs]
+    if len(set(labels)) != len(labels):
+        labels = list(args.runs)
+    plot(dict(zip(labels, args.runs)), args.output, **({"k": cutoffs} if cutoffs else {}),
+         bootstrap=args.bootstrap, seed=args.seed, judgments=args.judgments, input_format=args.input_format,
+         judgments_format=args.judgments_format, **options)
+    return 0
+
+
 def _records_of(relation) -> list[dict]:
     names = relation.columns
     return [dict(zip(names, row)) for row in relation.fetchall()]
@@ -312,6 +342,8 @@ def _dispatch(parser, args) -> int:
             return _evaluate(args)
         if args.command == "compare":
             return _compare(args)
+        if args.command == "plot":
+            return _plot(args)
         return _sql(args)
     except OptionError as error:
         parser.exit(2, f"ndcg-sql: error: {error}\n")

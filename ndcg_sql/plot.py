@@ -1,0 +1,115 @@
+"""``ndcg-sql plot``: mean NDCG@k against k for one or more runs, as a PNG.
+
+Needs matplotlib (``pip install 'ndcg_sql[plot]'``). The means come from
+:func:`ndcg_sql.evaluate`; the optional band is a percentile bootstrap
+interval computed in SQL (``sql/bootstrap_intervals.sql.j2``), fixed by a seed.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import duckdb
+
+from . import templates
+from .evaluate import _records, evaluate
+from .identifiers import quote
+from .options import OptionError
+
+#: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
+MAX_REPLICATES = 100_000
+
+
+def bootstrap_intervals(result, con: duckdb.DuckDBPyConnection, replicates: int = 1000, seed: int = 0) -> dict:
+    """{k: (low, high)}: 95% percentile bootstrap interval of mean NDCG@k of
+    an :func:`ndcg_sql.evaluate` result run in ``con`` (Efron & Tibshirani 1993, ch. 13).
+
+    Raises:
+        OptionError: replicates outside 1..100000 or a negative seed.
+    """
+    if isinstance(replicates, bool) or not isinstance(replicates, int) or not 1 <= replicates <= MAX_REPLICATES:
+        raise OptionError(f"bootstrap replicates must be an integer from 1 to {MAX_REPLICATES}; got {replicates!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
+    if "k" not in result.per_query.columns:
+        raise OptionError("bootstrap intervals are for NDCG@k results (evaluate without measures or segments)")
+    query_col = quote(result.per_query.columns[0])
+    sql = templates.render(
+        "bootstrap_intervals.sql.j2", per_query_relation=quote(result.per_query.alias), group_col="k",
+        value_col="ndcg", output_query_col=query_col, replicates=int(replicates), seed=int(seed),
+    )
+    return {row["group_key"]: (row["bootstrap_low"], row["bootstrap_high"]) for row in _records(con.sql(sql))}
+
+
+def plot(
+    runs: Mapping[str, object] | Sequence[object],
+    output: str,
+    k: Sequence[int] = tuple(range(1, 21)),
+    *,
+    bootstrap: int = 0,
+    seed: int = 0,
+    title: str | None = None,
+    **options,
+) -> dict:
+    """Write a PNG of mean NDCG@k against k, one line per run.
+
+    Args:
+        runs: {label: ranking} or a list of rankings (labelled by position,
+            or by path when given as strings); each as :func:`ndcg_sql.evaluate` takes.
+        output: the PNG path.
+        k: the cutoffs on the x axis (positive integers).
+        bootstrap: with N > 0, a shaded 95% percentile bootstrap band from N
+            resamples of the queries (fixed by ``seed``).
+        title: the plot title (default: the options used).
+        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, ...).
+
+    Returns:
+        {label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers.
+
+    Raises:
+        OptionError: matplotlib missing, no run, a k that is not a positive integer.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise OptionError("plot needs matplotlib: pip install 'ndcg_sql[plot]'") from None
+    if not isinstance(runs, Mapping):
+        runs = {(run if isinstance(run, str) else f"run {i + 1}"): run for i, run in enumerate(runs)}
+    if not runs:
+        raise OptionError("plot needs at least one run")
+    cutoffs = list(k)
+    if not cutoffs or any(isinstance(c, bool) or not isinstance(c, int) or c <= 0 for c in cutoffs):
+        raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
+    plotted = {}
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for label, run in runs.items():
+        con = duckdb.connect()
+        result = evaluate(run, k=cutoffs, con=con, **options)
+        means = {r["k"]: r["ndcg"] for r in result.summary_records()}
+        bands = bootstrap_intervals(result, con, bootstrap, seed) if bootstrap else {}
+        points = [{"k": c, "ndcg": means[c], "low": bands.get(c, (None, None))[0],
+                   "high": bands.get(c, (None, None))[1]} for c in sorted(means)]
+        plotted[label] = points
+        xs = [p["k"] for p in points]
+        line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
+        if bands:
+            axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
+                              color=line.get_color(), alpha=0.2, linewidth=0)
+        options_used = result.options
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("k")
+    axes.set_ylabel("mean NDCG@k")
+    gain = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
+    axes.set_title(title or f"gain={gain} ties={options_used['ties']} ideal={options_used['ideal']}"
+                   + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
+    axes.grid(True, alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(output, format="png", dpi=120)
+    plt.close(figure)
+    return plotted
