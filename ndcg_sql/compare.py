@@ -123,26 +123,16 @@ def compare(
         permutations=int(permutations), seed=int(seed),
     )))
     by_measure = {row["measure"]: row for row in tests}
-    a_queries = _queries(a)
-    b_queries = _queries(b)
+    unpaired = {row["measure"]: row for row in _records(con.sql(templates.render(
+        "unpaired_counts.sql.j2", a_relation=a_table, b_relation=b_table, output_query_col=query_col,
+    )))}
     summary = []
     for name in a.options["measures"]:
         row = by_measure.get(name) or {"measure": name, "queries": 0}
-        summary.append(_with_t(row, t_dist, len(a_queries[name] - b_queries[name]), len(b_queries[name] - a_queries[name])))
+        counts = unpaired.get(name, {})
+        summary.append(_with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0)))
     report = {**a.options, "permutations": permutations, "seed": seed}
     return Comparison(con.table(differences), summary, a, b, report)
-
-
-def _queries(result: Result) -> dict[str, set]:
-    names = result.per_query.columns
-    out: dict[str, set] = {}
-    for row in result.per_query.fetchall():
-        record = dict(zip(names, row))
-        if record["value"] is not None:
-            out.setdefault(record["measure"], set()).add(row[0])
-    for name in result.options["measures"]:
-        out.setdefault(name, set())
-    return out
 
 
 def _with_t(row: dict, t_dist, only_a: int, only_b: int) -> dict:
