@@ -131,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")
     sql.add_argument("--table", metavar="NAME", help="the ranking table instead of a file (db.schema.table)")
     sql.add_argument("--judgments-table", metavar="NAME", help="the judgments table instead of --judgments FILE")
+    sql.add_argument("--measures", nargs="+", metavar="NAME", help="measures in ir_measures notation (rows: query, measure, value)")
     _common(sql)
     return parser
 
@@ -317,6 +318,7 @@ def _sql(args) -> int:
             file=args.run,
             judgments_table=args.judgments_table,
             judgments_file=args.judgments,
+            measures=args.measures,
             **options,
         )
     )

@@ -10,7 +10,9 @@ from . import templates
 from .evaluate import Columns, template_context
 from .identifiers import quote
 from .inputs import file_format
+from .measures import parse_measures
 from .options import DEFAULT_CUTOFFS, OptionError, Options
+from .suite import graded_cutoffs, measures_sql
 
 
 def table_name(name: str | Sequence[str], dialect: str = "duckdb") -> str:
@@ -52,6 +54,7 @@ def to_sql(
     ties: str = "average",
     no_relevant: str = "zero",
     missing_queries: str = "ignore",
+    measures=None,
 ) -> str:
     """The per-query SQL (query id, k, cg, dcg, idcg, ndcg) over a table, as DuckDB SQL.
 
@@ -60,6 +63,8 @@ def to_sql(
         file: instead of ``table``, a Parquet, CSV or JSON file that DuckDB
             reads (its path becomes a SQL string literal).
         judgments_table / judgments_file: the judgments, likewise.
+        measures: names in ir_measures notation (see :func:`ndcg_sql.evaluate`):
+            the statement then returns (query, measure, value) rows.
         Other arguments: as :func:`ndcg_sql.evaluate`.
 
     Returns:
@@ -74,6 +79,9 @@ def to_sql(
     if (table is None) == (file is None):
         raise OptionError("give exactly one of table and file")
     judged = judgments_table is not None or judgments_file is not None
+    measure_list = parse_measures(measures) if measures is not None else None
+    if measure_list is not None:
+        k = graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
     options = Options.build(
         k=k, gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing_queries,
         judgments=judged, input_kind="rank" if rank_col else "score",
@@ -88,4 +96,7 @@ def to_sql(
         judgments = table_name(judgments_table)
     elif judgments_file is not None:
         judgments = _file_relation(judgments_file, "judgments")
-    return templates.render("per_query.sql.j2", **template_context(options, columns, run, judgments))
+    context = template_context(options, columns, run, judgments)
+    if measure_list is not None:
+        return measures_sql(context, measure_list)
+    return templates.render("per_query.sql.j2", **context)

@@ -213,3 +213,17 @@ def test_cli_measures_json_and_per_query(tmp_path):
         r["value"] for r in direct.per_query_records() if r["measure"] == "AP"}
     bad = run_cli("evaluate", run_path, "--judgments", qrels_path, "--measures", "AP")
     assert bad.returncode == 2 and "AP needs ties" in bad.stderr
+
+
+def test_sql_text_of_measures_runs_to_the_same_rows():
+    from test_cli import run_cli
+
+    path = str(EXAMPLES / "lightgbm_lambdarank/rank.test.scored.csv")
+    names = ["nDCG@5", "P@3", "AP", "RR@10", "R(rel=2)@10"]
+    done = run_cli("sql", path, "--item-col", "doc_id", "--ties", "item-asc", "--measures", *names)
+    assert done.returncode == 0, done.stderr
+    import duckdb
+
+    rows = duckdb.connect().sql(done.stdout).fetchall()
+    direct = ndcg_sql.evaluate(path, item_col="doc_id", ties="item-asc", measures=names).per_query.fetchall()
+    assert rows == direct
