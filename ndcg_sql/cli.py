@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "Success@10 'P(rel=2)@5' CG@k DCG@k (MAP, MRR, Hit@k are aliases)")
     run.add_argument("--segments", nargs="+", metavar="COL",
                      help="segment columns (experiment arm, date, device): every metric per segment and query")
+    run.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                     help="add a 95%% percentile bootstrap interval of each mean from N resamples of the queries")
+    run.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
     run.add_argument("--intervals", action="store_true",
                      help="add the standard error and 95%% interval of each mean (always with --measures)")
     run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary output (default: table)")
@@ -183,13 +186,15 @@ def print_table(result: Result, out) -> None:
         names = list(result.summary.columns)
         rows = [tuple(names)] + [tuple(_number(r[n]) if not isinstance(r[n], str) else r[n] for n in names) for r in records]
     elif "measure" in result.summary.columns:
-        rows = [("measure", "mean", "stderr", "ci_low", "ci_high", "queries")]
+        numbers = [c for c in ("mean", "stderr", "ci_low", "ci_high", "bootstrap_low", "bootstrap_high")
+                   if c in result.summary.columns]
+        rows = [("measure", *numbers, "queries")]
         for record in records:
-            rows.append((record["measure"], *(_number(record[c]) for c in ("mean", "stderr", "ci_low", "ci_high")),
-                         str(record["queries"])))
+            rows.append((record["measure"], *(_number(record[c]) for c in numbers), str(record["queries"])))
     else:
         rows = [("k", "ndcg", "queries", "no_relevant")]
-        extra = [c for c in ("ndcg_stderr", "ndcg_ci_low", "ndcg_ci_high") if c in result.summary.columns]
+        extra = [c for c in ("ndcg_stderr", "ndcg_ci_low", "ndcg_ci_high", "bootstrap_low", "bootstrap_high")
+                 if c in result.summary.columns]
         rows[0] += tuple(c.removeprefix("ndcg_") for c in extra)
         for record in records:
             k = "all" if record["k"] is None else str(record["k"])
@@ -239,6 +244,8 @@ def _run(con, args, options) -> Result:
         measures=args.measures,
         intervals=args.intervals,
         segments=args.segments,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
         judgments=args.judgments,
         con=con,
         input_format=args.input_format,

@@ -15,6 +15,8 @@ from .measures import check_ties, parse_measures
 from .options import DEFAULT_CUTOFFS, Options, OptionError
 from .validation import InputError
 
+#: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
+MAX_REPLICATES = 100_000
 #: Output column names; a query column with one of these names would be ambiguous.
 OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
 
@@ -239,6 +241,8 @@ def evaluate(
     score_precision: str = "double",
     negative_labels: str = "error",
     segments=None,
+    bootstrap: int = 0,
+    seed: int = 0,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -298,6 +302,11 @@ def evaluate(
             segment columns, and the summary has one row per (segment
             values, k or measure) with mean, queries, stderr, ci_low,
             ci_high. Not yet with ``judgments``.
+        bootstrap, seed: with bootstrap=N > 0, the summary gets
+            bootstrap_low and bootstrap_high: the 95% percentile bootstrap
+            interval of each mean from N resamples of the queries, computed
+            in SQL and fixed by ``seed`` (Efron & Tibshirani 1993, ch. 13).
+            Not with segments.
         intervals: without ``measures``, add ndcg_stderr, ndcg_ci_low and
             ndcg_ci_high (standard error, normal 95% interval of the mean)
             to the summary.
@@ -338,6 +347,7 @@ def evaluate(
         negative_labels=negative_labels,
     )
     segment_list = _segment_list(segments, judgments is not None, query_col)
+    _check_bootstrap(bootstrap, seed, segment_list)
     if (options.ties == "input-order") != (row_col is not None):
         raise OptionError("ties='input-order' needs row_col (--row-col), the column of input row positions, and row_col needs it")
     if measure_list is not None:
@@ -406,6 +416,9 @@ def evaluate(
         else:
             summary_sql = templates.render("summary.sql.j2", per_query_relation=quote(per_query_table), **context)
         con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+    if bootstrap:
+        summary_table = suite.add_bootstrap(con, summary_table, per_query_table, measure_list, context, bootstrap, seed)
+        report["bootstrap"] = {"replicates": bootstrap, "seed": seed}
     return Result(
         per_query=con.table(per_query_table),
         summary=con.table(summary_table),
@@ -414,6 +427,15 @@ def evaluate(
         sql=per_query_sql,
         definitions=suite.definitions(measure_list) if measure_list is not None else [],
     )
+
+
+def _check_bootstrap(bootstrap, seed, segments) -> None:
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or not 0 <= bootstrap <= MAX_REPLICATES:
+        raise OptionError(f"bootstrap must be an integer from 0 to {MAX_REPLICATES}; got {bootstrap!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
+    if bootstrap and segments:
+        raise OptionError("bootstrap intervals per segment are not supported yet")
 
 
 def _segment_list(segments, judged: bool, query_col: str) -> tuple[str, ...]:

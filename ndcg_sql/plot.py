@@ -2,44 +2,16 @@
 
 Needs matplotlib (``pip install 'ndcg_sql[plot]'``). The means come from
 :func:`ndcg_sql.evaluate`; the optional band is a percentile bootstrap
-interval computed in SQL (``sql/bootstrap_intervals.sql.j2``), fixed by a seed.
+interval computed in SQL (``evaluate(bootstrap=N, seed=S)``,
+``sql/bootstrap_intervals.sql.j2``), fixed by a seed.
 """
 
 from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-import duckdb
-
-from . import templates
-from .evaluate import _records, evaluate
-from .identifiers import quote
+from .evaluate import evaluate
 from .options import OptionError
-
-#: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
-MAX_REPLICATES = 100_000
-
-
-def bootstrap_intervals(result, con: duckdb.DuckDBPyConnection, replicates: int = 1000, seed: int = 0) -> dict:
-    """{k: (low, high)}: 95% percentile bootstrap interval of mean NDCG@k of
-    an :func:`ndcg_sql.evaluate` result run in ``con`` (Efron & Tibshirani 1993, ch. 13).
-
-    Raises:
-        OptionError: replicates outside 1..100000 or a negative seed.
-    """
-    if isinstance(replicates, bool) or not isinstance(replicates, int) or not 1 <= replicates <= MAX_REPLICATES:
-        raise OptionError(f"bootstrap replicates must be an integer from 1 to {MAX_REPLICATES}; got {replicates!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
-    if "k" not in result.per_query.columns:
-        raise OptionError("bootstrap intervals are for NDCG@k results (evaluate without measures or segments)")
-    query_col = quote(result.per_query.columns[0])
-    sql = templates.render(
-        "bootstrap_intervals.sql.j2", per_query_relation=quote(result.per_query.alias), group_col="k",
-        value_col="ndcg", output_query_col=query_col, replicates=int(replicates), seed=int(seed),
-    )
-    return {row["group_key"]: (row["bootstrap_low"], row["bootstrap_high"]) for row in _records(con.sql(sql))}
-
 
 def plot(
     runs: Mapping[str, object] | Sequence[object],
@@ -86,16 +58,13 @@ def plot(
     plotted = {}
     figure, axes = plt.subplots(figsize=(7, 4.5))
     for label, run in runs.items():
-        con = duckdb.connect()
-        result = evaluate(run, k=cutoffs, con=con, **options)
-        means = {r["k"]: r["ndcg"] for r in result.summary_records()}
-        bands = bootstrap_intervals(result, con, bootstrap, seed) if bootstrap else {}
-        points = [{"k": c, "ndcg": means[c], "low": bands.get(c, (None, None))[0],
-                   "high": bands.get(c, (None, None))[1]} for c in sorted(means)]
+        result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
+        points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
+                  for r in result.summary_records()]
         plotted[label] = points
         xs = [p["k"] for p in points]
         line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
-        if bands:
+        if bootstrap:
             axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
                               color=line.get_color(), alpha=0.2, linewidth=0)
         options_used = result.options

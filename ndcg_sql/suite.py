@@ -151,3 +151,21 @@ def segment_tables(con, context: dict, per_query_table: str, measures: tuple[Mea
 
 def _without_relation(context: dict) -> dict:
     return {key: value for key, value in context.items() if key != "per_query_relation"}
+
+
+def add_bootstrap(con, summary_table: str, per_query_table: str, measures, context: dict,
+                  replicates: int, seed: int) -> str:
+    """A new summary table: ``summary_table`` with bootstrap_low and
+    bootstrap_high, the 95% percentile bootstrap interval of each mean
+    (sql/bootstrap_intervals.sql.j2); returns its name."""
+    group = "k" if measures is None else "measure"
+    value = "ndcg" if measures is None else "value"
+    table = new_view_name("summary_bootstrap")
+    sql = templates.render(
+        "summary_with_bootstrap.sql.j2", summary_relation=quote(summary_table),
+        per_query_relation=quote(per_query_table), group_col=group, value_col=value,
+        replicates=int(replicates), seed=int(seed), output_query_col=context["output_query_col"],
+    )
+    con.execute(f"CREATE TEMP TABLE {quote(table)} AS {sql}")
+    con.execute(f"DROP TABLE {quote(summary_table)}")
+    return table

@@ -1,13 +1,12 @@
 """ndcg-sql plot and the SQL bootstrap interval."""
 
-import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 
 import ndcg_sql
 from conftest import EXAMPLES
-from ndcg_sql.plot import bootstrap_intervals, plot
+from ndcg_sql.plot import plot
 from test_cli import run_cli
 
 DL = EXAMPLES / "trec_dl19_passage"
@@ -24,11 +23,17 @@ def test_plot_writes_png_of_the_evaluated_means(tmp_path):
     assert [(p["k"], p["ndcg"]) for p in plotted["bm25"]] == [(r["k"], r["ndcg"]) for r in direct]
 
 
+def bootstrap_of(data, **kwargs):
+    rows = ndcg_sql.evaluate(data, **kwargs).summary_records()
+    return {r.get("k", r.get("measure")): (r["bootstrap_low"], r["bootstrap_high"]) for r in rows}
+
+
 def test_bootstrap_interval_is_seeded_and_close_to_numpy():
-    con = duckdb.connect()
-    result = ndcg_sql.evaluate(BM25, k=[10], judgments=QRELS, convention="trec_eval", con=con)
-    first = bootstrap_intervals(result, con, 4000, seed=5)[10]
-    assert first == bootstrap_intervals(result, con, 4000, seed=5)[10]
+    kwargs = dict(k=[10], judgments=QRELS, convention="trec_eval", bootstrap=4000, seed=5)
+    first = bootstrap_of(BM25, **kwargs)[10]
+    assert first == bootstrap_of(BM25, **kwargs)[10]
+    assert first == bootstrap_of(BM25, measures=["nDCG@10"], **{**kwargs, "k": None})["nDCG@10"]
+    result = ndcg_sql.evaluate(BM25, k=[10], judgments=QRELS, convention="trec_eval")
     values = np.array([r["ndcg"] for r in result.per_query_records()])
     rng = np.random.default_rng(0)
     means = values[rng.integers(0, len(values), (20000, len(values)))].mean(axis=1)
@@ -39,17 +44,16 @@ def test_bootstrap_interval_is_seeded_and_close_to_numpy():
 
 def test_bootstrap_of_equal_values_is_a_point():
     data = pd.DataFrame({"query_id": [1, 2, 3], "item_id": [1, 1, 1], "score": [1.0] * 3, "label": [1, 2, 3]})
-    con = duckdb.connect()
-    result = ndcg_sql.evaluate(data, k=1, con=con)  # every query: NDCG@1 = 1
-    assert bootstrap_intervals(result, con, 50, 0) == {1: (1.0, 1.0)}
+    assert bootstrap_of(data, k=1, bootstrap=50) == {1: (1.0, 1.0)}  # every query: NDCG@1 = 1
 
 
-@pytest.mark.parametrize("kwargs, words", [(dict(replicates=0), "replicates"), (dict(seed=-2), "seed")])
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(bootstrap=-1), "bootstrap must be"), (dict(bootstrap=10, seed=-2), "seed must be"),
+    (dict(bootstrap=10, segments="query_id"), "other than the query column"),
+])
 def test_bootstrap_option_errors(kwargs, words):
-    con = duckdb.connect()
-    result = ndcg_sql.evaluate(BM25, k=[10], judgments=QRELS, convention="trec_eval", con=con)
     with pytest.raises(ndcg_sql.OptionError, match=words):
-        bootstrap_intervals(result, con, **kwargs)
+        ndcg_sql.evaluate(BM25, k=[10], judgments=QRELS, convention="trec_eval", **kwargs)
 
 
 def test_cli_plot(tmp_path):
