@@ -126,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     picture.add_argument("--bootstrap", type=int, default=0, metavar="N",
                          help="shade a 95%% percentile bootstrap band from N resamples of the queries")
     picture.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    picture.add_argument("--distribution", type=int, metavar="K",
+                         help="add a panel with each run's per-query NDCG@K (K among --k)")
     picture.add_argument("--input-format", choices=FORMATS, help="format of the runs when their file endings do not tell")
     picture.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
     _common(picture)
@@ -299,7 +301,7 @@ def _plot(args) -> int:
     if len(set(labels)) != len(labels):
         labels = list(args.runs)
     plot(dict(zip(labels, args.runs)), args.output, **({"k": cutoffs} if cutoffs else {}),
-         bootstrap=args.bootstrap, seed=args.seed, judgments=args.judgments, input_format=args.input_format,
+         bootstrap=args.bootstrap, seed=args.seed, distribution=args.distribution, judgments=args.judgments, input_format=args.input_format,
          judgments_format=args.judgments_format, **options)
     return 0
 

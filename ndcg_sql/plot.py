@@ -20,6 +20,7 @@ def plot(
     *,
     bootstrap: int = 0,
     seed: int = 0,
+    distribution: int | None = None,
     title: str | None = None,
     **options,
 ) -> dict:
@@ -32,6 +33,9 @@ def plot(
         k: the cutoffs on the x axis (positive integers).
         bootstrap: with N > 0, a shaded 95% percentile bootstrap band from N
             resamples of the queries (fixed by ``seed``).
+        distribution: with a cutoff d, a second panel shows the per-query
+            NDCG@d of each run (box plot: quartiles, whiskers at 1.5 IQR,
+            the mean as a triangle); d must be among ``k``.
         title: the plot title (default: the options used).
         **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, ...).
 
@@ -55,13 +59,21 @@ def plot(
     cutoffs = list(k)
     if not cutoffs or any(isinstance(c, bool) or not isinstance(c, int) or c <= 0 for c in cutoffs):
         raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
+    if distribution is not None and distribution not in cutoffs:
+        raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
     plotted = {}
-    figure, axes = plt.subplots(figsize=(7, 4.5))
+    spread = {}
+    if distribution is None:
+        figure, axes = plt.subplots(figsize=(7, 4.5))
+    else:
+        figure, (axes, box_axes) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [3, 2]})
     for label, run in runs.items():
         result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
         points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
                   for r in result.summary_records()]
         plotted[label] = points
+        if distribution is not None:
+            spread[label] = [r["ndcg"] for r in result.per_query_records() if r["k"] == distribution and r["ndcg"] is not None]
         xs = [p["k"] for p in points]
         line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
         if bootstrap:
@@ -78,6 +90,11 @@ def plot(
                    + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
     axes.grid(True, alpha=0.3)
     axes.legend()
+    if distribution is not None:
+        box_axes.boxplot(list(spread.values()), showmeans=True)
+        box_axes.set_xticks(range(1, len(spread) + 1), [str(label) for label in spread], rotation=15, fontsize=8)
+        box_axes.set_ylabel(f"per-query NDCG@{distribution}")
+        box_axes.grid(True, axis="y", alpha=0.3)
     figure.tight_layout()
     figure.savefig(output, format="png", dpi=120)
     plt.close(figure)

@@ -64,3 +64,13 @@ def test_cli_plot(tmp_path):
     assert out.read_bytes().startswith(PNG_MAGIC)
     bad = run_cli("plot", BM25, "--k", "all", "-o", str(out))
     assert bad.returncode == 2 and "positive integer cutoffs" in bad.stderr
+
+
+def test_distribution_panel_and_its_errors(tmp_path):
+    out = tmp_path / "d.png"
+    plot([BM25], str(out), k=[5, 10], distribution=10, judgments=QRELS, convention="trec_eval")
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    with pytest.raises(ndcg_sql.OptionError, match="must be one of the plotted k"):
+        plot([BM25], str(out), k=[5, 10], distribution=3, judgments=QRELS, convention="trec_eval")
+    with pytest.raises(ndcg_sql.OptionError, match="positive integer cutoffs"):
+        plot([BM25], str(out), k=[0], judgments=QRELS)
