@@ -374,7 +374,8 @@ def evaluate(
         )
         if row_col is not None:
             _require(run_types, {"row order": row_col}, "ranking")
-            validation.check_types(run_types, {row_col: "row number"}, "ranking")
+            if run_types[row_col].split("(")[0].upper() not in validation.NUMERIC_TYPES:
+                raise InputError(f"column {row_col!r} of the ranking has type {run_types[row_col]}; row numbers must be numbers")
             columns.row = row_col
         if segment_list:
             _require(run_types, {f"segment {i}": s for i, s in enumerate(segment_list, 1)}, "ranking")

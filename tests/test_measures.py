@@ -227,3 +227,21 @@ def test_sql_text_of_measures_runs_to_the_same_rows():
     rows = duckdb.connect().sql(done.stdout).fetchall()
     direct = ndcg_sql.evaluate(path, item_col="doc_id", ties="item-asc", measures=names).per_query.fetchall()
     assert rows == direct
+
+
+@SETTINGS
+@given(rows=rankings(integer_labels=False), seed=st.integers(0, 2**32 - 1))
+def test_measures_do_not_depend_on_row_order_or_threads(rows, seed):
+    names = ["P@3", "AP", "RR", "nDCG@5", "Success@2", "R(rel=2)@4"]
+    first = ndcg_sql.evaluate(frame(rows), ties="item-desc", measures=names, threads=1)
+    shuffled = frame(rows).sample(frac=1.0, random_state=seed % 2**32)
+    again = ndcg_sql.evaluate(shuffled, ties="item-desc", measures=names, threads=4)
+    assert first.per_query_records() == again.per_query_records()
+    assert first.summary_records()[0]["mean"] == again.summary_records()[0]["mean"]
+
+
+def test_text_row_numbers_are_refused():
+    data = frame([(1, "a", 1.0, 1), (1, "b", 1.0, 0)])
+    data["row"] = ["10", "9"]
+    with pytest.raises(ndcg_sql.InputError, match="row numbers must be numbers"):
+        ndcg_sql.evaluate(data, ties="input-order", row_col="row")
