@@ -282,8 +282,9 @@ def evaluate(
             one comma-separated string): nDCG@k, CG@k, DCG@k, P@k, R@k, AP,
             AP@k, RR, RR@k, Success@k, with a relevance threshold for the
             binary ones as P(rel=2)@5 (label >= 1 by default); see
-            :mod:`ndcg_sql.measures` for formulas and sources. ``k`` is then
-            ignored; AP, RR and Success need ties "item-asc" or "item-desc".
+            :mod:`ndcg_sql.measures` for formulas and sources. Cutoffs are
+            then in the names (giving ``k`` too raises OptionError); AP, RR
+            and Success need ties "item-asc" or "item-desc".
             The summary then has stderr, ci_low and ci_high columns.
         convention: set gain, ties, no_relevant, score_precision and
             negative_labels as a peer tool does, so the numbers match it:
@@ -334,6 +335,8 @@ def evaluate(
     score_precision, negative_labels = chosen["score_precision"], chosen["negative_labels"]
     measure_list = parse_measures(measures) if measures is not None else None
     if measure_list is not None:
+        if k is not DEFAULT_CUTOFFS and k is not None:
+            raise OptionError("with measures, give the cutoffs in their names (nDCG@10, P@5), not k")
         k = suite.graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
     options = Options.build(
         k=k,

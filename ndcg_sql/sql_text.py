@@ -81,6 +81,8 @@ def to_sql(
     judged = judgments_table is not None or judgments_file is not None
     measure_list = parse_measures(measures) if measures is not None else None
     if measure_list is not None:
+        if k is not DEFAULT_CUTOFFS and k is not None:
+            raise OptionError("with measures, give the cutoffs in their names (nDCG@10, P@5), not k")
         k = graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
     options = Options.build(
         k=k, gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing_queries,

@@ -245,3 +245,8 @@ def test_text_row_numbers_are_refused():
     data["row"] = ["10", "9"]
     with pytest.raises(ndcg_sql.InputError, match="row numbers must be numbers"):
         ndcg_sql.evaluate(data, ties="input-order", row_col="row")
+
+
+def test_cutoffs_go_in_the_measure_names():
+    with pytest.raises(ndcg_sql.OptionError, match="give the cutoffs in their names"):
+        ndcg_sql.evaluate(frame([(1, "a", 1.0, 1)]), k=[5], measures=["P@5"])
