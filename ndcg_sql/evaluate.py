@@ -403,23 +403,16 @@ def evaluate(
         for view in views:
             inputs.drop(con, view)
     report = options.report()
-    if segment_list:
-        report["segments"] = list(segment_list)
     if convention is not None:
         report["convention"] = chosen.get("convention")
-    if segment_list:
-        per_query_table, summary_table = suite.segment_tables(con, context, per_query_table, measure_list)
-    elif measure_list is not None:
-        summary_table = suite.measure_summary(con, context, measure_list, per_query_table)
-        report["measures"] = [m.name for m in measure_list]
-        report["k"] = None
-    else:
+    if measure_list is None and not segment_list and not intervals:
         summary_table = inputs.new_view_name("summary")
-        if intervals:
-            summary_sql = suite.summary_with_intervals(context, per_query_table)
-        else:
-            summary_sql = templates.render("summary.sql.j2", per_query_relation=quote(per_query_table), **context)
+        summary_sql = templates.render("summary.sql.j2", per_query_relation=quote(per_query_table), **context)
         con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+    else:
+        per_query_table, summary_table = suite.summarise(
+            con, context, per_query_table, measure_list, segment_list, report
+        )
     if bootstrap:
         summary_table = suite.add_bootstrap(con, summary_table, per_query_table, measure_list, context, bootstrap, seed)
         report["bootstrap"] = {"replicates": bootstrap, "seed": seed}
@@ -428,7 +421,7 @@ def evaluate(
         summary=con.table(summary_table),
         options=report,
         coverage=coverage,
-        sql=per_query_sql,
+        sql=suite.measures_sql(context, measure_list) if measure_list is not None else per_query_sql,
         definitions=suite.definitions(measure_list) if measure_list is not None else [],
     )
 

@@ -95,6 +95,23 @@ def measure_summary(con, context: dict, measures: tuple[Measure, ...], rows_tabl
     return summary
 
 
+def summarise(con, context: dict, per_query_table: str, measures, segments, report: dict) -> tuple[str, str]:
+    """The summary with intervals: per segment (:func:`segment_tables`), per
+    measure (:func:`measure_summary`) or per k (:func:`summary_with_intervals`).
+    Adds what it did to ``report``; returns the (per-query, summary) table names."""
+    if measures is not None:
+        report["measures"] = [m.name for m in measures]
+        report["k"] = None
+    if segments:
+        report["segments"] = list(segments)
+        return segment_tables(con, context, per_query_table, measures)
+    summary = new_view_name("summary")
+    if measures is not None:
+        return per_query_table, measure_summary(con, context, measures, per_query_table)
+    con.execute(f"CREATE TEMP TABLE {quote(summary)} AS {summary_with_intervals(context, per_query_table)}")
+    return per_query_table, summary
+
+
 def summary_with_intervals(context: dict, per_query_table: str) -> str:
     """SQL of the NDCG summary (sql/summary.sql.j2) with the standard error and
     95% interval of each mean (sql/mean_intervals.sql.j2) as extra columns."""
