@@ -302,7 +302,8 @@ def evaluate(
             computed per (segment values, query), per-query rows carry the
             segment columns, and the summary has one row per (segment
             values, k or measure) with mean, queries, stderr, ci_low,
-            ci_high. Not yet with ``judgments``.
+            ci_high. With ``judgments``, each (segment, query) gets the
+            query's judgments (missing_queries must be "ignore").
         bootstrap, seed: with bootstrap=N > 0, the summary gets
             bootstrap_low and bootstrap_high: the 95% percentile bootstrap
             interval of each mean from N resamples of the queries, computed
@@ -349,7 +350,7 @@ def evaluate(
         score_precision=score_precision,
         negative_labels=negative_labels,
     )
-    segment_list = _segment_list(segments, judgments is not None, query_col)
+    segment_list = _segment_list(segments, judgments is not None and missing_queries != "ignore", query_col)
     _check_bootstrap(bootstrap, seed, segment_list)
     if (options.ties == "input-order") != (row_col is not None):
         raise OptionError("ties='input-order' needs row_col (--row-col), the column of input row positions, and row_col needs it")
@@ -448,7 +449,7 @@ def _segment_list(segments, judged: bool, query_col: str) -> tuple[str, ...]:
     if clash:
         raise OptionError(f"a segment column may not be named {clash[0]!r}: the output has a column of that name")
     if judged:
-        raise OptionError("segments with judgments are not supported yet: put the labels in the ranking rows")
+        raise OptionError("segments with missing_queries='zero' are not supported: a query absent from the run has no segment")
     return names
 
 

@@ -80,11 +80,36 @@ def test_segment_errors(segments, words):
         ndcg_sql.evaluate(data, segments=segments)
 
 
-def test_segments_with_judgments_are_refused():
+def test_segments_with_missing_queries_zero_are_refused():
     data = pd.DataFrame({"query_id": [1], "item_id": [1], "score": [1.0], "arm": ["A"]})
     qrels = pd.DataFrame({"query_id": [1], "item_id": [1], "label": [1]})
-    with pytest.raises(ndcg_sql.OptionError, match="not supported yet"):
-        ndcg_sql.evaluate(data, judgments=qrels, segments="arm")
+    with pytest.raises(ndcg_sql.OptionError, match="a query absent from the run has no segment"):
+        ndcg_sql.evaluate(data, judgments=qrels, segments="arm", missing_queries="zero")
+
+
+@SETTINGS
+@given(rows=segmented(), data=st.data())
+def test_segments_with_judgments_match_reference(rows, data):
+    judgments = {}
+    for _, qid, item, _, label in rows:
+        if data.draw(st.booleans()):
+            judgments[(qid, item)] = label
+    if not judgments:
+        return
+    first_q, first_item = rows[0][1], rows[0][2]
+    judgments[(first_q, "x" if isinstance(first_item, str) else 1000)] = 3  # judged, never retrieved
+    run = pd.DataFrame(rows, columns=["arm", "query_id", "item_id", "score", "label"]).drop(columns=["label"])
+    qrels = pd.DataFrame([(q, i, l) for (q, i), l in judgments.items()], columns=["query_id", "item_id", "label"])
+    qrels["item_id"] = qrels["item_id"].astype(run["item_id"].dtype)
+    result = ndcg_sql.evaluate(run, judgments=qrels, k=[3, None], gain="linear", ties="item-desc", segments="arm")
+    arms = {(arm, qid) for arm, qid, *_ in rows}
+    keyed = [((arm, qid), item, score, 0) for arm, qid, item, score, _ in rows]
+    keyed_judgments = [((arm, q), i, l) for (q, i), l in judgments.items() for arm, qq in arms if qq == q]
+    expected, _ = reference.evaluate(keyed, [3, None], gain="linear", ties="item-desc", judgments=keyed_judgments)
+    got = {((r["arm"], r["query_id"]), r["k"]): r["ndcg"] for r in result.per_query_records()}
+    assert set(got) == set(expected)
+    for key, values in expected.items():
+        assert reference.close(got[key], values[3]), key
 
 
 def test_cli_segments_csv(tmp_path):
