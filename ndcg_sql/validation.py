@@ -62,7 +62,8 @@ def _label_checks(relation: str, column: str, options: Options) -> list[Check]:
         )
     elif options.gain == "mapping":
         labels = ", ".join(repr(label) for label, _ in options.gain_mapping)
-        checks.append(Check(relation, f"{value} NOT IN ({labels})", column, "labels missing from the gain mapping"))
+        counted = f"GREATEST({value}, 0.0)" if options.negative_labels == "zero" else value
+        checks.append(Check(relation, f"{counted} NOT IN ({labels})", column, "labels missing from the gain mapping"))
     return checks
 
 

@@ -180,3 +180,9 @@ def test_negative_labels_are_errors_unless_counted_as_zero():
     # label -1 counts as 0: DCG@2 = 2 / log2(3), IDCG@2 = 2
     row = ndcg_sql.evaluate(data, k=2, gain="linear", negative_labels="zero").per_query_records()[0]
     assert row["ndcg"] == pytest.approx((2 / np.log2(3)) / 2, **TOL)
+
+
+def test_negative_labels_counted_as_zero_with_a_gain_mapping():
+    data = pd.DataFrame({"query_id": [1, 1], "item_id": [1, 2], "score": [2.0, 1.0], "label": [-2, 1]})
+    row = ndcg_sql.evaluate(data, k=2, gain={0: 0, 1: 5}, negative_labels="zero").per_query_records()[0]
+    assert row["dcg"] == pytest.approx(5 / np.log2(3), **TOL) and row["idcg"] == pytest.approx(5.0, **TOL)
