@@ -138,3 +138,19 @@ def test_cli_compare_json_equals_python():
     assert done.returncode == 0, done.stderr
     direct = ndcg_sql.compare(SPLADE, BM25, ["nDCG@10", "AP"], **TREC)
     assert json.loads(done.stdout)["summary"] == direct.summary
+
+
+def test_cli_compare_table_and_per_query_csv(tmp_path):
+    import csv
+
+    path = tmp_path / "pairs.csv"
+    done = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--convention", "trec_eval",
+                   "--measures", "nDCG@10", "--per-query", str(path))
+    assert done.returncode == 0, done.stderr
+    header, row = done.stdout.splitlines()[:2]
+    assert header.split()[:3] == ["measure", "queries", "mean_a"] and row.split()[:2] == ["nDCG@10", "43"]
+    rows = list(csv.DictReader(open(path)))
+    assert len(rows) == 43
+    assert all(float(r["difference"]) == float(r["a"]) - float(r["b"]) for r in rows)
+    bad = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--k", "10")
+    assert bad.returncode == 2 and "not --k" in bad.stderr
