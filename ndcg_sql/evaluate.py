@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import inputs, templates, validation
+from . import identifiers, inputs, templates, validation
 from .identifiers import quote
 from .options import DEFAULT_CUTOFFS, Options, OptionError
 from .validation import InputError
@@ -40,21 +40,33 @@ def template_context(
     run_relation: str,
     judgments_relation: str | None = None,
     dialect: str = "duckdb",
+    fold: str | None = None,
+    item_order: str = "item",
 ) -> dict:
-    """Everything the templates need; names quoted for ``dialect``, numbers validated."""
+    """Everything the templates need; names quoted for ``dialect``, numbers validated.
+
+    ``fold`` is the target engine's case rule for plain names and
+    ``item_order`` the item-id tie-break expression (both from
+    :mod:`ndcg_sql.dialects`; the defaults are DuckDB's).
+    """
     mapping = [(repr(label), repr(value)) for label, value in options.gain_mapping]
+
+    def quote(name: str) -> str:
+        return identifiers.quote(name, dialect, fold)
+
     return {
         "run_relation": run_relation,
         "judgments_relation": judgments_relation,
         "judgments": options.judgments,
-        "query_col": quote(columns.query, dialect),
-        "item_col": quote(columns.item, dialect),
-        "order_col": quote(columns.order, dialect),
-        "label_col": quote(columns.label, dialect) if columns.label else None,
-        "j_query_col": quote(columns.j_query, dialect) if columns.j_query else None,
-        "j_item_col": quote(columns.j_item, dialect) if columns.j_item else None,
-        "j_label_col": quote(columns.j_label, dialect) if columns.j_label else None,
-        "output_query_col": quote(columns.query, dialect),
+        "query_col": quote(columns.query),
+        "item_col": quote(columns.item),
+        "order_col": quote(columns.order),
+        "label_col": quote(columns.label) if columns.label else None,
+        "j_query_col": quote(columns.j_query) if columns.j_query else None,
+        "j_item_col": quote(columns.j_item) if columns.j_item else None,
+        "j_label_col": quote(columns.j_label) if columns.j_label else None,
+        "output_query_col": quote(columns.query),
+        "item_order": item_order,
         "input_kind": options.input_kind,
         "gain": options.gain,
         "gain_mapping": mapping,
