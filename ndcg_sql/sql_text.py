@@ -116,21 +116,25 @@ def plan(
     return Plan(options, context, target, query_col)
 
 
-def transpile(sql: str, dialect: dialects.Dialect) -> str:
-    """DuckDB source SQL in ``dialect``; raises ``sqlglot.errors.UnsupportedError`` rather than guess."""
-    if dialect.name == "duckdb":
-        return sql
-    (out,) = sqlglot.transpile(
-        sql, read="duckdb", write=dialect.sqlglot, unsupported_level=ErrorLevel.RAISE, pretty=True
-    )
-    return out + "\n"
+def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:
+    """DuckDB source SQL (text or sqlglot tree) in ``dialect``.
+
+    Raises:
+        sqlglot.errors.UnsupportedError: sqlglot cannot express it in ``dialect``.
+    """
+    if isinstance(sql, str):
+        if dialect.name == "duckdb":
+            return sql
+        sql = sqlglot.parse_one(sql, read="duckdb")
+    text = sql.sql(dialect=dialect.sqlglot, unsupported_level=ErrorLevel.RAISE, pretty=True)
+    return text + "\n"
 
 
-def over_per_query(per_query_sql: str, outer_sql: str) -> str:
-    """One DuckDB statement: the per-query query as the CTE ``per_query_rows``, then ``outer_sql`` over it.
+def over_per_query(per_query_sql: str, outer_sql: str) -> exp.Expression:
+    """One statement: the per-query query as the CTE ``per_query_rows``, then ``outer_sql`` over it.
 
-    CTEs of ``outer_sql`` that the per-query query already defines (the
-    normalised rows) are taken once.
+    Both are DuckDB source SQL; CTEs of ``outer_sql`` that the per-query
+    query already defines (the normalised rows) are taken once.
     """
     inner = sqlglot.parse_one(per_query_sql, read="duckdb")
     outer = sqlglot.parse_one(outer_sql, read="duckdb")
@@ -143,15 +147,18 @@ def over_per_query(per_query_sql: str, outer_sql: str) -> str:
     if outer.args.get("with_"):
         ctes += [cte for cte in outer.args["with_"].expressions if cte.alias not in names]
     outer.set("with_", exp.With(expressions=ctes))
-    return outer.sql(dialect="duckdb", pretty=True) + "\n"
+    return outer
 
 
-def render(p: Plan, what: str = "per_query") -> str:
-    """The DuckDB source SQL of ``what``: "per_query", "summary" or "coverage" (one statement each)."""
+def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
+    """The DuckDB source of ``what``: "per_query" (text), "summary" or "coverage" (sqlglot trees).
+
+    Each is one statement.
+    """
     per_query = templates.render("per_query.sql.j2", **p.context)
     if what == "per_query":
         return per_query
-    relation = identifiers.quote(PER_QUERY_CTE)
+    relation = PER_QUERY_CTE  # our own plain name, unquoted like the CTE it names
     if what == "summary":
         outer = templates.render(
             "summary.sql.j2", per_query_relation=relation, output_query_col=p.context["output_query_col"]
