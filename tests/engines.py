@@ -144,10 +144,12 @@ class Spark:
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "1")
             .config("spark.driver.memory", "1g")
+            .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="ndcg_sql_spark_"))
             .getOrCreate()
         )
         self.session.sparkContext.setLogLevel("ERROR")
+        self.loaded = 0
 
     def load(self, table: exp.Table, columns, rows):
         from pyspark.sql import types as T
@@ -156,9 +158,11 @@ class Spark:
         types = column_types(rows, len(columns))
         schema = T.StructType([T.StructField(c, kinds[t]) for c, t in zip(columns, types)])
         typed = [tuple(float(v) if t == "DOUBLE" and v is not None else v for v, t in zip(row, types)) for row in rows]
-        self.session.createDataFrame(typed, schema).createOrReplaceTempView("ndcg_sql_loaded")
+        self.loaded += 1
+        source = f"ndcg_sql_loaded_{self.loaded}"
+        self.session.createDataFrame(typed, schema).createOrReplaceTempView(source)
         name = exp.Table(this=table.this.copy())  # local Spark: temporary views have one-part names
-        self.session.sql(f"CREATE OR REPLACE TEMPORARY VIEW {name.sql('spark')} AS SELECT * FROM ndcg_sql_loaded")
+        self.session.sql(f"CREATE OR REPLACE TEMPORARY VIEW {name.sql('spark')} AS SELECT * FROM {source}")
 
     def connection(self):
         return self.session
