@@ -308,7 +308,7 @@ def evaluate(
             no_relevant=no_relevant, missing_queries=missing_queries, per_query=per_query,
         )
     if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col or rank_col, not both")
+        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
     options = Options.build(
         k=k,
         gain=gain,
@@ -351,9 +351,7 @@ def evaluate(
         for view in views:
             inputs.drop(con, view)
     summary_table = inputs.new_view_name("summary")
-    summary_sql = templates.render(
-        "summary.sql.j2", per_query_relation=quote(per_query_table), output_query_col=quote(query_col)
-    )
+    summary_sql = templates.render("summary.sql.j2", per_query_relation=quote(per_query_table), **context)
     con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
     return Result(
         per_query=con.table(per_query_table),

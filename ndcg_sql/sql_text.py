@@ -82,7 +82,7 @@ def plan(
 ) -> Plan:
     """Validate the arguments of :func:`to_sql` and build the template context."""
     if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col or rank_col, not both")
+        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
     if (table is None) == (file is None):
         raise OptionError("give exactly one of table and file")
     target = dialects.get(dialect)
@@ -160,9 +160,7 @@ def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
         return per_query
     relation = PER_QUERY_CTE  # our own plain name, unquoted like the CTE it names
     if what == "summary":
-        outer = templates.render(
-            "summary.sql.j2", per_query_relation=relation, output_query_col=p.context["output_query_col"]
-        )
+        outer = templates.render("summary.sql.j2", **{**p.context, "per_query_relation": relation})
     elif what == "coverage":
         outer = templates.render("coverage.sql.j2", **{**p.context, "per_query_relation": relation})
     else:

@@ -159,14 +159,23 @@ WITH run_rows AS (
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS running_ndcg
   FROM per_query_rows
+), cutoff_means AS (
+  SELECT
+    k,
+    CAST(MAX(running_ndcg) AS DOUBLE PRECISION) / NULLIF(COUNT(ndcg), 0) AS ndcg,
+    COUNT(ndcg) AS queries,
+    SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS no_relevant
+  FROM summed_queries
+  GROUP BY
+    k
 )
 SELECT
-  k,
-  CAST(MAX(running_ndcg) AS DOUBLE PRECISION) / NULLIF(COUNT(ndcg), 0) AS ndcg,
-  COUNT(ndcg) AS queries,
-  CAST(SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS BIGINT) AS no_relevant
-FROM summed_queries
-GROUP BY
-  k
+  c.k,
+  m.ndcg,
+  CAST(COALESCE(m.queries, 0) AS BIGINT) AS queries,
+  CAST(COALESCE(m.no_relevant, 0) AS BIGINT) AS no_relevant
+FROM cutoffs AS c
+LEFT JOIN cutoff_means AS m
+  ON COALESCE(c.k, 0) = COALESCE(m.k, 0)
 ORDER BY
-  k ASC
+  c.cutoff_id ASC
