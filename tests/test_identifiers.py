@@ -88,3 +88,21 @@ def test_too_many_parts_and_unknown_dialect():
         sql_text.to_sql("a.b.c.d", dialect="postgres")
     with pytest.raises(ndcg_sql.OptionError):
         sql_text.to_sql("t", dialect="oracle")
+
+
+@pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
+def test_cli_prints_the_dialects_sql(dialect, capsys):
+    from ndcg_sql.cli import main
+
+    assert main(["sql", "--table", "db.sch.runs", "--dialect", dialect, "--k", "10", "all", "--ties", "item-desc"]) == 0
+    printed = capsys.readouterr().out
+    assert printed == sql_text.to_sql("db.sch.runs", dialect=dialect, k=[10, None], ties="item-desc")
+    assert len([s for s in sqlglot.parse(printed, read=dialects.get(dialect).sqlglot) if s is not None]) == 1
+
+
+def test_cli_rejects_an_unknown_dialect(capsys):
+    from ndcg_sql.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["sql", "--table", "runs", "--dialect", "oracle"])
+    assert exit_.value.code == 2
