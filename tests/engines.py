@@ -1,8 +1,11 @@
 """Real SQL engines for the warehouse tests, all local and offline.
 
-- Postgres (stands in for Redshift): Debian's server binaries, a throwaway
-  cluster with an ICU collation (so string order is not byte order), started
-  and stopped here; or an existing server given by NDCG_SQL_POSTGRES_DSN.
+- Postgres: Debian's server binaries, a throwaway cluster with an ICU
+  collation (so string order is not byte order), started and stopped here on a
+  Unix socket in its own directory; or an existing server given by
+  NDCG_SQL_POSTGRES_DSN.
+- Redshift (stand-in): the Redshift dialect's SQL on a second throwaway
+  Postgres cluster with the C collation (Redshift compares bytes).
 - Spark SQL: pyspark in local mode.
 - BigQuery: the ``zetasql`` package's GoogleSQL reference engine (WebAssembly
   build of ZetaSQL, executes queries over in-memory tables).
@@ -74,12 +77,16 @@ def _postgres_bindir() -> str | None:
 
 
 class Postgres:
+    """Postgres with an ICU collation (en-US): string order is not byte order."""
+
     dialect = "postgres"
+    dsn_variable = "NDCG_SQL_POSTGRES_DSN"
+    locale = ["--locale=C.UTF-8", "--locale-provider=icu", "--icu-locale=en-US"]
 
     def __init__(self):
         import psycopg
 
-        dsn = os.environ.get("NDCG_SQL_POSTGRES_DSN")
+        dsn = os.environ.get(self.dsn_variable)
         self.base = None
         if not dsn:
             bindir = _postgres_bindir()
@@ -95,10 +102,10 @@ class Postgres:
             self.run_as = run_as
             subprocess.run(
                 [*run_as, f"{bindir}/initdb", "-D", self.data, "-U", "postgres", "--auth=trust",
-                 "--encoding=UTF8", "--locale=C.UTF-8", "--locale-provider=icu", "--icu-locale=en-US"],
+                 "--encoding=UTF8", *self.locale],
                 check=True, capture_output=True,
             )
-            port = 54329
+            port = 5432  # only names the socket file in our own directory: no TCP listener
             subprocess.run(
                 [*run_as, f"{bindir}/pg_ctl", "-D", self.data, "-w", "-l", os.path.join(self.base, "log"),
                  "-o", f"-k {self.base} -c listen_addresses='' -p {port} -c fsync=off", "start"],
@@ -127,6 +134,15 @@ class Postgres:
                 check=False, capture_output=True,
             )
             shutil.rmtree(self.base, ignore_errors=True)
+
+
+class Redshift(Postgres):
+    """The Redshift dialect's SQL on Postgres with the C collation: Redshift compares
+    VARCHAR by bytes and has no COLLATE clause (a Redshift cluster cannot run offline)."""
+
+    dialect = "redshift"
+    dsn_variable = "NDCG_SQL_REDSHIFT_POSTGRES_DSN"  # a server whose database uses the C collation
+    locale = ["--locale=C"]
 
 
 # ---------------------------------------------------------------- Spark
@@ -330,4 +346,4 @@ class Snowflake:
             self.process.kill()
 
 
-ENGINES = {"postgres": Postgres, "spark": Spark, "bigquery": BigQuery, "snowflake": Snowflake}
+ENGINES = {"postgres": Postgres, "redshift": Redshift, "spark": Spark, "bigquery": BigQuery, "snowflake": Snowflake}
