@@ -58,7 +58,7 @@ class Plan:
     options: Options
     context: dict
     dialect: dialects.Dialect
-    query_col: str
+    columns: Columns
 
 
 def plan(
@@ -113,7 +113,7 @@ def plan(
         )
     except TypeError as error:
         raise OptionError(str(error)) from None
-    return Plan(options, context, target, query_col)
+    return Plan(options, context, target, columns)
 
 
 def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:

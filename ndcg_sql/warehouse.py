@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Sequence
 
 from . import sql_text, templates, validation
-from .evaluate import Columns, validate
+from .evaluate import validate
 from .options import DEFAULT_CUTOFFS, OptionError
 
 #: Column names of the rows fetched, in the order the SQL returns them.
@@ -164,11 +164,7 @@ def evaluate(
     p = sql_text.plan(table, **arguments, item_type=item_type or "text")
     fetch = fetcher(con, dialect)
     if check:
-        order = rank_col or score_col or "score"
-        columns = Columns(query_col, item_col, order, None if judgments is not None else label_col)
-        if judgments is not None:
-            columns.j_query, columns.j_item, columns.j_label = query_col, item_col, label_col
-        checks = validation.checks_for(p.options, columns.roles(), portable=True)
+        checks = validation.checks_for(p.options, p.columns.roles(), portable=True)
         validate(fetch, p.context, checks, query_col)
     if item_type is None and p.options.ties != "average":
         probe = templates.render("item_probe.sql.j2", **p.context)

@@ -18,7 +18,6 @@ from sqlglot import exp
 from sqlglot.dialects.duckdb import DuckDB
 
 from ndcg_sql import dialects, sql_text, templates, validation
-from ndcg_sql.evaluate import Columns
 from sql_cases import STATEMENTS, all_combinations
 
 
@@ -76,12 +75,7 @@ def statements(args: dict):
     # the templates as written (the combined statement is checked by transpiling it)
     yield "summary", templates.render("summary.sql.j2", **{**p.context, "per_query_relation": sql_text.PER_QUERY_CTE})
     yield "coverage", templates.render("coverage.sql.j2", **{**p.context, "per_query_relation": sql_text.PER_QUERY_CTE})
-    judged = args.get("judgments_table") is not None
-    order = args.get("rank_col") or "score"
-    columns = Columns("query_id", "item_id", order, None if judged else "label")
-    if judged:
-        columns.j_query, columns.j_item, columns.j_label = "query_id", "item_id", "label"
-    checks = validation.checks_for(p.options, columns.roles(), portable=True)
+    checks = validation.checks_for(p.options, p.columns.roles(), portable=True)
     relations: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
         relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
