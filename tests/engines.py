@@ -112,7 +112,7 @@ class Postgres:
                 check=True, capture_output=True,
             )
             dsn = f"host={self.base} port={port} user=postgres dbname=postgres"
-        self.con = psycopg.connect(dsn, autocommit=True)
+        self.con = psycopg.connect(dsn, autocommit=True, prepare_threshold=None)  # tables are re-created
         self.schema_counter = 0
 
     def load(self, table: exp.Table, columns, rows):

@@ -15,11 +15,14 @@ import math
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlglot import exp
 
 import ndcg_sql
 from ndcg_sql import dialects, identifiers
 from engines import ENGINES
+from test_reference import rankings
 
 TOLERANCE = 1e-12
 
@@ -159,3 +162,33 @@ def test_engine_reports_bad_input(engine):
     message = str(error.value)
     assert "duplicate (query, item) rows in the ranking" in message and "q1" in message
     assert "NULL labels" in message and "q2" in message
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    instance = ENGINES["postgres"]()
+    yield instance
+    instance.close()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(
+    rows=rankings(),
+    cutoffs=st.lists(st.one_of(st.integers(1, 10), st.none()), min_size=1, max_size=3, unique=True),
+    ties=st.sampled_from(["average", "item-asc", "item-desc"]),
+    gain=st.sampled_from(["exponential", "linear"]),
+    no_relevant=st.sampled_from(["zero", "skip", "one"]),
+)
+def test_postgres_matches_duckdb_on_generated_tables(postgres, rows, cutoffs, ties, gain, no_relevant):
+    """Generated tables (ties, all-zero queries, k beyond the list, string ids with 'é', ' ', 'A'/'a')."""
+    case = dict(run=rows, names=PLAIN, options=dict(k=cutoffs, ties=ties, gain=gain, no_relevant=no_relevant))
+    postgres.load(identifiers.table("generated"), ["query_id", "item_id", "score", "label"], rows)
+    got = ndcg_sql.evaluate("generated", con=postgres.connection(), dialect="postgres", per_query=True, **_arguments(case))
+    want = _duckdb(case)
+    want_rows = {(r["query_id"], r["k"]): r for r in want.per_query_records()}
+    got_rows = {(r["query_id"], r["k"]): r for r in got.per_query_records()}
+    assert set(got_rows) == set(want_rows)
+    for key, row in want_rows.items():
+        for value in ("cg", "dcg", "idcg", "ndcg"):
+            a, b = got_rows[key][value], row[value]
+            assert (a is None) == (b is None) and (a is None or math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)), (key, value, a, b)
