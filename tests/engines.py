@@ -253,6 +253,30 @@ class BigQuery:
             rows.append(tuple(cells))
         return names, rows
 
+    def analyze(self, sql: str, path: list[str], tables: dict[str, list[tuple[str, str]]]) -> None:
+        """Analysis only (no rows): resolve ``sql`` against tables nested in catalogs ``path``.
+
+        ZetaSQL's local service executes queries only over tables of the root
+        catalog, so qualified names (project.dataset.table) are checked here.
+        """
+        CatalogBuilder, PreparedQuery, TableBuilder, create_table_content, TypeKind = self._api
+        from zetasql.api import Analyzer
+        from zetasql.types import SimpleCatalog
+
+        kinds = {"VARCHAR": TypeKind.TYPE_STRING, "BIGINT": TypeKind.TYPE_INT64, "DOUBLE": TypeKind.TYPE_DOUBLE}
+        built = []
+        for name, columns in tables.items():
+            builder = TableBuilder(name)
+            for column, kind in columns:
+                builder = builder.add_column(column, kinds[kind])
+            built.append(builder.build())
+        inner = SimpleCatalog(name=path[-1], table=built)
+        for name in reversed(path[:-1]):
+            inner = SimpleCatalog(name=name, catalog=[inner])
+        root = CatalogBuilder("bigquery").with_builtin_functions(self.builtins).build()
+        root.catalog.append(inner)
+        Analyzer(self.options, root).analyze_statement(sql)
+
     def connection(self):
         engine = self
 

@@ -192,3 +192,18 @@ def test_postgres_matches_duckdb_on_generated_tables(postgres, rows, cutoffs, ti
         for value in ("cg", "dcg", "idcg", "ndcg"):
             a, b = got_rows[key][value], row[value]
             assert (a is None) == (b is None) and (a is None or math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)), (key, value, a, b)
+
+
+@pytest.mark.parametrize("what", ["per_query", "summary", "coverage"])
+def test_bigquery_qualified_names_resolve_in_zetasql(what):
+    """project.dataset.table names, quoted part by part, resolve in GoogleSQL's analyzer."""
+    from engines import BigQuery
+
+    columns = [("query_id", "VARCHAR"), ("item_id", "VARCHAR"), ("score", "DOUBLE"), ("label", "BIGINT")]
+    sql = ndcg_sql.to_sql(
+        "my-project.search_logs.runs", judgments_table="my-project.search_logs.qrels", dialect="bigquery",
+        ties="item-desc", k=[10, None], what=what,
+    )
+    BigQuery().analyze(sql, ["my-project", "search_logs"], {"runs": columns[:3], "qrels": [columns[0], columns[1], columns[3]]})
+    with pytest.raises(Exception, match="not found"):
+        BigQuery().analyze(sql, ["other-project", "search_logs"], {"runs": columns[:3], "qrels": columns})
