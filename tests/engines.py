@@ -154,6 +154,7 @@ class Spark:
     def __init__(self):
         from pyspark.sql import SparkSession
 
+        self.warehouse = tempfile.mkdtemp(prefix="ndcg_sql_spark_")
         self.session = (
             SparkSession.builder.master("local[1]")
             .appName("ndcg_sql-tests")
@@ -161,7 +162,7 @@ class Spark:
             .config("spark.sql.shuffle.partitions", "1")
             .config("spark.driver.memory", "1g")
             .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="ndcg_sql_spark_"))
+            .config("spark.sql.warehouse.dir", self.warehouse)
             .getOrCreate()
         )
         self.session.sparkContext.setLogLevel("ERROR")
@@ -177,14 +178,21 @@ class Spark:
         self.loaded += 1
         source = f"ndcg_sql_loaded_{self.loaded}"
         self.session.createDataFrame(typed, schema).createOrReplaceTempView(source)
-        name = exp.Table(this=table.this.copy())  # local Spark: temporary views have one-part names
-        self.session.sql(f"CREATE OR REPLACE TEMPORARY VIEW {name.sql('spark')} AS SELECT * FROM {source}")
+        if table.args.get("db"):  # a table in a database of the local catalog (parquet files)
+            database = exp.Table(db=table.args["db"].copy())
+            self.session.sql(exp.Create(this=database, kind="DATABASE", exists=True).sql("spark"))
+            self.session.sql(exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql("spark"))
+            self.session.sql(f"CREATE TABLE {table.sql('spark')} USING parquet AS SELECT * FROM {source}")
+        else:
+            name = exp.Table(this=table.this.copy())
+            self.session.sql(f"CREATE OR REPLACE TEMPORARY VIEW {name.sql('spark')} AS SELECT * FROM {source}")
 
     def connection(self):
         return self.session
 
     def close(self):
         self.session.stop()
+        shutil.rmtree(self.warehouse, ignore_errors=True)
 
 
 # ---------------------------------------------------------------- BigQuery (ZetaSQL)

@@ -105,7 +105,7 @@ def _duckdb(case):
 def _table(engine, base: str, qualified: bool) -> tuple[str | list[str], exp.Table]:
     """The name the user passes, and the table as the engine stores it (plain names folded)."""
     fold = dialects.get(engine.dialect).fold
-    parts = ["ndcg_tests", base] if qualified and engine.dialect in ("postgres", "snowflake") else [base]
+    parts = ["ndcg_tests", base] if qualified and engine.dialect != "bigquery" else [base]
     return ".".join(parts), identifiers.table(parts, fold)
 
 
