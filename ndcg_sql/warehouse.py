@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Sequence
 
-from . import sql_text, templates, validation
+from . import dialects, sql_text, templates, validation
 from .evaluate import validate
 from .options import DEFAULT_CUTOFFS, OptionError
 
@@ -30,7 +30,7 @@ def is_spark(con) -> bool:
 
 def fetcher(con, dialect: str):
     """A function that runs DuckDB-source SQL on ``con`` in ``dialect`` and returns (names, rows)."""
-    target = sql_text.dialects.get(dialect)
+    target = dialects.get(dialect)
 
     def fetch(sql) -> tuple[list[str], list[tuple]]:
         text = sql_text.transpile(sql, target)
