@@ -474,9 +474,16 @@ def evaluate(
         summary=con.table(summary_table),
         options=report,
         coverage=coverage,
-        sql=suite.measures_sql(context, measure_list) if measure_list is not None else per_query_sql,
+        sql=_measure_sql(context, measure_list) if measure_list is not None else per_query_sql,
         definitions=suite.definitions(measure_list) if measure_list is not None else [],
     )
+
+
+def _measure_sql(context: dict, measures) -> str:
+    """The measures as one DuckDB statement, for Result.sql (ndcg_sql/sql_text.py builds it)."""
+    from .sql_text import measure_statement  # sql_text imports this module
+
+    return measure_statement(context, measures).sql(dialect="duckdb", pretty=True) + "\n"
 
 
 def _check_bootstrap(bootstrap, seed, segments) -> None:

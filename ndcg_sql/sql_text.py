@@ -19,11 +19,13 @@ from .evaluate import Columns, template_context
 from .inputs import file_format
 from .measures import Measure, parse_measures
 from .options import DEFAULT_CUTOFFS, OptionError, Options
-from .suite import graded_cutoffs, measures_sql
+from .suite import graded_cutoffs, measure_context
 
 #: Name of the CTE that holds the per-query rows when the summary or the
 #: coverage counts are computed in the same statement.
 PER_QUERY_CTE = "per_query_rows"
+#: Name of the CTE of the binary measures' rows in the one-statement measure SQL.
+BINARY_CTE = "binary_measure_rows"
 #: Item id types: only for the item-id tie-break the engine must know it,
 #: because a collation applies to strings only.
 ITEM_TYPES = ("text", "number")
@@ -159,6 +161,48 @@ def over_per_query(per_query_sql: str, outer_sql: str) -> exp.Expression:
     return outer
 
 
+def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
+    """One statement: each (name, query) of ``parts`` as a CTE of that name
+    (their own CTEs hoisted, each name taken once: they are rendered from
+    one context, so equal names hold equal queries), then ``outer_sql``.
+    Engines such as Spark refuse a CTE name defined twice."""
+    ctes: list[exp.CTE] = []
+    names: set[str] = set()
+    for name, sql in parts:
+        inner = sqlglot.parse_one(sql, read="duckdb")
+        for cte in inner.args["with_"].expressions:
+            if cte.alias not in names:
+                ctes.append(cte)
+                names.add(cte.alias)
+        body = inner.copy()
+        body.set("with_", None)
+        body.set("order", None)
+        ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name))))
+        names.add(name)
+    outer = sqlglot.parse_one(outer_sql, read="duckdb")
+    if outer.args.get("with_"):
+        ctes += [cte for cte in outer.args["with_"].expressions if cte.alias not in names]
+    outer.set("with_", exp.With(expressions=ctes))
+    return outer
+
+
+def measure_statement(context: dict, measures: tuple[Measure, ...]) -> exp.Expression:
+    """The long rows (query, measure, value) of the named measures as one
+    statement (DuckDB source SQL tree), over the input relations of ``context``."""
+    context = {**context, **measure_context(measures, context["ties"])}
+    parts = []
+    if context["graded_measures"]:
+        parts.append((PER_QUERY_CTE, templates.render("per_query.sql.j2", **context)))
+    if context["binary_measures"]:
+        parts.append((BINARY_CTE, templates.render("measures_per_query.sql.j2", **context)))
+    outer = templates.render(
+        "measure_rows.sql.j2",
+        **{**context, "per_query_relation": PER_QUERY_CTE if context["graded_measures"] else None,
+           "binary_relation": BINARY_CTE if context["binary_measures"] else None},
+    )
+    return over_ctes(parts, outer)
+
+
 def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
     """The DuckDB source of ``what``: "per_query" (text), "summary" or "coverage" (sqlglot trees).
 
@@ -167,7 +211,7 @@ def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
     if p.measures is not None:
         if what != "per_query":
             raise OptionError("with measures, SQL text is the per-query rows (query, measure, value) only")
-        return measures_sql(p.context, p.measures)
+        return measure_statement(p.context, p.measures)
     per_query = templates.render("per_query.sql.j2", **p.context)
     if what == "per_query":
         return per_query

@@ -48,13 +48,6 @@ def measure_context(measures: tuple[Measure, ...], ties: str) -> dict:
     }
 
 
-def measures_sql(context: dict, measures: tuple[Measure, ...]) -> str:
-    """One statement computing the long table (query, measure, value) from the
-    input relations, for SQL text (``to_sql(measures=...)``); no input checks."""
-    mcontext = {**context, **measure_context(measures, context["ties"])}
-    return templates.render("measure_rows.sql.j2", per_query_relation=None, binary_relation=None, **mcontext)
-
-
 def run_measures(con, context: dict, measures: tuple[Measure, ...], per_query_table: str | None) -> str:
     """Create the long per-query table (query, measure, value); return its name.
 

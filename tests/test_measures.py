@@ -250,3 +250,12 @@ def test_text_row_numbers_are_refused():
 def test_cutoffs_go_in_the_measure_names():
     with pytest.raises(ndcg_sql.OptionError, match="give the cutoffs in their names"):
         ndcg_sql.evaluate(frame([(1, "a", 1.0, 1)]), k=[5], measures=["P@5"])
+
+
+def test_result_sql_of_measures_is_one_statement():
+    import sqlglot
+
+    path = str(EXAMPLES / "lightgbm_lambdarank/rank.test.scored.csv")
+    result = ndcg_sql.evaluate(path, item_col="doc_id", ties="item-desc", measures=["AP", "nDCG@3"])
+    statements = sqlglot.parse(result.sql, read="duckdb")
+    assert len(statements) == 1 and "'nDCG@3'" in result.sql and "'AP'" in result.sql
