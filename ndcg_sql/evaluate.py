@@ -34,15 +34,42 @@ class Columns:
         return {key: value for key, value in self.__dict__.items() if value is not None}
 
 
+#: Positions 1..HEAD_LENGTH of each ranking get a column each in the DCG sums
+#: (sql/dcg_at_cutoffs.sql.j2); at least the default cutoffs, at most this many.
+DEFAULT_HEAD_LENGTH = 20
+MAX_HEAD_LENGTH = 32
+
+
+def head_length(cutoffs, longest_list: int | None = None) -> int:
+    """How many top positions are summed column-wise (sql/dcg_at_cutoffs.sql.j2).
+
+    The largest finite cutoff, and with ``longest_list`` (the most items any
+    ranking or ideal ranking of the input has) at least that, so that no
+    position lies past the head; without it at least
+    :data:`DEFAULT_HEAD_LENGTH`; never more than :data:`MAX_HEAD_LENGTH`.
+    """
+    finite = [k for k in cutoffs if k is not None]
+    floor = DEFAULT_HEAD_LENGTH if longest_list is None else longest_list
+    return max(1, min(MAX_HEAD_LENGTH, max([floor, *finite])))
+
+
 def template_context(
     options: Options,
     columns: Columns,
     run_relation: str,
     judgments_relation: str | None = None,
     dialect: str = "duckdb",
+    longest_list: int | None = None,
 ) -> dict:
-    """Everything the templates need; names quoted for ``dialect``, numbers validated."""
+    """Everything the templates need; names quoted for ``dialect``, numbers validated.
+
+    ``longest_list``: the most items of any ranked list or judged query, when
+    known (it lets the SQL skip the sums past the head; results are the same).
+    """
     mapping = [(repr(label), repr(value)) for label, value in options.gain_mapping]
+    cutoffs = [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)]
+    head = head_length(options.cutoffs, longest_list)
+    beyond_head = longest_list is None or longest_list > head
     return {
         "run_relation": run_relation,
         "judgments_relation": judgments_relation,
@@ -61,7 +88,11 @@ def template_context(
         "ties": options.ties,
         "no_relevant": options.no_relevant,
         "missing_queries": options.missing_queries,
-        "cutoffs": [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)],
+        "cutoffs": cutoffs,
+        "head_length": head,
+        "tail_cutoffs": [
+            cutoff for cutoff in cutoffs if beyond_head and (cutoff["k"] is None or cutoff["k"] > head)
+        ],
     }
 
 
@@ -155,8 +186,37 @@ def _require(types: dict[str, str], wanted: dict[str, str], where: str) -> None:
         )
 
 
-def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validation.Check], query_col: str) -> None:
-    """Run the input checks; raise :class:`InputError` listing every failed one."""
+def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validation.Check], query_col: str) -> int:
+    """Run the input checks; raise :class:`InputError` listing every failed one.
+
+    Returns the number of items of the longest list (ranked list, or judged
+    query with judgments), which lets the metric SQL skip sums it does not need.
+    """
+    row_checks: dict[str, list[dict]] = {}
+    for index, check in enumerate(checks):
+        if not check.relation.endswith("_duplicate_pairs"):
+            row_checks.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
+    sql = templates.render(
+        "validate_lists.sql.j2",
+        relations=[{"name": name, "checks": items} for name, items in row_checks.items()],
+        **context,
+    )
+    row = con.execute(sql).fetchone()
+    profile = dict(zip([d[0] for d in con.description], row))
+    empty = [
+        "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
+        for name in ("run_rows", "judgment_rows")
+        if profile.get(f"{name}_count") == 0
+    ]
+    if empty:
+        raise InputError("; ".join(empty))
+    if any(profile[f"{name}_problems"] for name in row_checks):
+        _describe_problems(con, context, checks, query_col)
+    return max(profile[f"{name}_longest"] for name in row_checks)
+
+
+def _describe_problems(con, context: dict, checks: list[validation.Check], query_col: str) -> None:
+    """Count every check and fetch a few offending query ids; raise :class:`InputError`."""
     relations: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
         relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
@@ -167,13 +227,6 @@ def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validat
     )
     row = con.execute(sql).fetchone()
     counts = dict(zip([d[0] for d in con.description], row))
-    empty = [
-        "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
-        for name in ("run_rows", "judgment_rows")
-        if counts.get(f"{name}_count") == 0
-    ]
-    if empty:
-        raise InputError("; ".join(empty))
     problems = []
     for index, check in enumerate(checks):
         failing = counts[f"check_{index}"] or 0
@@ -296,8 +349,11 @@ def evaluate(
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
         )
-        validate(con, context, validation.checks_for(options, columns.roles()), query_col)
-
+        longest = validate(con, context, validation.checks_for(options, columns.roles()), query_col)
+        context = template_context(
+            options, columns, quote(run_view), quote(judgments_view) if judgments_view else None,
+            longest_list=longest,
+        )
         per_query_sql = templates.render("per_query.sql.j2", **context)
         per_query_table = inputs.new_view_name("per_query")
         con.execute(f"CREATE TEMP TABLE {quote(per_query_table)} AS {per_query_sql}")
@@ -307,7 +363,8 @@ def evaluate(
             inputs.drop(con, view)
     summary_table = inputs.new_view_name("summary")
     summary_sql = templates.render(
-        "summary.sql.j2", per_query_relation=quote(per_query_table), output_query_col=quote(query_col)
+        "summary.sql.j2", per_query_relation=quote(per_query_table), output_query_col=quote(query_col),
+        cutoffs=context["cutoffs"],
     )
     con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
     return Result(
