@@ -1,7 +1,7 @@
 """One approach, timed in its own process: ``python -m benchmarks.approaches NAME RUN OUT [JUDGMENTS] [MEMORY_LIMIT]``.
 
 Prints one JSON line: seconds (reading the file and computing, not writing the
-result), peak resident memory of this process in GB, and the number of
+result), CPU seconds (the same, plus writing the result), peak resident memory of this process in GB, and the number of
 per-query rows written to OUT (Parquet: query_id, k, ndcg; k -1 for the whole list).
 All approaches compute the defaults of ``ndcg_sql.evaluate``: cutoffs 1, 3, 5,
 10, 20 and the whole list, exponential gain 2^label - 1, tie-averaged DCG,
@@ -159,9 +159,12 @@ def main(argv=None) -> None:
     name, run, out = argv[:3]
     judgments = argv[3] if len(argv) > 3 and argv[3] != "-" else None
     memory_limit = argv[4] if len(argv) > 4 and argv[4] != "-" else None
+    before = resource.getrusage(resource.RUSAGE_SELF)
     seconds, _ = APPROACHES[name](run, out, judgments, memory_limit)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 / 1024  # KiB -> GiB
-    print(json.dumps({"approach": name, "seconds": seconds, "peak_gb": peak}))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    peak = usage.ru_maxrss / 1024 / 1024  # KiB -> GiB
+    print(json.dumps({"approach": name, "seconds": seconds, "peak_gb": peak,
+                      "cpu_seconds": usage.ru_utime + usage.ru_stime - before.ru_utime - before.ru_stime}))
 
 
 if __name__ == "__main__":
