@@ -53,6 +53,30 @@ def head_length(cutoffs, longest_list: int | None = None) -> int:
     return max(1, min(MAX_HEAD_LENGTH, max([floor, *finite])))
 
 
+#: The ideal ranking is built by counting items per label when there are at most this many labels.
+MAX_COUNTED_LABELS = 16
+
+
+def ideal_labels(options: Options, labels: tuple | None) -> list[float] | None:
+    """The labels with a positive gain that may occur, by gain descending, when few and known.
+
+    ``labels`` is (lowest, highest, count of non-whole labels) of the input;
+    whole-number labels between lowest and highest are all listed (a label that
+    does not occur is counted 0 times). With a gain mapping its labels are
+    known. None when there are too many labels or they are not known.
+    """
+    if options.gain == "mapping":
+        positive = sorted((pair for pair in options.gain_mapping if pair[1] > 0), key=lambda pair: -pair[1])
+        return [label for label, _ in positive] if len(positive) <= MAX_COUNTED_LABELS else None
+    if labels is None or labels[0] is None or labels[2]:
+        return None
+    lowest, highest = int(labels[0]), int(labels[1])
+    if highest - lowest >= MAX_COUNTED_LABELS:
+        return None
+    # exponential (2^label - 1) and linear (label) gains grow with the label and are 0 at label 0
+    return [float(label) for label in range(highest, lowest - 1, -1) if label > 0]
+
+
 def template_context(
     options: Options,
     columns: Columns,
@@ -60,15 +84,20 @@ def template_context(
     judgments_relation: str | None = None,
     dialect: str = "duckdb",
     longest_list: int | None = None,
+    labels: tuple | None = None,
 ) -> dict:
     """Everything the templates need; names quoted for ``dialect``, numbers validated.
 
     ``longest_list``: the most items of any ranked list or judged query, when
-    known (it lets the SQL skip the sums past the head; results are the same).
+    known (it lets the SQL skip the sums past the head); ``labels``: (lowest,
+    highest, count of non-whole labels) of the labels the ideal ranking is
+    built from, when known (it lets the SQL count items per label instead of
+    sorting them). Results are the same with or without them.
     """
     mapping = [(repr(label), repr(value)) for label, value in options.gain_mapping]
     cutoffs = [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)]
     head = head_length(options.cutoffs, longest_list)
+    known_labels = ideal_labels(options, labels)
     beyond_head = longest_list is None or longest_list > head
     return {
         "run_relation": run_relation,
@@ -90,6 +119,7 @@ def template_context(
         "missing_queries": options.missing_queries,
         "cutoffs": cutoffs,
         "head_length": head,
+        "ideal_labels": None if known_labels is None else [{"label": repr(label)} for label in known_labels],
         "tail_cutoffs": [
             cutoff for cutoff in cutoffs if beyond_head and (cutoff["k"] is None or cutoff["k"] > head)
         ],
@@ -186,11 +216,15 @@ def _require(types: dict[str, str], wanted: dict[str, str], where: str) -> None:
         )
 
 
-def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validation.Check], query_col: str) -> int:
+def validate(
+    con: duckdb.DuckDBPyConnection, context: dict, checks: list[validation.Check], query_col: str
+) -> dict:
     """Run the input checks; raise :class:`InputError` listing every failed one.
 
-    Returns the number of items of the longest list (ranked list, or judged
-    query with judgments), which lets the metric SQL skip sums it does not need.
+    Returns what the metric SQL may use to skip work (results are the same):
+    "longest_list", the items of the longest list (ranked list, or judged
+    query with judgments), and "labels": (lowest, highest, how many are not
+    whole numbers) of the labels the ideal ranking is built from.
     """
     row_checks: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
@@ -212,7 +246,11 @@ def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validat
         raise InputError("; ".join(empty))
     if any(profile[f"{name}_problems"] for name in row_checks):
         _describe_problems(con, context, checks, query_col)
-    return max(profile[f"{name}_longest"] for name in row_checks)
+    labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
+    return {
+        "longest_list": max(profile[f"{name}_longest"] for name in row_checks),
+        "labels": tuple(profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")),
+    }
 
 
 def _describe_problems(con, context: dict, checks: list[validation.Check], query_col: str) -> None:
@@ -349,10 +387,10 @@ def evaluate(
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
         )
-        longest = validate(con, context, validation.checks_for(options, columns.roles()), query_col)
+        profile = validate(con, context, validation.checks_for(options, columns.roles()), query_col)
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None,
-            longest_list=longest,
+            longest_list=profile["longest_list"], labels=profile["labels"],
         )
         per_query_sql = templates.render("per_query.sql.j2", **context)
         per_query_table = inputs.new_view_name("per_query")

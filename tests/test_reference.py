@@ -164,3 +164,23 @@ def test_sql_text_with_sums_past_the_head_matches_reference(tmp_path):
     for key, values in expected.items():
         for a, b in zip(got[key], values):
             assert reference.close(a, b), (key, a, b)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), spread=st.sampled_from([3, 40]), judged=st.booleans())
+def test_few_and_many_labels_match_reference(seed, spread, judged):
+    # few whole labels: the ideal ranking is counted per label; many: items are numbered
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    rows = [(q, i, float(rng.integers(0, 6)), int(rng.integers(0, spread)) + (5 if q == 1 else 0))
+            for q in range(4) for i in range(int(rng.integers(1, 12)))]
+    cutoffs = [1, 4, None]
+    if judged:
+        judgments = [(q, i, label) for q, i, _, label in rows if (i + q) % 3] + [(0, 999, spread)]
+        qrels = pd.DataFrame(judgments, columns=["query_id", "item_id", "label"])
+        result = ndcg_sql.evaluate(frame(rows, with_label=False), k=cutoffs, judgments=qrels, gain="linear")
+        expected, means = reference.evaluate(rows, cutoffs, gain="linear", judgments=judgments)
+    else:
+        result = ndcg_sql.evaluate(frame(rows), k=cutoffs, gain="linear")
+        expected, means = reference.evaluate(rows, cutoffs, gain="linear")
+    assert_matches(result, expected, means, cutoffs)
