@@ -131,7 +131,8 @@ class Result:
     """The outcome of :func:`evaluate`.
 
     Attributes:
-        per_query: DuckDB relation, one row per (query, k): the query id under
+        per_query: DuckDB relation, one row per (query, k), ordered by query
+            and k (the whole list last): the query id under
             its input column name, k (NULL for the whole list), cg, dcg, idcg,
             ndcg (DOUBLE; ndcg NULL for a skipped no-relevant query).
         summary: DuckDB relation, one row per k: k, ndcg (mean), queries
@@ -406,7 +407,9 @@ def evaluate(
     )
     con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
     return Result(
-        per_query=con.table(per_query_table),
+        per_query=con.sql(
+            f"SELECT * FROM {quote(per_query_table)} ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
+        ),
         summary=con.table(summary_table),
         options=options.report(),
         coverage=coverage,
