@@ -43,14 +43,15 @@ MAX_HEAD_LENGTH = 32
 def head_length(cutoffs, longest_list: int | None = None) -> int:
     """How many top positions are summed column-wise (sql/dcg_at_cutoffs.sql.j2).
 
-    The largest finite cutoff, and with ``longest_list`` (the most items any
-    ranking or ideal ranking of the input has) at least that, so that no
-    position lies past the head; without it at least
-    :data:`DEFAULT_HEAD_LENGTH`; never more than :data:`MAX_HEAD_LENGTH`.
+    When ``longest_list`` (the most items any ranking or ideal ranking of the
+    input has) is known and at most :data:`MAX_HEAD_LENGTH`, exactly that: no
+    position lies past the head. Otherwise the largest finite cutoff, at least
+    :data:`DEFAULT_HEAD_LENGTH` and at most :data:`MAX_HEAD_LENGTH`.
     """
+    if longest_list is not None and longest_list <= MAX_HEAD_LENGTH:
+        return max(1, longest_list)
     finite = [k for k in cutoffs if k is not None]
-    floor = DEFAULT_HEAD_LENGTH if longest_list is None else longest_list
-    return max(1, min(MAX_HEAD_LENGTH, max([floor, *finite])))
+    return min(MAX_HEAD_LENGTH, max([DEFAULT_HEAD_LENGTH, *finite]))
 
 
 #: The ideal ranking is built by counting items per label when there are at most this many labels.
@@ -135,6 +136,9 @@ class Result:
             and k (the whole list last): the query id under
             its input column name, k (NULL for the whole list), cg, dcg, idcg,
             ndcg (DOUBLE; ndcg NULL for a skipped no-relevant query).
+            Computed by DuckDB each time it is read (the same numbers, to the
+            bit): a large log's per-query rows are not held in memory unless
+            asked for, so the input must still be there when they are read.
         summary: DuckDB relation, one row per k: k, ndcg (mean), queries
             (counted in the mean), no_relevant (queries with IDCG@k = 0).
         options: the conventions that produced the numbers (:meth:`Options.report`).
@@ -236,8 +240,8 @@ def validate(
         relations=[{"name": name, "checks": items} for name, items in row_checks.items()],
         **context,
     )
-    row = con.execute(sql).fetchone()
-    profile = dict(zip([d[0] for d in con.description], row))
+    cursor = con.execute(sql)
+    profile = dict(zip([d[0] for d in cursor.description], cursor.fetchall()[0]))
     empty = [
         "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
         for name in ("run_rows", "judgment_rows")
@@ -264,8 +268,8 @@ def _describe_problems(con, context: dict, checks: list[validation.Check], query
         relations=[{"name": name, "checks": items} for name, items in relations.items()],
         **context,
     )
-    row = con.execute(sql).fetchone()
-    counts = dict(zip([d[0] for d in con.description], row))
+    cursor = con.execute(sql)
+    counts = dict(zip([d[0] for d in cursor.description], cursor.fetchall()[0]))
     problems = []
     for index, check in enumerate(checks):
         failing = counts[f"check_{index}"] or 0
@@ -394,31 +398,40 @@ def evaluate(
             longest_list=profile["longest_list"], labels=profile["labels"],
         )
         per_query_sql = templates.render("per_query.sql.j2", **context)
-        per_query_table = inputs.new_view_name("per_query")
-        con.execute(f"CREATE TEMP TABLE {quote(per_query_table)} AS {per_query_sql}")
-        coverage = _coverage(con, context, per_query_table)
-    finally:
+        # the summary is computed from the per-query rows in the same statement; the
+        # per-query rows are not kept (on a large log they outweigh everything else)
+        # but computed again when read: the same numbers, to the bit
+        summary_table = inputs.new_view_name("summary")
+        summary_sql = templates.render(
+            "summary.sql.j2", per_query_relation=f"({per_query_sql}) AS per_query_rows", cutoffs=context["cutoffs"],
+        )
+        con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+        evaluated = con.execute(f"SELECT COALESCE(MAX(evaluated), 0) FROM {quote(summary_table)}").fetchall()[0][0]
+        coverage = {"evaluated": evaluated, **_coverage(con, context)}
+    except BaseException:
         for view in views:
             inputs.drop(con, view)
-    summary_table = inputs.new_view_name("summary")
-    summary_sql = templates.render(
-        "summary.sql.j2", per_query_relation=quote(per_query_table), output_query_col=quote(query_col),
-        cutoffs=context["cutoffs"],
-    )
-    con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+        raise
     return Result(
         per_query=con.sql(
-            f"SELECT * FROM {quote(per_query_table)} ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
+            f"SELECT * FROM ({per_query_sql}) AS per_query_rows "
+            f"ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
         ),
-        summary=con.table(summary_table),
+        summary=con.sql(
+            f"SELECT k, ndcg, queries, no_relevant FROM {quote(summary_table)} ORDER BY k ASC NULLS LAST"
+        ),
         options=options.report(),
         coverage=coverage,
         sql=per_query_sql,
     )
 
 
-def _coverage(con, context: dict, per_query_table: str) -> dict:
-    sql = templates.render("coverage.sql.j2", per_query_relation=quote(per_query_table), **context)
-    row = con.execute(sql).fetchone()
-    names = [d[0] for d in con.description]
+def _coverage(con, context: dict) -> dict:
+    """With judgments: run queries left out for want of judgments, judged queries missing from the run."""
+    if not context["judgments"]:
+        return {}
+    sql = templates.render("coverage.sql.j2", **context)
+    cursor = con.execute(sql)
+    names = [d[0] for d in cursor.description]
+    row = cursor.fetchall()[0]
     return {name: value for name, value in zip(names, row) if value is not None}
