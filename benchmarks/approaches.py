@@ -1,7 +1,7 @@
 """One approach, timed in its own process: ``python -m benchmarks.approaches NAME RUN OUT [JUDGMENTS] [MEMORY_LIMIT]``.
 
 Prints one JSON line: seconds (reading the file and computing, not writing the
-result), CPU seconds (the same, plus writing the result), peak resident memory of this process in GB, and the number of
+result), CPU seconds of this process over the same span, peak resident memory of this process in GB, and the number of
 per-query rows written to OUT (Parquet: query_id, k, ndcg; k -1 for the whole list).
 All approaches compute the defaults of ``ndcg_sql.evaluate``: cutoffs 1, 3, 5,
 10, 20 and the whole list, exponential gain 2^label - 1, tie-averaged DCG,
@@ -15,6 +15,22 @@ import resource
 import sys
 import time
 
+
+class Timer:
+    """Wall and CPU seconds (all threads of this process) between start and stop."""
+
+    def __init__(self):
+        self.wall = time.perf_counter()
+        self.cpu = _cpu()
+
+    def stop(self):
+        return time.perf_counter() - self.wall, _cpu() - self.cpu
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
 CUTOFFS = (1, 3, 5, 10, 20, None)
 
 
@@ -23,13 +39,13 @@ def floor(run, out, judgments=None, memory_limit=None):
     import duckdb
 
     con = _connect(memory_limit)
-    started = time.perf_counter()
+    timer = Timer()
     con.execute(
         "CREATE TEMP TABLE per_query AS SELECT query_id, COUNT(item_id) AS n, MAX(score) AS s, SUM(label) AS l "
         "FROM read_parquet(?) GROUP BY query_id", [run]
     )
-    seconds = time.perf_counter() - started
-    return seconds, None
+    timing = timer.stop()
+    return timing
 
 
 def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
@@ -37,12 +53,12 @@ def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
     import ndcg_sql
 
     con = _connect(memory_limit)
-    started = time.perf_counter()
+    timer = Timer()
     result = ndcg_sql.evaluate(run, judgments=judgments, con=con)
     result.summary.fetchall()
-    seconds = time.perf_counter() - started
+    timing = timer.stop()
     result.per_query.select("query_id, COALESCE(k, -1) AS k, ndcg").write_parquet(out)
-    return seconds, None
+    return timing
 
 
 def numpy_vectorised(run, out, judgments=None, memory_limit=None):
@@ -50,7 +66,7 @@ def numpy_vectorised(run, out, judgments=None, memory_limit=None):
     import numpy as np
     import pyarrow.parquet as pq
 
-    started = time.perf_counter()
+    timer = Timer()
     table = pq.read_table(run, columns=["query_id", "item_id", "score", "label"])
     qid = table["query_id"].to_numpy()
     item = table["item_id"].to_numpy()
@@ -83,16 +99,16 @@ def numpy_vectorised(run, out, judgments=None, memory_limit=None):
         idcg = np.add.reduceat(np.where(inside, ideal * discount, 0.0), query_starts)
         with np.errstate(invalid="ignore", divide="ignore"):
             results[k] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
-    seconds = time.perf_counter() - started
+    timing = timer.stop()
     _write(out, qid[query_starts], results)
-    return seconds, None
+    return timing
 
 
 def polars_expressions(run, out, judgments=None, memory_limit=None):
     """polars (lazy): sort by (query, score desc, item), tie means over (query, score), ideal by sorted gains."""
     import polars as pl
 
-    started = time.perf_counter()
+    timer = Timer()
     frame = (
         pl.scan_parquet(run)
         .select("query_id", "item_id", "score", (pl.lit(2.0).pow(pl.col("label").cast(pl.Float64)) - 1.0).alias("gain"))
@@ -121,9 +137,9 @@ def polars_expressions(run, out, judgments=None, memory_limit=None):
         idcg = per_query[f"idcg_{name}"].to_numpy()
         dcg = per_query[f"dcg_{name}"].to_numpy()
         results[k] = (dcg / (idcg + (idcg == 0))) * (idcg > 0)
-    seconds = time.perf_counter() - started
+    timing = timer.stop()
     _write(out, per_query["query_id"].to_numpy(), results)
-    return seconds, None
+    return timing
 
 
 def _write(out, queries, results):
@@ -159,12 +175,9 @@ def main(argv=None) -> None:
     name, run, out = argv[:3]
     judgments = argv[3] if len(argv) > 3 and argv[3] != "-" else None
     memory_limit = argv[4] if len(argv) > 4 and argv[4] != "-" else None
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    seconds, _ = APPROACHES[name](run, out, judgments, memory_limit)
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    peak = usage.ru_maxrss / 1024 / 1024  # KiB -> GiB
-    print(json.dumps({"approach": name, "seconds": seconds, "peak_gb": peak,
-                      "cpu_seconds": usage.ru_utime + usage.ru_stime - before.ru_utime - before.ru_stime}))
+    seconds, cpu_seconds = APPROACHES[name](run, out, judgments, memory_limit)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 / 1024  # KiB -> GiB
+    print(json.dumps({"approach": name, "seconds": seconds, "cpu_seconds": cpu_seconds, "peak_gb": peak}))
 
 
 if __name__ == "__main__":
