@@ -359,7 +359,7 @@ def evaluate(
             and a few offending query ids.
     """
     if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col or rank_col, not both")
+        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
     options = Options.build(
         k=k,
         gain=gain,
@@ -417,9 +417,7 @@ def evaluate(
             f"SELECT * FROM ({per_query_sql}) AS per_query_rows "
             f"ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
         ),
-        summary=con.sql(
-            f"SELECT k, ndcg, queries, no_relevant FROM {quote(summary_table)} ORDER BY k ASC NULLS LAST"
-        ),
+        summary=con.sql(f"SELECT k, ndcg, queries, no_relevant FROM {quote(summary_table)}"),
         options=options.report(),
         coverage=coverage,
         sql=per_query_sql,

@@ -49,13 +49,13 @@ def _label_checks(relation: str, column: str, options: Options) -> list[Check]:
         Check(relation, "label_raw IS NULL", column, "NULL labels"),
         Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
         Check(relation, f"NOT ISFINITE({value})", column, "NaN or infinite labels"),
-        Check(relation, f"{value} < 0", column, "negative labels (labels must be >= 0)"),
+        Check(relation, f"{value} < 0", column, "negative labels"),
     ]
     if options.gain == "exponential":
         checks.append(
             Check(
                 relation,
-                f"{value} > {MAX_EXPONENTIAL_LABEL}",
+                f"ISFINITE({value}) AND {value} > {MAX_EXPONENTIAL_LABEL}",
                 column,
                 f"labels above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' or a mapping)",
             )
