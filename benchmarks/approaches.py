@@ -1,5 +1,6 @@
 """One approach, timed in its own process: ``python -m benchmarks.approaches NAME RUN OUT [JUDGMENTS] [MEMORY_LIMIT]``.
 
+OUT "-" writes nothing (then the peak memory is that of the computation alone).
 Prints one JSON line: seconds (reading the file and computing, not writing the
 result), CPU seconds of this process over the same span, peak resident memory of this process in GB, and the number of
 per-query rows written to OUT (Parquet: query_id, k, ndcg; k -1 for the whole list).
@@ -57,7 +58,8 @@ def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
     result = ndcg_sql.evaluate(run, judgments=judgments, con=con)
     result.summary.fetchall()
     timing = timer.stop()
-    result.per_query.select("query_id, COALESCE(k, -1) AS k, ndcg").write_parquet(out)
+    if out != "-":  # per-query rows are computed again when read: only when a peer needs them
+        result.per_query.select("query_id, COALESCE(k, -1) AS k, ndcg").write_parquet(out)
     return timing
 
 
