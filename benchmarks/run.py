@@ -42,13 +42,17 @@ def run_approach(name, run, judgments, memory_limit, out):
 
 
 def largest_difference(ours: str, theirs: str) -> float | None:
+    """Largest |NDCG difference| over (query, k); a peer may leave out a query only where ours is 0
+    (no relevant item: ranx does); any other missing or extra row counts as infinite."""
     row = duckdb.connect().execute(
-        f"""SELECT MAX(ABS(COALESCE(a.ndcg, 0) - COALESCE(b.ndcg, 0))), COUNT(*), COUNT(b.query_id)
-            FROM read_parquet('{ours}') AS a LEFT JOIN read_parquet('{theirs}') AS b
+        f"""SELECT MAX(ABS(COALESCE(a.ndcg, 0) - COALESCE(b.ndcg, 0))),
+                   COUNT(*) FILTER (WHERE b.query_id IS NULL AND COALESCE(a.ndcg, 0) <> 0),
+                   COUNT(*) FILTER (WHERE a.query_id IS NULL)
+            FROM read_parquet('{ours}') AS a FULL JOIN read_parquet('{theirs}') AS b
             ON a.query_id = b.query_id AND a.k = b.k"""
-    ).fetchone()
-    if row[1] != row[2]:
-        return float("inf")  # a query or cutoff is missing
+    ).fetchall()[0]
+    if row[1] or row[2]:
+        return float("inf")
     return row[0]
 
 
@@ -57,16 +61,18 @@ def main(argv=None) -> None:
     parser.add_argument("--rows", type=_rows, required=True)
     parser.add_argument("--items", type=int, default=10, help="items per query (default 10)")
     parser.add_argument("--judgments", action="store_true", help="judgments mode (ideal from a qrels file)")
-    parser.add_argument("--peers", nargs="*", default=[], choices=["numpy", "polars"])
+    parser.add_argument("--peers", nargs="*", default=[], choices=["numpy", "polars", "ranx"])
+    parser.add_argument("--ties", type=float, default=0.2,
+                        help="share of items on a coarse score grid, so tied (default 0.2; ranx needs 0)")
     parser.add_argument("--memory-limit", help="DuckDB memory_limit for the floor and ndcg_sql, e.g. 1GB")
     parser.add_argument("--repeat", type=int, default=1, help="run each approach this many times, keep the fastest")
     args = parser.parse_args(argv)
 
-    stem = f"r{args.rows}_i{args.items}"
+    stem = f"r{args.rows}_i{args.items}" + (f"_t{args.ties:g}" if args.ties != 0.2 else "")
     run = os.path.join(DATA, stem + ".parquet")
     qrels = os.path.join(DATA, stem + ".qrels.parquet")
     if not os.path.exists(run) or (args.judgments and not os.path.exists(qrels)):
-        print("generating", generate.generate(run, args.rows, args.items, judgments=qrels), file=sys.stderr)
+        print("generating", generate.generate(run, args.rows, args.items, ties=args.ties, judgments=qrels), file=sys.stderr)
     judgments = qrels if args.judgments else None
     if judgments and args.peers:
         parser.error("peers compute list mode only; leave out --peers with --judgments")
@@ -88,6 +94,7 @@ def main(argv=None) -> None:
     floor_cpu = next(r for r in results if r["approach"] == "floor").get("cpu_seconds")
     title = (
         f"{args.rows:,} rows, {args.items} items/query"
+        + (f", {args.ties:g} of scores tied" if args.ties != 0.2 else "")
         + (", judgments" if judgments else "")
         + (f", DuckDB memory_limit={args.memory_limit}" if args.memory_limit else "")
     )
