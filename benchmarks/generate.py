@@ -96,7 +96,7 @@ def generate(
     con.execute(f"COPY ({run}) TO '{_path(out)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1000000)")
     info = {"file": out, "seconds": round(time.perf_counter() - started, 1)}
     info.update(
-        dict(zip(("rows", "queries"), con.execute(f"SELECT COUNT(*), COUNT(DISTINCT query_id) FROM '{_path(out)}'").fetchone()))
+        dict(zip(("rows", "queries"), con.execute(f"SELECT COUNT(*), MAX(query_id) + 1 FROM '{_path(out)}'").fetchall()[0]))
     )
     if judgments:
         qu = lambda expr, stream: _uniform_of(expr, seed, stream)  # noqa: E731
@@ -113,7 +113,7 @@ def generate(
         """
         con.execute(f"COPY ({judged_rows}) TO '{_path(judgments)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1000000)")
         info["judgments"] = judgments
-        info["judgment_rows"] = con.execute(f"SELECT COUNT(*) FROM '{_path(judgments)}'").fetchone()[0]
+        info["judgment_rows"] = con.execute(f"SELECT COUNT(*) FROM '{_path(judgments)}'").fetchall()[0][0]
     return info
 
 
