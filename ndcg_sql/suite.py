@@ -101,7 +101,8 @@ def summarise(con, context: dict, per_query_table: str, measures, segments, repo
     summary = new_view_name("summary")
     if measures is not None:
         return per_query_table, measure_summary(con, context, measures, per_query_table)
-    con.execute(f"CREATE TEMP TABLE {quote(summary)} AS {summary_with_intervals(context, per_query_table)}")
+    sql = summary_with_intervals(context, per_query_table)
+    con.execute(f"CREATE TEMP TABLE {quote(summary)} AS {sql}")
     return per_query_table, summary
 
 
@@ -179,3 +180,28 @@ def add_bootstrap(con, summary_table: str, per_query_table: str, measures, conte
     con.execute(f"CREATE TEMP TABLE {quote(table)} AS {sql}")
     con.execute(f"DROP TABLE {quote(summary_table)}")
     return table
+
+
+def run_all(con, context: dict, per_query_sql: str, measures, segments, intervals: bool, bootstrap: int,
+            seed: int, report: dict) -> tuple[str, str, dict]:
+    """Keep the per-query rows in a table (the NDCG rows, or the long rows of
+    named measures), count the evaluated queries and build the summary with
+    intervals (:func:`summarise`) and bootstrap bounds (:func:`add_bootstrap`).
+    Returns (per-query table, summary table, {"evaluated": n})."""
+    graded = measures is None or graded_cutoffs(measures)
+    per_query_table = new_view_name("per_query")
+    if graded:
+        con.execute(f"CREATE TEMP TABLE {quote(per_query_table)} AS {per_query_sql}")
+    if measures is not None:
+        rows_table = run_measures(con, context, measures, per_query_table if graded else None)
+        if graded:
+            con.execute(f"DROP TABLE {quote(per_query_table)}")
+        per_query_table = rows_table
+    count_sql = templates.render("evaluated_count.sql.j2", per_query_relation=quote(per_query_table),
+                                 output_query_col=context["output_query_col"])
+    evaluated = con.execute(count_sql).fetchall()[0][0]
+    per_query_table, summary_table = summarise(con, context, per_query_table, measures, segments, report)
+    if bootstrap:
+        summary_table = add_bootstrap(con, summary_table, per_query_table, measures, context, bootstrap, seed)
+        report["bootstrap"] = {"replicates": bootstrap, "seed": seed}
+    return per_query_table, summary_table, {"evaluated": evaluated}
