@@ -1,0 +1,75 @@
+{#- The context of the per-query SQL template (sql/per_query.sql.j2) from the
+    options of ndcg_per_query: the dbt counterpart of template_context() in
+    ndcg_sql/evaluate.py and of the checks in ndcg_sql/options.py. Column names
+    are quoted by ndcg_sql.quote_identifier; numbers are checked to be numbers.
+    Raises a compiler error naming the option for any value outside its domain. -#}
+{% macro ranking_context(relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties,
+                         no_relevant, judgments, missing_queries,
+                         judgments_query_col, judgments_item_col, judgments_label_col) -%}
+  {%- set fail = exceptions.raise_compiler_error -%}
+  {%- if relation is none -%}{{ fail("ndcg_sql: give the ranking relation (a ref(), source() or CTE name)") }}{%- endif -%}
+  {%- if score_col is not none and rank_col is not none -%}{{ fail("ndcg_sql: give score_col or rank_col, not both") }}{%- endif -%}
+  {%- set order_col = rank_col if rank_col is not none else (score_col if score_col is not none else 'score') -%}
+  {%- if query_col is string and query_col | lower in ['k', 'cg', 'dcg', 'idcg', 'ndcg'] -%}
+    {{ fail("ndcg_sql: the query column may not be named '" ~ query_col ~ "': the output has a column of that name") }}
+  {%- endif -%}
+
+  {#- cutoffs: positive integers, none or 'all' for the whole list; ascending, whole list last -#}
+  {%- set ks = k if (k is iterable and k is not string and k is not mapping) else [k] -%}
+  {%- set numbers = [] -%}
+  {%- set whole = [] -%}
+  {%- for value in ks -%}
+    {%- if value is none or (value is string and value | trim | lower == 'all') -%}
+      {%- do whole.append(true) -%}
+    {%- elif value is integer and value is not boolean and value > 0 -%}
+      {%- if value not in numbers %}{% do numbers.append(value) %}{% endif -%}
+    {%- else -%}
+      {{ fail("ndcg_sql: k must be a positive integer or 'all'; got " ~ value) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set cutoff_values = (numbers | sort) + ([none] if whole else []) -%}
+  {%- if cutoff_values | length == 0 -%}{{ fail("ndcg_sql: at least one cutoff k is needed") }}{%- endif -%}
+  {%- set cutoffs = [] -%}
+  {%- for value in cutoff_values -%}{%- do cutoffs.append({'id': loop.index, 'k': value}) -%}{%- endfor -%}
+
+  {#- gain: exponential, linear or a mapping label -> gain of finite numbers, gains >= 0 -#}
+  {%- set gain_mapping = [] -%}
+  {%- if gain is mapping -%}
+    {%- if gain | length == 0 -%}{{ fail("ndcg_sql: a gain mapping needs at least one label") }}{%- endif -%}
+    {%- for label, value in gain.items() -%}
+      {%- if not (label is number and value is number and label is not boolean and value is not boolean)
+             or (label | string | lower) in ['nan', 'inf', '-inf'] or (value | string | lower) in ['nan', 'inf', '-inf']
+             or value < 0 -%}
+        {{ fail("ndcg_sql: gain mapping needs finite number labels and finite non-negative gains; got " ~ label ~ ": " ~ value) }}
+      {%- endif -%}
+      {%- do gain_mapping.append([label | float, value | float]) -%}
+    {%- endfor -%}
+    {%- set gain_mapping = gain_mapping | sort(attribute='0') -%}
+    {%- set gain_kind = 'mapping' -%}
+  {%- else -%}
+    {%- set gain_kind = ndcg_sql.option_choice('gain', gain, ['exponential', 'linear']) -%}
+  {%- endif -%}
+
+  {%- set judged = judgments is not none -%}
+  {%- set context = {
+      'run_relation': relation,
+      'judgments_relation': judgments,
+      'judgments': judged,
+      'query_col': ndcg_sql.quote_identifier(query_col),
+      'item_col': ndcg_sql.quote_identifier(item_col),
+      'order_col': ndcg_sql.quote_identifier(order_col),
+      'label_col': none if judged else ndcg_sql.quote_identifier(label_col),
+      'j_query_col': ndcg_sql.quote_identifier(judgments_query_col or query_col) if judged else none,
+      'j_item_col': ndcg_sql.quote_identifier(judgments_item_col or item_col) if judged else none,
+      'j_label_col': ndcg_sql.quote_identifier(judgments_label_col or label_col) if judged else none,
+      'output_query_col': ndcg_sql.quote_identifier(query_col),
+      'input_kind': 'rank' if rank_col is not none else 'score',
+      'gain': gain_kind,
+      'gain_mapping': gain_mapping,
+      'ties': ndcg_sql.option_choice('ties', ties, ['average', 'item-asc', 'item-desc']),
+      'no_relevant': ndcg_sql.option_choice('no_relevant', no_relevant, ['zero', 'skip', 'one']),
+      'missing_queries': ndcg_sql.option_choice('missing_queries', missing_queries, ['ignore', 'zero']),
+      'cutoffs': cutoffs,
+  } -%}
+  {{ return(context) }}
+{%- endmacro %}
