@@ -84,8 +84,9 @@ class _Module:
 class Generator:
     """Turns the templates of ``source`` (a folder or package resource) into dbt macro files."""
 
-    def __init__(self, source=None):
+    def __init__(self, source=None, entries: dict[str, str] | None = None):
         self.source = source if source is not None else resources.files("ndcg_sql.sql")
+        self.entries = dict(ENTRIES if entries is None else entries)
         self.env = jinja2.Environment()
         self.modules: dict[str, _Module] = {}
         self.aliases: dict[str, tuple[str, str | None]] = {}  # alias -> (template, macro or None)
@@ -112,7 +113,7 @@ class Generator:
             raise GenerationError(f"the name {alias!r} is imported from two places: {self.aliases[alias]} and {target}")
         self.aliases[alias] = target
 
-    def _collect_imports(self, text: str) -> None:
+    def _collect_imports(self, text: str, stack: tuple[str, ...] = ()) -> None:
         for segment in _SEGMENT.findall(text):
             tag = _TAG.match(segment)
             if not tag:
@@ -133,7 +134,9 @@ class Generator:
                         raise GenerationError(f"{m.group(2)} has no macro {names[0]!r}")
                     self._bind(names[-1], (m.group(2), names[0]))
             elif m := _INCLUDE.match(statement):
-                self._collect_imports(self.read(m.group(2)))
+                if m.group(2) in stack:
+                    raise GenerationError(f"templates include each other: {' -> '.join(stack + (m.group(2),))}")
+                self._collect_imports(self.read(m.group(2)), stack + (m.group(2),))
 
     # -- rewriting -------------------------------------------------------------
     def _call(self, template: str, macro: str) -> str:
@@ -257,9 +260,9 @@ class Generator:
     def generate(self) -> dict[str, str]:
         """{file name: text} of every generated macro file."""
         files: dict[str, str] = {}
-        for template in ENTRIES:
+        for template in self.entries:
             self._collect_imports(self.read(template))
-        for template, name in ENTRIES.items():
+        for template, name in self.entries.items():
             files[f"{name}.sql"], _ = self.entry_file(template, name)
         for template in self.modules:
             for generated, text, _ in self._helpers(template):
@@ -269,18 +272,20 @@ class Generator:
     def context_variables(self, template: str) -> list[str]:
         """The arguments of the dbt macro generated from ``template`` (its context variables)."""
         self._collect_imports(self.read(template))
-        return self.entry_file(template, ENTRIES.get(template, "probe"))[1]
+        return self.entry_file(template, self.entries.get(template, "probe"))[1]
 
 
-def generate(source=None) -> dict[str, str]:
+def generate(source=None, entries: dict[str, str] | None = None) -> dict[str, str]:
     """{file name: text} of the generated dbt macros, from the templates in ``source``
-    (default: the installed ``ndcg_sql.sql`` package, i.e. ``sql/``).
+    (a folder as a :class:`pathlib.Path`; default: the installed ``ndcg_sql.sql``
+    package, i.e. ``sql/``) and the entry templates ``entries`` ({template:
+    macro name}; default :data:`ENTRIES`).
 
     Raises:
         GenerationError: a template uses template inheritance, defines macros
             outside an imported template, or imports a name twice differently.
     """
-    return Generator(source).generate()
+    return Generator(source, entries).generate()
 
 
 def write(out_dir: Path, source=None) -> list[str]:

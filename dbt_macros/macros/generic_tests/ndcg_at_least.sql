@@ -14,14 +14,14 @@
 {% macro default__test_ndcg_at_least(model, threshold, k, query_col, segment_cols, ranking) -%}
   {%- set fail = exceptions.raise_compiler_error -%}
   {#- Arguments given in YAML through {{ var() }} arrive as text: accept a number written out. -#}
-  {%- if threshold is string and modules.re.fullmatch('\s*[0-9]*\.?[0-9]+\s*', threshold) -%}
-    {%- set threshold = threshold | float -%}
+  {%- if threshold is string and modules.re.fullmatch('[0-9]*[.]?[0-9]+', threshold | trim) -%}
+    {%- set threshold = threshold | trim | float -%}
   {%- endif -%}
   {%- if threshold is not number or threshold is boolean or threshold < 0 or threshold > 1 -%}
     {{ fail("ndcg_at_least: threshold must be a number in [0, 1]; got " ~ threshold) }}
   {%- endif -%}
-  {%- if k is string and k | trim | lower != 'all' and modules.re.fullmatch('\s*[0-9]+\s*', k) -%}
-    {%- set k = k | int -%}
+  {%- if k is string and modules.re.fullmatch('[0-9]+', k | trim) -%}
+    {%- set k = k | trim | int -%}
   {%- endif -%}
   {%- if k is none or (k is string and k | trim | lower == 'all') -%}
     {%- set k_condition = 'k IS NULL' -%}
