@@ -199,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     except OptionError as error:
         parser.exit(2, f"ndcg-sql: error: {error}\n")
     except InputError as error:
-        message = "; ".join(line.strip() for line in str(error).splitlines() if line.strip())
+        head, *rest = [line.strip() for line in str(error).splitlines() if line.strip()]
+        message = f"{head} {'; '.join(rest)}" if head.endswith(":") else "; ".join([head, *rest])
         parser.exit(1, f"ndcg-sql: error: {message}\n")
     except duckdb.Error as error:
         message = " ".join(str(error).split())

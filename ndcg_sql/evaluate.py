@@ -307,10 +307,7 @@ def evaluate(
             inputs.drop(con, view)
     summary_table = inputs.new_view_name("summary")
     summary_sql = templates.render(
-        "summary.sql.j2",
-        per_query_relation=quote(per_query_table),
-        output_query_col=quote(query_col),
-        segment_cols=[],
+        "summary.sql.j2", per_query_relation=quote(per_query_table), segment_cols=[], **context
     )
     con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
     return Result(

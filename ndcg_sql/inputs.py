@@ -92,7 +92,8 @@ def load(
     Args:
         con: the DuckDB connection that will run the SQL.
         data: a file path (str or Path), a table/view name in ``con``, a DuckDB
-            relation of ``con``, or a pandas/polars/Arrow object.
+            relation (of ``con``; one of another connection is copied in
+            as an Arrow table), or a pandas/polars/Arrow object.
         role: "run" or "judgments" (decides how an unknown file ending is read).
         input_format: force one of :data:`FORMATS` for a file.
 
@@ -138,6 +139,12 @@ def load(
         relation = con.view(name)
         return name, dict(zip(relation.columns, map(str, relation.types)))
     relation.create_view(name, replace=True)
+    try:
+        con.view(name)
+    except duckdb.Error:
+        # the relation belongs to another connection: bring it over as an Arrow table
+        # (read more than once: checks, then the metric query)
+        con.register(name, relation.to_arrow_table())
     return name, dict(zip(relation.columns, map(str, relation.types)))
 
 

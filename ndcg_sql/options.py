@@ -68,7 +68,7 @@ def parse_cutoffs(k: int | str | None | Iterable[int | str | None]) -> tuple[int
     Raises:
         OptionError: a cutoff is not a positive integer, or none is given.
     """
-    if k is None or isinstance(k, (int, str)):
+    if k is None or isinstance(k, (numbers.Real, str)):
         k = [k]
     cutoffs: set[int] = set()
     whole = False

@@ -49,7 +49,7 @@ def _label_checks(relation: str, column: str, options: Options) -> list[Check]:
         Check(relation, "label_raw IS NULL", column, "NULL labels"),
         Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
         Check(relation, f"NOT ISFINITE({value})", column, "NaN or infinite labels"),
-        Check(relation, f"{value} < 0", column, "negative labels (labels must be >= 0)"),
+        Check(relation, f"{value} < 0", column, "negative labels"),
     ]
     if options.gain == "exponential":
         checks.append(

@@ -99,7 +99,10 @@ def test_generated_per_query_macro_renders_the_runners_sql():
 @pytest.mark.parametrize("segments", [[], ['"arm"'], ['"arm"', '"day"']])
 def test_generated_summary_macro_renders_the_runners_sql(segments):
     macros = dbt_standin(dbt_gen.generate())
-    context = dict(per_query_relation='"per_query"', output_query_col='"query_id"', segment_cols=segments)
+    context = dict(
+        per_query_relation='"per_query"', output_query_col='"query_id"', segment_cols=segments,
+        cutoffs=[{"id": 1, "k": 3}, {"id": 2, "k": 10}, {"id": 3, "k": None}],
+    )
     assert tidy(macros.tmpl_summary(**context)) == templates.render("summary.sql.j2", **context)
 
 

@@ -33,9 +33,12 @@ def rankings(draw, integer_labels=True):
             items = draw(st.lists(st.text(alphabet="aAbZé_0 ", max_size=3), min_size=size, max_size=size, unique=True))
         else:
             items = draw(st.lists(st.integers(-50, 50), min_size=size, max_size=size, unique=True))
+        all_zero = draw(st.integers(0, 3)) == 0  # a query with no relevant item, often
         for item in items:
             score = draw(st.sampled_from([0.0, 1.0, 2.5, -1.0, 3.0, 1e-3]))
-            if integer_labels:
+            if all_zero:
+                label = 0
+            elif integer_labels:
                 label = draw(st.integers(0, 4))
             else:
                 label = draw(st.sampled_from([0.0, 0.5, 1.0, 2.25, 3.0]))

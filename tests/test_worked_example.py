@@ -48,3 +48,17 @@ def test_ties_average_hand_worked():
     assert by_item_desc[2]["dcg"] == pytest.approx(1 + 0.0, rel=1e-12)  # c (label 0) before b
     by_item_asc = {r["k"]: r for r in ndcg_sql.evaluate(frame, k=[2], ties="item-asc").per_query_records()}
     assert by_item_asc[2]["dcg"] == pytest.approx(1 + 3 / math.log2(3), rel=1e-12)
+
+
+@pytest.mark.parametrize("policy, value, mean, counted", [("zero", 0.0, 0.5, 2), ("skip", None, 1.0, 1), ("one", 1.0, 1.0, 2)])
+def test_no_relevant_policies_hand_worked(policy, value, mean, counted):
+    # query 1 has only label 0 (IDCG = 0); query 2 is ranked ideally (NDCG 1)
+    frame = pd.DataFrame(
+        {"query_id": [1, 1, 2, 2], "item_id": ["a", "b", "a", "b"], "score": [2.0, 1.0, 2.0, 1.0], "label": [0, 0, 2, 1]}
+    )
+    result = ndcg_sql.evaluate(frame, k=[5], no_relevant=policy)
+    rows = {r["query_id"]: r for r in result.per_query_records()}
+    assert rows[1]["ndcg"] == value and rows[1]["idcg"] == 0.0
+    assert rows[2]["ndcg"] == 1.0
+    summary = result.summary_records()[0]
+    assert (summary["ndcg"], summary["queries"], summary["no_relevant"]) == (mean, counted, 1)

@@ -14,23 +14,7 @@
     {{ fail("ndcg_sql: the query column may not be named '" ~ query_col ~ "': the output has a column of that name") }}
   {%- endif -%}
 
-  {#- cutoffs: positive integers, none or 'all' for the whole list; ascending, whole list last -#}
-  {%- set ks = k if (k is iterable and k is not string and k is not mapping) else [k] -%}
-  {%- set numbers = [] -%}
-  {%- set whole = [] -%}
-  {%- for value in ks -%}
-    {%- if value is none or (value is string and value | trim | lower == 'all') -%}
-      {%- do whole.append(true) -%}
-    {%- elif value is integer and value is not boolean and value > 0 -%}
-      {%- if value not in numbers %}{% do numbers.append(value) %}{% endif -%}
-    {%- else -%}
-      {{ fail("ndcg_sql: k must be a positive integer or 'all'; got " ~ value) }}
-    {%- endif -%}
-  {%- endfor -%}
-  {%- set cutoff_values = (numbers | sort) + ([none] if whole else []) -%}
-  {%- if cutoff_values | length == 0 -%}{{ fail("ndcg_sql: at least one cutoff k is needed") }}{%- endif -%}
-  {%- set cutoffs = [] -%}
-  {%- for value in cutoff_values -%}{%- do cutoffs.append({'id': loop.index, 'k': value}) -%}{%- endfor -%}
+  {%- set cutoffs = ndcg_sql.cutoffs_context(k) -%}
 
   {#- gain: exponential, linear or a mapping label -> gain of finite numbers, gains >= 0 -#}
   {%- set gain_mapping = [] -%}

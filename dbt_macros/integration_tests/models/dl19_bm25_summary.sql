@@ -6,5 +6,5 @@ per_query as (
   {{ ndcg_sql.ndcg_per_query('bm25', judgments=ref('dl19_qrels'), gain='linear', ties='item-desc', k=[10, 'all']) }}
 )
 select * from (
-  {{ ndcg_sql.ndcg_summary('per_query') }}
+  {{ ndcg_sql.ndcg_summary('per_query', k=[10, 'all']) }}
 ) as summary

@@ -1,19 +1,28 @@
 {#- Generated from sql/summary.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro tmpl_summary(output_query_col, per_query_relation, segment_cols) -%}
+{% macro tmpl_summary(cutoffs, output_query_col, per_query_relation, segment_cols) -%}
 {#- The template's context variables are the arguments; extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
+{%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_summary: the template context has no 'cutoffs'") }}{% endif -%}
 {%- if output_query_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_summary: the template context has no 'output_query_col'") }}{% endif -%}
 {%- if per_query_relation is undefined %}{{ exceptions.raise_compiler_error("tmpl_summary: the template context has no 'per_query_relation'") }}{% endif -%}
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("tmpl_summary: the template context has no 'segment_cols'") }}{% endif -%}
-{%- set ndcg_context = {'output_query_col': output_query_col, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'output_query_col': output_query_col, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols} -%}
 {#- Summary per cutoff over the per-query rows: mean NDCG over the queries
     counted (all, less the no-relevant ones under the skip policy), how many
-    were counted and how many had no relevant item (IDCG@k = 0).
-    With segment columns (e.g. experiment arm, date, device; quoted names of
+    were counted and how many had no relevant item (IDCG@k = 0). Every cutoff
+    gets a row, with 0 queries and a NULL mean when none was evaluated.
+    With segment columns (e.g. experiment arm, date, device: quoted names of
     columns of the per-query rows), one row per (segment, cutoff).
     The sum runs in query order so the mean does not depend on threads. -#}
 WITH
+{% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
+cutoffs AS ( -- one row per cutoff
+  {%- for cutoff in cutoffs %}
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS BIGINT){% else %}CAST(NULL AS BIGINT){% endif %} AS k
+  {%- endfor %}
+)
+{% endwith %},
 summed_queries AS ( -- one row per ({% for segment in segment_cols %}segment, {% endfor %}query, cutoff) with the running NDCG sum in query order
   SELECT
     {%- for segment in segment_cols %}
@@ -26,16 +35,38 @@ summed_queries AS ( -- one row per ({% for segment in segment_cols %}segment, {%
       PARTITION BY {% for segment in segment_cols %}{{ segment }}, {% endfor %}k ORDER BY {{ output_query_col }} ASC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS running_ndcg
   FROM {{ per_query_relation }}
+),
+cutoff_means AS ( -- one row per ({% for segment in segment_cols %}segment, {% endfor %}cutoff) with an evaluated query
+  SELECT
+    {%- for segment in segment_cols %}
+    {{ segment }},
+    {%- endfor %}
+    k,
+    CAST(MAX(running_ndcg) AS DOUBLE) / NULLIF(COUNT(ndcg), 0) AS ndcg,
+    COUNT(ndcg) AS queries,
+    SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS no_relevant
+  FROM summed_queries
+  GROUP BY {% for segment in segment_cols %}{{ segment }}, {% endfor %}k
 )
+{%- if segment_cols %},
+segments AS ( -- one row per segment
+  SELECT DISTINCT {% for segment in segment_cols %}{% if not loop.first %}, {% endif %}{{ segment }}{% endfor %}
+  FROM {{ per_query_relation }}
+)
+{%- endif %}
 SELECT
   {%- for segment in segment_cols %}
-  {{ segment }},
+  s.{{ segment }},
   {%- endfor %}
-  k,
-  CAST(MAX(running_ndcg) AS DOUBLE) / NULLIF(COUNT(ndcg), 0) AS ndcg,
-  COUNT(ndcg) AS queries,
-  CAST(SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS BIGINT) AS no_relevant
-FROM summed_queries
-GROUP BY {% for segment in segment_cols %}{{ segment }}, {% endfor %}k
-ORDER BY {% for segment in segment_cols %}{{ segment }} ASC NULLS LAST, {% endfor %}k ASC NULLS LAST
+  c.k,
+  m.ndcg,
+  CAST(COALESCE(m.queries, 0) AS BIGINT) AS queries,
+  CAST(COALESCE(m.no_relevant, 0) AS BIGINT) AS no_relevant
+FROM cutoffs AS c
+{%- if segment_cols %}
+CROSS JOIN segments AS s
+{%- endif %}
+LEFT JOIN cutoff_means AS m ON COALESCE(c.k, 0) = COALESCE(m.k, 0)
+  {%- for segment in segment_cols %} AND s.{{ segment }} IS NOT DISTINCT FROM m.{{ segment }}{% endfor %}
+ORDER BY {% for segment in segment_cols %}s.{{ segment }} ASC NULLS LAST, {% endfor %}c.cutoff_id ASC NULLS LAST
 {%- endmacro %}

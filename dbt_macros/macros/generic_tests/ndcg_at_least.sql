@@ -50,7 +50,7 @@ per_query_rows AS ( -- one row per ([segment,] query, k)
 ),
 summary_rows AS ( -- one row per ([segment,] k): mean NDCG
   SELECT * FROM (
-{{ ndcg_sql.ndcg_summary('per_query_rows', query_col, segment_cols) }}
+{{ ndcg_sql.ndcg_summary('per_query_rows', query_col, [k_cutoff], segment_cols) }}
   ) AS summary
 )
 SELECT {% for s in segments %}{{ s }}, {% endfor %}k, ndcg, {{ threshold }} AS threshold

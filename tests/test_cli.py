@@ -1,0 +1,119 @@
+"""The ndcg-sql command line: output formats, exact numbers, errors."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import duckdb
+import pytest
+
+import ndcg_sql
+from conftest import EXAMPLES
+from ndcg_sql import cli
+
+RUN = str(EXAMPLES / "lightgbm_lambdarank" / "rank.train.scored.csv")
+DL_RUN = str(EXAMPLES / "trec_dl19_passage" / "run.dl19.bm25.top100.txt")
+DL_QRELS = str(EXAMPLES / "trec_dl19_passage" / "qrels.dl19-passage.txt")
+
+
+def run_cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "ndcg_sql.cli", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_json_output_round_trips_exactly():
+    done = run_cli("evaluate", RUN, "--item-col", "doc_id", "--format", "json", "--k", "5", "10", "all")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    direct = ndcg_sql.evaluate(RUN, k=[5, 10, None], item_col="doc_id")
+    assert out["summary"] == direct.summary_records()  # same floats, bit for bit
+    assert [s["k"] for s in out["summary"]] == [5, 10, None]
+    assert out["options"]["gain"] == "exponential" and out["options"]["ties"] == "average"
+    assert set(out["summary"][0]) == {"k", "ndcg", "queries", "no_relevant"}
+
+
+def test_per_query_csv_round_trips_exactly(tmp_path):
+    path = tmp_path / "per_query.csv"
+    done = run_cli("evaluate", DL_RUN, "--judgments", DL_QRELS, "--gain", "linear", "--ties", "item-desc",
+                   "--format", "csv", "--per-query", str(path))
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(path.open()))
+    direct = ndcg_sql.evaluate(DL_RUN, judgments=DL_QRELS, gain="linear", ties="item-desc")
+    expected = direct.per_query_records()
+    assert len(rows) == len(expected) == 43 * 6
+    for row, want in zip(rows, expected):
+        assert row["query_id"] == want["query_id"]
+        assert (row["k"] or None) == (None if want["k"] is None else str(want["k"]))
+        for name in ("cg", "dcg", "idcg", "ndcg"):
+            assert float(row[name]) == want[name]
+    summary = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert float(summary[3]["ndcg"]) == direct.summary_records()[3]["ndcg"]
+
+
+def test_table_output_names_the_options():
+    done = run_cli("evaluate", DL_RUN, "--judgments", DL_QRELS, "--gain", "linear", "--ties", "item-desc", "--k", "10")
+    assert done.returncode == 0, done.stderr
+    assert "gain=linear" in done.stdout and "ties=item-desc" in done.stdout and "ideal=judgments" in done.stdout
+    assert "0.5058310024399073" in done.stdout  # trec_eval: 0.5058
+
+
+def test_gain_mapping_on_the_command_line():
+    done = run_cli("evaluate", RUN, "--item-col", "doc_id", "--gain", "0:0,1:1,2:3,3:7,4:15", "--format", "json")
+    exponential = run_cli("evaluate", RUN, "--item-col", "doc_id", "--format", "json")
+    assert json.loads(done.stdout)["summary"] == json.loads(exponential.stdout)["summary"]
+
+
+@pytest.mark.parametrize(
+    "args, status, words",
+    [
+        (["evaluate", RUN], 1, "no item column 'item_id'"),
+        (["evaluate", RUN, "--item-col", "doc_id", "--k", "0"], 2, "k must be a positive integer"),
+        (["evaluate", "missing.parquet"], 1, "neither a file nor a table"),
+        (["evaluate", RUN, "--item-col", "doc_id", "--gain", "cubic"], 2, "gain must be"),
+        (["sql"], 2, "give either a RUN file or --table NAME"),
+    ],
+)
+def test_errors_are_one_line_with_status(args, status, words):
+    done = run_cli(*args)
+    assert done.returncode == status
+    assert words in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 or done.stderr.startswith("usage:")
+    assert done.stdout == ""
+
+
+def test_bad_input_error_names_column_and_queries(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("query_id,item_id,score,label\n1,a,0.5,1\n1,b,0.2,-1\n2,a,,1\n")
+    done = run_cli("evaluate", str(bad))
+    assert done.returncode == 1
+    line = done.stderr.strip()
+    assert "\n" not in line
+    assert "column 'score': NULL scores (1 row), e.g. in query_id 2" in line
+    assert "column 'label': negative labels (1 row), e.g. in query_id 1" in line
+
+
+def test_sql_command_prints_runnable_sql(tmp_path):
+    done = run_cli("sql", RUN, "--item-col", "doc_id", "--k", "10")
+    assert done.returncode == 0, done.stderr
+    rows = duckdb.connect().sql(done.stdout).fetchall()
+    direct = ndcg_sql.evaluate(RUN, k=10, item_col="doc_id").per_query.fetchall()
+    assert rows == direct
+
+
+def test_main_returns_zero(capsys):
+    assert cli.main(["evaluate", RUN, "--item-col", "doc_id", "--k", "3", "--no-progress"]) == 0
+    assert "ndcg" in capsys.readouterr().out
+
+
+def test_progress_goes_to_stderr_not_stdout(capsys):
+    from ndcg_sql import progress
+
+    con = duckdb.connect()
+    with progress.reported(con, delay=0.0):
+        con.execute("SELECT COUNT(DISTINCT (i * 7919) % 1000003) FROM range(60000000) AS t(i)").fetchall()
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "%" in captured.err

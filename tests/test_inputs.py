@@ -1,0 +1,92 @@
+"""Every accepted input kind gives the same numbers; ids keep their type."""
+
+import json
+
+import duckdb
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import ndcg_sql
+from conftest import EXAMPLES, per_query_map
+
+LIGHTGBM = EXAMPLES / "lightgbm_lambdarank" / "rank.train.scored.csv"
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return pd.read_csv(LIGHTGBM)
+
+
+@pytest.fixture(scope="module")
+def expected(frame):
+    return per_query_map(ndcg_sql.evaluate(frame, item_col="doc_id"))
+
+
+def test_files_and_objects_agree(tmp_path, frame, expected):
+    parquet = tmp_path / "run.parquet"
+    jsonl = tmp_path / "run.jsonl"
+    frame.to_parquet(parquet)
+    jsonl.write_text("\n".join(json.dumps(r) for r in frame.to_dict("records")))
+    con = duckdb.connect()
+    con.execute("CREATE TABLE logged AS SELECT * FROM read_csv(?)", [str(LIGHTGBM)])
+    inputs = {
+        "csv path": (str(LIGHTGBM), {}),
+        "Path": (LIGHTGBM, {}),
+        "parquet": (str(parquet), {}),
+        "json lines": (str(jsonl), {}),
+        "polars": (pl.from_pandas(frame), {}),
+        "arrow": (pa.Table.from_pandas(frame), {}),
+        "table name": ("logged", {"con": con}),
+        "relation": (con.table("logged"), {"con": con}),
+        "relation of another connection": (duckdb.connect().read_csv(str(LIGHTGBM)), {}),
+    }
+    for name, (data, extra) in inputs.items():
+        got = per_query_map(ndcg_sql.evaluate(data, item_col="doc_id", **extra))
+        assert got == expected, name
+
+
+def test_query_ids_keep_their_type():
+    ints = pd.DataFrame({"query_id": [10, 9], "item_id": [1, 2], "score": [1.0, 2.0], "label": [1, 1]})
+    strings = ints.assign(query_id=["10", "9"])
+    assert [r["query_id"] for r in ndcg_sql.evaluate(ints, k=1).per_query_records()] == [9, 10]
+    # string ids order in byte order: "10" < "9"
+    assert [r["query_id"] for r in ndcg_sql.evaluate(strings, k=1).per_query_records()] == ["10", "9"]
+
+
+def test_string_item_ties_break_in_byte_order():
+    # byte order: "B" (0x42) < "a" (0x61) < "é" (0xC3 0xA9); a locale collation would put "a" before "B"
+    data = pd.DataFrame({"query_id": 1, "item_id": ["a", "é", "B"], "score": 0.0, "label": [1, 2, 0]})
+    first = {
+        ties: ndcg_sql.evaluate(data, k=1, ties=ties, gain="linear").per_query_records()[0]["dcg"]
+        for ties in ("item-asc", "item-desc")
+    }
+    assert first == {"item-asc": 0.0, "item-desc": 2.0}
+
+
+def test_trec_files_with_comments_and_junk_words(tmp_path):
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.5 tag extra words\nq1\tQ0\td2\t2\t  1.5\ttag\n\nq2 Q0 d1 1 1 tag\n")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("# a comment line\nq1 0 d2 2\nq1 0 d#3 1\nq2 0 d1 0\n")
+    result = ndcg_sql.evaluate(str(run), judgments=str(qrels), k=[2], gain="linear")
+    got = per_query_map(result)
+    # q1: ranking d1 (0), d2 (2); ideal 2, 1 (d#3 is a judged item, '#' inside an id is no comment)
+    assert got[("q1", 2)][1] == pytest.approx(2 / __import__("math").log2(3), rel=1e-12)
+    assert got[("q1", 2)][2] == pytest.approx(2 + 1 / __import__("math").log2(3), rel=1e-12)
+    assert got[("q2", 2)][3] == 0.0
+
+
+def test_malformed_trec_file(tmp_path):
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.5 tag\nq7 Q0 d2 two 1.0 tag\n")
+    with pytest.raises(ndcg_sql.InputError, match="q7"):
+        ndcg_sql.evaluate(str(run), judgments=str(run))
+
+
+def test_input_format_can_be_forced(tmp_path, frame, expected):
+    data = tmp_path / "run.data"
+    frame.to_csv(data, index=False)
+    got = per_query_map(ndcg_sql.evaluate(str(data), item_col="doc_id", input_format="csv"))
+    assert got == expected
