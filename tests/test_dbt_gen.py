@@ -11,13 +11,13 @@
 """
 
 import itertools
-import types
-from pathlib import Path
 
 import jinja2
 import pytest
 
+import dbt_standin as dbt_standin_module
 from conftest import ROOT
+from dbt_standin import CompilerError
 from ndcg_sql import dbt_gen, templates
 from ndcg_sql.evaluate import Columns, template_context
 from ndcg_sql.identifiers import quote
@@ -26,23 +26,9 @@ from ndcg_sql.options import Options
 GENERATED = ROOT / "dbt_macros" / "macros" / "generated"
 
 
-class CompilerError(Exception):
-    pass
-
-
-def dbt_standin(files: dict[str, str]) -> types.SimpleNamespace:
+def dbt_standin(files: dict[str, str]):
     """The generated macros loaded as dbt would: one flat namespace `ndcg_sql`."""
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    namespace = types.SimpleNamespace()
-
-    def raise_compiler_error(message):
-        raise CompilerError(message)
-
-    env.globals.update(ndcg_sql=namespace, exceptions=types.SimpleNamespace(raise_compiler_error=raise_compiler_error))
-    for name, text in files.items():
-        macro = name[: -len(".sql")]
-        setattr(namespace, macro, getattr(env.from_string(text).module, macro))
-    return namespace
+    return dbt_standin_module.load(files)
 
 
 def tidy(text: str) -> str:
@@ -68,7 +54,8 @@ def test_check_reports_a_stale_file(tmp_path):
     assert dbt_gen.differences(tmp_path) == []
 
 
-def contexts():
+def option_sets():
+    """(options of evaluate / ndcg_per_query, Options) for every combination of conventions."""
     for judged, ties, gain, no_relevant, kind in itertools.product(
         (False, True),
         ("average", "item-asc", "item-desc"),
@@ -77,14 +64,32 @@ def contexts():
         ("score", "rank"),
     ):
         for missing in ("ignore", "zero") if judged else ("ignore",):
-            options = Options.build(
-                k=[1, 3, 10, None], gain=gain, ties=ties, no_relevant=no_relevant,
-                missing_queries=missing, judgments=judged, input_kind=kind,
-            )
-            columns = Columns("Query Id", "item", "order", None if judged else "lab\"el")
-            if judged:
-                columns.j_query, columns.j_item, columns.j_label = "qid", "docno", "rel"
-            yield template_context(options, columns, quote("run"), quote("qrels") if judged else None)
+            given = dict(k=[10, 1, None, 3], gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing)
+            yield judged, kind, given, Options.build(judgments=judged, input_kind=kind, **given)
+
+
+def runner_context(judged: bool, options: Options) -> dict:
+    columns = Columns("Query Id", "item", "order", None if judged else 'lab"el')
+    if judged:
+        columns.j_query, columns.j_item, columns.j_label = "qid", "docno", "rel"
+    return template_context(options, columns, quote("run"), quote("qrels") if judged else None)
+
+
+def dbt_arguments(judged: bool, kind: str, given: dict) -> dict:
+    """The same computation as runner_context, as arguments of the dbt macro ndcg_per_query."""
+    arguments = dict(given, relation=quote("run"), query_col="Query Id", item_col="item")
+    arguments["rank_col" if kind == "rank" else "score_col"] = "order"
+    if judged:
+        arguments.update(judgments=quote("qrels"), judgments_query_col="qid", judgments_item_col="docno",
+                         judgments_label_col="rel")
+    else:
+        arguments["label_col"] = 'lab"el'
+    return arguments
+
+
+def contexts():
+    for judged, _, _, options in option_sets():
+        yield runner_context(judged, options)
 
 
 def test_generated_per_query_macro_renders_the_runners_sql():
@@ -188,3 +193,79 @@ def test_integration_seeds_are_the_bundled_examples(tmp_path):
     assert names == sorted(p.name for p in committed.glob("*.csv"))
     for name in names:
         assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), name
+
+
+PACKAGE_MACROS = dbt_standin_module.package_files(ROOT / "dbt_macros")
+
+
+def comparable(context: dict) -> dict:
+    """Numbers of the gain mapping as the SQL text they become."""
+    return dict(context, gain_mapping=[tuple(str(number) for number in pair) for pair in context["gain_mapping"]])
+
+
+def test_dbt_macros_build_the_runners_template_context():
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    for judged, kind, given, options in option_sets():
+        arguments = dbt_arguments(judged, kind, given)
+        relation = arguments.pop("relation")
+        built = macros.ranking_context(
+            relation, arguments.pop("query_col"), arguments.pop("item_col"), arguments.pop("score_col", None),
+            arguments.pop("rank_col", None), arguments.pop("label_col", "label"), arguments.pop("k"),
+            arguments.pop("gain"), arguments.pop("ties"), arguments.pop("no_relevant"),
+            arguments.pop("judgments", None), arguments.pop("missing_queries"),
+            arguments.pop("judgments_query_col", None), arguments.pop("judgments_item_col", None),
+            arguments.pop("judgments_label_col", None),
+        )
+        assert comparable(built) == comparable(runner_context(judged, options))
+
+
+def test_dbt_per_query_macro_renders_the_runners_sql():
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    for judged, kind, given, options in option_sets():
+        sql = macros.ndcg_per_query(**dbt_arguments(judged, kind, given))
+        assert tidy(sql) == templates.render("per_query.sql.j2", **runner_context(judged, options))
+
+
+def test_dbt_summary_macro_renders_the_runners_sql():
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    options = Options.build(k=[5, None, 1])
+    context = runner_context(False, options)
+    expected = templates.render("summary.sql.j2", per_query_relation='"pq"', segment_cols=[], **context)
+    assert tidy(macros.ndcg_summary('"pq"', query_col="Query Id", k=[5, None, 1])) == expected
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (dict(k=[0]), "k must be a positive integer"),
+        (dict(k=[True]), "k must be a positive integer"),
+        (dict(k=["ten"]), "k must be a positive integer"),
+        (dict(k=[]), "at least one cutoff"),
+        (dict(gain="cubic"), "gain must be one of"),
+        (dict(gain={}), "at least one label"),
+        (dict(gain={1: "x"}), "finite number labels"),
+        (dict(gain={1: -1}), "non-negative gains"),
+        (dict(ties="random"), "ties must be one of"),
+        (dict(no_relevant="nan"), "no_relevant must be one of"),
+        (dict(missing_queries="drop"), "missing_queries must be one of"),
+        (dict(score_col="s", rank_col="r"), "not both"),
+        (dict(query_col="NDCG"), "may not be named"),
+        (dict(item_col=""), "non-empty string"),
+        (dict(segment_cols=["arm"], judgments='"q"', missing_queries="zero"), "segment_cols"),
+    ],
+)
+def test_dbt_macros_refuse_bad_options(arguments, message):
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    with pytest.raises(CompilerError, match=message):
+        macros.ndcg_per_query('"run"', **arguments)
+
+
+@pytest.mark.parametrize(
+    "adapter, quoted",
+    [("duckdb", '"a""b`c"'), ("postgres", '"a""b`c"'), ("snowflake", '"a""b`c"'),
+     ("bigquery", "`a\"b\\`c`"), ("spark", '`a"b``c`'), ("databricks", '`a"b``c`')],
+)
+def test_names_are_quoted_as_sqlglot_quotes_them(adapter, quoted):
+    macros = dbt_standin_module.load(PACKAGE_MACROS, adapter=adapter)
+    name = 'a"b`c'
+    assert macros.quote_identifier(name) == quoted == quote(name, "spark" if adapter == "databricks" else adapter)
