@@ -144,10 +144,14 @@ class Generator:
             raise GenerationError(f"{template} has no macro {macro!r}")
         return f"{PACKAGE}.{self.modules[template].macros[macro]}"
 
-    def _rewrite_code(self, code: str) -> str:
-        """Inside one Jinja tag or expression: calls of imported macros -> calls of dbt macros
-        with the context dict as first argument."""
-        for alias, (template, macro) in self.aliases.items():
+    def _rewrite_code(self, code: str, siblings: str | None = None) -> str:
+        """Inside one Jinja tag or expression: calls of imported macros (and, inside the
+        imported template ``siblings``, of its own macros) -> calls of dbt macros with the
+        context dict as first argument."""
+        names = dict(self.aliases)
+        if siblings is not None:
+            names.update({name: (siblings, name) for name in self.modules[siblings].macros})
+        for alias, (template, macro) in names.items():
             pattern = rf"(?<![\w.]){alias}\s*\(" if macro else rf"(?<![\w.]){alias}\s*\.\s*(\w+)\s*\("
 
             def call(m, template=template, macro=macro):
@@ -157,8 +161,10 @@ class Generator:
             code = re.sub(pattern, call, code)
         return code
 
-    def _rewrite_segments(self, text: str) -> str:
-        return "".join(self._rewrite_code(s) if s.startswith(("{{", "{%")) else s for s in _SEGMENT.split(text))
+    def _rewrite_segments(self, text: str, siblings: str | None = None) -> str:
+        return "".join(
+            self._rewrite_code(s, siblings) if s.startswith(("{{", "{%")) else s for s in _SEGMENT.split(text)
+        )
 
     def flatten(self, template: str, stack: tuple[str, ...] = ()) -> str:
         """The template's text with includes inlined, imports dropped and calls rewritten."""
@@ -201,13 +207,13 @@ class Generator:
         """(generated name, file text, free variables) of each macro of an imported template."""
         text = self.read(template)
         prelude = "".join(
-            self._rewrite_code(s)
+            self._rewrite_code(s, template)
             for s in _SEGMENT.findall(_MACRO.sub("", text))
             if s.startswith("{%") and not (_IMPORT.match(_TAG.match(s).group(2)) or _FROM.match(_TAG.match(s).group(2)))
         )
         for match in _MACRO.finditer(text):
             l1, name, params, r1, body, l2, r2 = match.groups()
-            body = self._rewrite_segments(body)
+            body = self._rewrite_segments(body, template)
             generated = self.modules[template].macros[name]
             signature = CONTEXT + (", " + params.strip() if params.strip() else "")
             free = sorted(self.free_variables(f"{{% macro probe({signature}) %}}{prelude}{body}{{% endmacro %}}"))

@@ -131,7 +131,7 @@ TOY = {
         "{%- import 'lib.sql.j2' as lib with context -%}\n"
         "{%- from 'twice.sql.j2' import twice as dbl with context -%}\n"
         "{%- set local = 'L' -%}\n"
-        "SELECT {{ lib.col(name) }}, {{ dbl(3) }}, {{ lib.noargs() }}\n"
+        "SELECT {{ lib.col(name) }}, {{ dbl(3) }}, {{ lib.noargs() }}, {{ lib.wrap('w') }}\n"
         "{% include 'part.sql.j2' %} local={{ local }}\n"
         "{%- for x in items %}\n{% include 'loop_part.sql.j2' %}{% endfor %}\n"
     ),
@@ -141,6 +141,7 @@ TOY = {
         "{%- set sep = ' || ' -%}\n"
         "{%- macro col(c) -%}{{ prefix }}{{ sep }}{{ c }}{{ sep }}{{ t.twice(c | length) }}{%- endmacro -%}\n"
         "{%- macro noargs() %}[{{ prefix }}]{% endmacro -%}\n"
+        "{%- macro wrap(c) -%}({{ col(c) }}{{ noargs( ) }}){%- endmacro -%}\n"
     ),
     "twice.sql.j2": "{%- macro twice(n) -%}{{ n * 2 }}{%- endmacro -%}\n",
     "part.sql.j2": "{%- set local = 'P' -%}\nFROM {{ table }} {% include 'inner.sql.j2' %} {{ local }}",
@@ -157,7 +158,9 @@ def test_generator_is_driven_by_the_templates(tmp_path):
                                keep_trailing_newline=True)
     expected = jinja.get_template("entry.sql.j2").render(**context)
     files = dbt_gen.generate(tmp_path, {"entry.sql.j2": "tmpl_entry"})
-    assert sorted(files) == ["tmpl_entry.sql", "tmpl_lib__col.sql", "tmpl_lib__noargs.sql", "tmpl_twice__twice.sql"]
+    assert sorted(files) == [
+        "tmpl_entry.sql", "tmpl_lib__col.sql", "tmpl_lib__noargs.sql", "tmpl_lib__wrap.sql", "tmpl_twice__twice.sql"
+    ]
     got = dbt_standin(files).tmpl_entry(**context)
     assert tidy(str(got)) == tidy(expected)
     assert "local=L" in expected and "tbl AS t10 P" in expected  # include scoping kept
