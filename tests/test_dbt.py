@@ -20,8 +20,12 @@ import pytest
 dbt_main = pytest.importorskip("dbt.cli.main", reason="install '.[test]' (it brings dbt-core and dbt-duckdb)")
 
 import ndcg_sql
+import ndcg_sql.sql_text
 import reference
 from conftest import ROOT
+from ndcg_sql import templates
+from ndcg_sql.evaluate import Columns, template_context
+from ndcg_sql.options import Options
 
 PACKAGE = ROOT / "dbt_macros"
 SEEDS = PACKAGE / "integration_tests" / "seeds"
@@ -95,18 +99,37 @@ def bm25():
     return runs[runs["arm"] == "bm25"].drop(columns=["arm"])
 
 
+# Each per-query model: how to load its input rows as pandas, the table of the dbt database
+# that holds the same rows, and the options it was built with (as ndcg_sql.evaluate's).
 MODELS = {
-    "lambdarank_per_query": (lambdarank, dict(item_col="doc_id", k=[1, 3, 5, 10, None])),
+    "lambdarank_per_query": (lambdarank, "lambdarank_test", dict(item_col="doc_id", k=[1, 3, 5, 10, None])),
     "lambdarank_options_per_query": (
         lambdarank,
+        "lambdarank_test",
         dict(item_col="doc_id", k=[2, 5, None], gain={0: 0, 1: 1, 2: 3, 3: 7, 4: 15.5}, ties="item-desc", no_relevant="one"),
     ),
-    "dl19_bm25_per_query": (bm25, dict(judgments=True, gain="linear", ties="item-desc", k=[10, None])),
+    "dl19_bm25_per_query": (bm25, "dl19_bm25_run", dict(judgments=True, gain="linear", ties="item-desc", k=[10, None])),
     "dl19_bm25_by_rank_per_query": (
         bm25,
+        "dl19_bm25_run",
         dict(rank_col="rank", judgments=True, missing_queries="zero", no_relevant="skip", ties="item-asc", k=[1, 5, 20]),
     ),
 }
+#: ndcg_sql.evaluate may tune its SQL to the data it has loaded (it knows, say, the list
+#: lengths; dbt compiles before any data is read), which can change the order of float
+#: additions: the same numbers up to the last bits. The SQL it emits for a table
+#: (ndcg_sql.sql_text.to_sql, `ndcg-sql sql`) is compared bit for bit.
+RUNNER_TOL = 1e-13
+
+
+def emitted(database: Path, table_name: str, options: dict) -> list[dict]:
+    """The per-query SQL the package emits for a table (`ndcg-sql sql --table`), run on the dbt database."""
+    options = dict(options)
+    judged = options.pop("judgments", False)
+    sql = ndcg_sql.sql_text.to_sql(table=table_name, judgments_table="dl19_qrels" if judged else None, **options)
+    with duckdb.connect(str(database)) as con:
+        relation = con.sql(sql)
+        return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
 
 
 def runner(data: pd.DataFrame, options: dict):
@@ -148,12 +171,14 @@ def assert_matches_reference(got: dict, expected: dict, tol: float = TOL):
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_per_query_model_matches_reference_and_runner(project, model):
     _, database, _ = project
-    load, options = MODELS[model]
+    load, table_name, options = MODELS[model]
     got = per_query(table(database, model))
     expected, _ = reference_values(load(), options)
     assert_matches_reference(got, expected)
-    # the SQL dbt compiled and the SQL the runner emits: the very same numbers
-    assert got == per_query(runner(load(), options).per_query_records())
+    # the SQL dbt compiled and the SQL the package emits, on the same rows: the very same numbers
+    assert got == per_query(emitted(database, table_name, options))
+    # and the Python runner on the seed files
+    assert_matches_reference(got, per_query(runner(load(), options).per_query_records()), tol=RUNNER_TOL)
 
 
 def test_segments_evaluate_each_arm_on_its_own(project):
@@ -186,14 +211,22 @@ def test_segments_evaluate_each_arm_on_its_own(project):
 )
 def test_summary_model_matches_reference_and_runner(project, summary_model, per_query_model):
     _, database, _ = project
-    load, options = MODELS[per_query_model]
+    load, _, options = MODELS[per_query_model]
     _, means = reference_values(load(), options)
     got = table(database, summary_model)
     assert [row["k"] for row in got] == list(options["k"])
     for row in got:
         assert reference.close(row["ndcg"], means[row["k"]][0], TOL)
         assert row["queries"] == means[row["k"]][1]
-    assert got == runner(load(), options).summary_records()
+    # the runner's summary SQL over the same per-query rows: the very same numbers
+    context = template_context(Options.build(k=options["k"]), Columns("query_id", "item", "score", "label"), "")
+    sql = templates.render("summary.sql.j2", **dict(context, per_query_relation=per_query_model, segment_cols=[]))
+    with duckdb.connect(str(database)) as con:
+        relation = con.sql(sql)
+        assert got == [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+    for row, record in zip(got, runner(load(), options).summary_records()):
+        assert (row["k"], row["queries"], row["no_relevant"]) == (record["k"], record["queries"], record["no_relevant"])
+        assert reference.close(row["ndcg"], record["ndcg"], RUNNER_TOL)
 
 
 def test_generic_test_fails_the_build_below_the_threshold(project):
