@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 
 import duckdb
@@ -24,16 +25,27 @@ from .sql_text import to_sql
 from .validation import InputError
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with usage errors as one line (the usage stays in --help)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def _gain(text: str):
     """'exponential', 'linear', or a mapping '0:0,1:1,2:3,3:7'."""
     if text in GAINS:
         return text
     try:
-        return {float(label): float(gain) for label, gain in (pair.split(":") for pair in text.split(","))}
+        pairs = [(float(label), float(gain)) for label, gain in (pair.split(":") for pair in text.split(","))]
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"gain must be {' or '.join(GAINS)} or a mapping like 0:0,1:1,2:3; got {text!r}"
         ) from None
+    labels = [label for label, _ in pairs]
+    if len(set(labels)) != len(labels):
+        raise argparse.ArgumentTypeError(f"the gain mapping gives a label twice: {text!r}")
+    return dict(pairs)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -48,19 +60,20 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="NDCG of a query with IDCG@k = 0: zero (default), skip, one")
     parser.add_argument("--missing-queries", choices=MISSING_QUERIES, default="ignore",
                         help="with --judgments: judged queries absent from the run are ignored (default) or count as 0 (trec_eval -c)")
-    parser.add_argument("--query-col", default="query_id", metavar="NAME")
-    parser.add_argument("--item-col", default="item_id", metavar="NAME")
+    parser.add_argument("--query-col", default="query_id", metavar="NAME", help="default: query_id")
+    parser.add_argument("--item-col", default="item_id", metavar="NAME", help="default: item_id")
     parser.add_argument("--score-col", default=None, metavar="NAME", help="higher is better (default: score)")
-    parser.add_argument("--rank-col", default=None, metavar="NAME", help="logged rank, 1 = top, instead of a score")
-    parser.add_argument("--label-col", default="label", metavar="NAME")
+    parser.add_argument("--rank-col", default=None, metavar="NAME",
+                        help="logged rank instead of a score: smaller is better (1 = top)")
+    parser.add_argument("--label-col", default="label", metavar="NAME", help="default: label")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ndcg-sql", description="DCG, IDCG and NDCG@k of logged rankings, computed in SQL (DuckDB)."
     )
     parser.add_argument("--version", action="version", version=f"ndcg-sql {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     run = commands.add_parser("evaluate", help="compute NDCG@k of a ranking")
     run.add_argument("run", metavar="RUN", help="ranking file: Parquet, CSV, JSON, or TREC run (qid Q0 docid rank score tag)")
@@ -192,6 +205,16 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ndcg-sql``; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        return _dispatch(parser, args)
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _dispatch(parser, args) -> int:
     try:
         if args.command == "evaluate":
             return _evaluate(args)

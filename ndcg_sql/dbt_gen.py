@@ -29,11 +29,12 @@ import argparse
 import re
 import sys
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import jinja2
 from jinja2 import meta
+
+from . import templates
 
 #: Entry templates exposed to dbt, and the name of the generated macro.
 ENTRIES = {
@@ -85,7 +86,7 @@ class Generator:
     """Turns the templates of ``source`` (a folder or package resource) into dbt macro files."""
 
     def __init__(self, source=None, entries: dict[str, str] | None = None):
-        self.source = source if source is not None else resources.files("ndcg_sql.sql")
+        self.source = source if source is not None else templates.template_folder()
         self.entries = dict(ENTRIES if entries is None else entries)
         self.env = jinja2.Environment()
         self.modules: dict[str, _Module] = {}

@@ -263,7 +263,7 @@ def evaluate(
             and a few offending query ids.
     """
     if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col or rank_col, not both")
+        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
     options = Options.build(
         k=k,
         gain=gain,

@@ -80,6 +80,7 @@ def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str) -> duckdb.Du
         ids = ", ".join(str(row[0]) for row in bad)
         raise InputError(
             f"{path}: lines that are not '{what}' (too few fields or a non-numeric value), e.g. for query ids {ids}"
+            " (read as a TREC file because of its name; give input_format / --input-format for CSV, JSON or Parquet)"
         )
     return fields.select(typed)
 

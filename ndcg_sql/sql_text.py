@@ -70,7 +70,7 @@ def to_sql(
         OptionError: invalid options, or neither/both of score_col and rank_col.
     """
     if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col or rank_col, not both")
+        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
     if (table is None) == (file is None):
         raise OptionError("give exactly one of table and file")
     judged = judgments_table is not None or judgments_file is not None

@@ -10,14 +10,24 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 
 import jinja2
+
+
+def template_folder():
+    """Where the ``*.sql.j2`` files are: the installed ``ndcg_sql.sql`` package, or,
+    when ``ndcg_sql`` is imported from a source checkout, ``sql/`` beside it."""
+    try:
+        return resources.files("ndcg_sql.sql")
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "sql"
 
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The Jinja environment that loads ``*.sql.j2`` from the installed package."""
-    folder = resources.files("ndcg_sql.sql")
+    folder = template_folder()
     return jinja2.Environment(
         loader=jinja2.FunctionLoader(lambda name: folder.joinpath(name).read_text(encoding="utf-8")),
         undefined=jinja2.StrictUndefined,

@@ -55,7 +55,7 @@ def _label_checks(relation: str, column: str, options: Options) -> list[Check]:
         checks.append(
             Check(
                 relation,
-                f"{value} > {MAX_EXPONENTIAL_LABEL}",
+                f"ISFINITE({value}) AND {value} > {MAX_EXPONENTIAL_LABEL}",
                 column,
                 f"labels above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' or a mapping)",
             )

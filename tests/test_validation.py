@@ -66,6 +66,11 @@ def test_bad_values_name_column_and_query(column, value, words):
     assert "query_id 2" in message  # row 2 belongs to query 2
 
 
+def test_infinite_label_is_not_also_called_too_large():
+    message = error_of(good(label=(2, math.inf)))
+    assert "NaN or infinite labels" in message and "above 1023" not in message
+
+
 def test_null_query_id_is_reported_with_a_row_count():
     message = error_of(good(query_id=(0, None)))
     assert "column 'query_id': NULL query ids (1 row)" in message
