@@ -55,7 +55,7 @@
      FROM {{ relation }} AS ranking) AS keyed_ranking
   {%- endset -%}
   {%- set keyed_judgments -%}
-    (SELECT DISTINCT keys.{{ key }}, judged.{{ context['j_item_col'] }}, judged.{{ context['j_label_col'] }}
+    (SELECT keys.{{ key }}, judged.{{ context['j_item_col'] }}, judged.{{ context['j_label_col'] }}
      FROM {{ judgments }} AS judged
      INNER JOIN (SELECT DISTINCT {{ context['query_col'] }}, {{ key }} FROM {{ keyed_ranking }}) AS keys
        ON judged.{{ context['j_query_col'] }} = keys.{{ context['query_col'] }}) AS keyed_judgments
