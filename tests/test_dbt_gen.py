@@ -272,3 +272,28 @@ def test_names_are_quoted_as_sqlglot_quotes_them(adapter, quoted):
     macros = dbt_standin_module.load(PACKAGE_MACROS, adapter=adapter)
     name = 'a"b`c'
     assert macros.quote_identifier(name) == quoted == quote(name, "spark" if adapter == "databricks" else adapter)
+
+
+def test_dbt_segments_without_judgments_run_in_duckdb():
+    """ndcg_per_query with segment_cols, rendered by the stand-in and run by DuckDB: every
+    (arm, query) is evaluated on its own rows, as the numpy reference does per arm."""
+    import duckdb
+    import pandas as pd
+
+    import reference
+
+    data = pd.read_csv(ROOT / "examples" / "lightgbm_lambdarank" / "rank.test.scored.csv")
+    arms = pd.concat([data.assign(arm="a"), data.assign(arm="b", score=-data["score"], label=data["label"] % 3)])
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    sql = macros.ndcg_per_query("arms", item_col="doc_id", k=[1, 5, None], segment_cols=["arm"], ties="item-asc")
+    con = duckdb.connect()
+    con.register("arms", arms)
+    rows = con.sql(sql).fetchall()
+    assert len(rows) == 2 * data["query_id"].nunique() * 3
+    got = {(arm, q, k): (cg, dcg, idcg, ndcg) for arm, q, k, cg, dcg, idcg, ndcg in rows}
+    for arm, part in arms.groupby("arm"):
+        expected, _ = reference.evaluate(
+            zip(part["query_id"], part["doc_id"], part["score"], part["label"]), [1, 5, None], ties="item-asc"
+        )
+        for (q, k), values in expected.items():
+            assert all(reference.close(a, b) for a, b in zip(got[(arm, q, k)], values)), (arm, q, k)

@@ -54,15 +54,18 @@
     (SELECT ranking.*, DENSE_RANK() OVER (ORDER BY {% for s in segments %}{{ s }} ASC NULLS LAST, {% endfor %}{{ context['query_col'] }} ASC NULLS LAST) AS {{ key }}
      FROM {{ relation }} AS ranking) AS keyed_ranking
   {%- endset -%}
+  {%- set keyed_judgments = none -%}
+  {%- if judgments is not none -%}
   {%- set keyed_judgments -%}
     (SELECT keys.{{ key }}, judged.{{ context['j_item_col'] }}, judged.{{ context['j_label_col'] }}
      FROM {{ judgments }} AS judged
      INNER JOIN (SELECT DISTINCT {{ context['query_col'] }}, {{ key }} FROM {{ keyed_ranking }}) AS keys
        ON judged.{{ context['j_query_col'] }} = keys.{{ context['query_col'] }}) AS keyed_judgments
   {%- endset -%}
+  {%- endif -%}
   {%- do context.update({
       'run_relation': keyed_ranking,
-      'judgments_relation': keyed_judgments if judgments is not none else none,
+      'judgments_relation': keyed_judgments,
       'query_col': key, 'j_query_col': key if judgments is not none else none, 'output_query_col': key}) -%}
   {%- set sql -%}
 SELECT {% for s in segments %}keys.{{ s }}, {% endfor %}keys.{{ ndcg_sql.quote_identifier(query_col) }}, per_key.k, per_key.cg, per_key.dcg, per_key.idcg, per_key.ndcg
