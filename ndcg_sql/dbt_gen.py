@@ -204,14 +204,31 @@ class Generator:
             f"    Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}}\n"
         )
 
+    def _prelude(self, template: str, text: str) -> str:
+        """What an imported template runs besides defining macros: its statements (``set``,
+        ``if``, ...), and the text of ``{% set name %}...{% endset %}`` blocks. Imports are
+        dropped (calls are rewritten) and so is other text (an import outputs nothing)."""
+        kept, depth = [], 0
+        for segment in _SEGMENT.split(text):
+            tag = _TAG.match(segment)
+            if tag is None:
+                if depth and not segment.startswith("{#"):
+                    kept.append(segment)
+                continue
+            statement = tag.group(2)
+            if _IMPORT.match(statement) or _FROM.match(statement):
+                continue
+            if re.match(r"^set\s+[\w\s,]+$", statement):
+                depth += 1
+            elif re.match(r"^endset\b", statement):
+                depth -= 1
+            kept.append(self._rewrite_code(segment, template))
+        return "".join(kept)
+
     def _helpers(self, template: str):
         """(generated name, file text, free variables) of each macro of an imported template."""
         text = self.read(template)
-        prelude = "".join(
-            self._rewrite_code(s, template)
-            for s in _SEGMENT.findall(_MACRO.sub("", text))
-            if s.startswith("{%") and not (_IMPORT.match(_TAG.match(s).group(2)) or _FROM.match(_TAG.match(s).group(2)))
-        )
+        prelude = self._prelude(template, _MACRO.sub("", text))
         for match in _MACRO.finditer(text):
             l1, name, params, r1, body, l2, r2 = match.groups()
             body = self._rewrite_segments(body, template)

@@ -139,8 +139,10 @@ TOY = {
         "{#- a module of macros -#}\n"
         "{%- import 'twice.sql.j2' as t -%}\n"
         "{%- set sep = ' || ' -%}\n"
+        "module text that an import does not output\n"
+        "{%- set block %}<{{ prefix }}>{% endset -%}\n"
         "{%- macro col(c) -%}{{ prefix }}{{ sep }}{{ c }}{{ sep }}{{ t.twice(c | length) }}{%- endmacro -%}\n"
-        "{%- macro noargs() %}[{{ prefix }}]{% endmacro -%}\n"
+        "{%- macro noargs() %}[{{ prefix }}{{ block }}]{% endmacro -%}\n"
         "{%- macro wrap(c) -%}({{ col(c) }}{{ noargs( ) }}){%- endmacro -%}\n"
     ),
     "twice.sql.j2": "{%- macro twice(n) -%}{{ n * 2 }}{%- endmacro -%}\n",
