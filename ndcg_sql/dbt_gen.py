@@ -197,6 +197,14 @@ class Generator:
         names = meta.find_undeclared_variables(self.env.parse(text))
         return set(names) - {PACKAGE, CONTEXT} - set(self.env.globals)
 
+    def optional_variables(self, text: str) -> set[str]:
+        """Variables the template gives a default (``name | default(...)``): they may be left out."""
+        return {
+            node.node.name
+            for node in self.env.parse(text).find_all(jinja2.nodes.Filter)
+            if node.name in ("default", "d") and isinstance(node.node, jinja2.nodes.Name)
+        }
+
     # -- output ----------------------------------------------------------------
     def _header(self, template: str) -> str:
         return (
@@ -263,16 +271,21 @@ class Generator:
                     pending.append(helpers[called][0])
                     free |= helpers[called][1]
         args = sorted(free)
+        optional = self.optional_variables(body) | {
+            var for called in seen for var in self.optional_variables(helpers[called][0])
+        }
         checks = "".join(
             f"{{%- if {var} is undefined %}}{{{{ exceptions.raise_compiler_error("
             f"\"{name}: the template context has no '{var}'\") }}}}{{% endif -%}}\n"
             for var in args
+            if var not in optional
         )
         context = "{" + ", ".join(f"{var!r}: {var}" for var in args) + "}"
         text = (
             self._header(template)
             + f"{{% macro {name}({', '.join(args)}) -%}}\n"
-            + "{#- The template's context variables are the arguments; extra ones are accepted. -#}\n"
+            + "{#- The template's context variables are the arguments (those it gives a default may be\n"
+            + "    left out); extra ones are accepted. -#}\n"
             + f"{{%- set {CONTEXT}_extra = kwargs -%}}\n"
             + checks
             + f"{{%- set {CONTEXT} = {context} -%}}\n"

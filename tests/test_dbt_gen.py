@@ -132,7 +132,7 @@ TOY = {
         "{%- from 'twice.sql.j2' import twice as dbl with context -%}\n"
         "{%- set local = 'L' -%}\n"
         "SELECT {{ lib.col(name) }}, {{ dbl(3) }}, {{ lib.noargs() }}, {{ lib.wrap('w') }}\n"
-        "{% include 'part.sql.j2' %} local={{ local }}\n"
+        "{% include 'part.sql.j2' %} local={{ local }} {{ flag | default('unflagged') }}\n"
         "{%- for x in items %}\n{% include 'loop_part.sql.j2' %}{% endfor %}\n"
     ),
     "lib.sql.j2": (
@@ -165,6 +165,13 @@ def test_generator_is_driven_by_the_templates(tmp_path):
     ]
     got = dbt_standin(files).tmpl_entry(**context)
     assert tidy(str(got)) == tidy(expected)
+    assert "unflagged" in expected  # a variable with a default may be left out
+    flagged = dict(context, flag="flagged")
+    assert tidy(str(dbt_standin(files).tmpl_entry(**flagged))) == tidy(
+        jinja.get_template("entry.sql.j2").render(**flagged)
+    )
+    with pytest.raises(CompilerError, match="no 'table'"):
+        dbt_standin(files).tmpl_entry(**{key: value for key, value in context.items() if key != "table"})
     assert "local=L" in expected and "tbl AS t10 P" in expected  # include scoping kept
 
 

@@ -1,7 +1,8 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
 {% macro tmpl_per_query(cutoffs, gain, gain_mapping, input_kind, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, no_relevant, order_col, output_query_col, query_col, run_relation, ties) -%}
-{#- The template's context variables are the arguments; extra ones are accepted. -#}
+{#- The template's context variables are the arguments (those it gives a default may be
+    left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'cutoffs'") }}{% endif -%}
 {%- if gain is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'gain'") }}{% endif -%}

@@ -1,7 +1,8 @@
 {#- Generated from sql/summary.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
 {% macro tmpl_summary(cutoffs, output_query_col, per_query_relation, segment_cols) -%}
-{#- The template's context variables are the arguments; extra ones are accepted. -#}
+{#- The template's context variables are the arguments (those it gives a default may be
+    left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_summary: the template context has no 'cutoffs'") }}{% endif -%}
 {%- if output_query_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_summary: the template context has no 'output_query_col'") }}{% endif -%}
