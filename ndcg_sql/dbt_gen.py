@@ -258,7 +258,8 @@ class Generator:
             yield generated, file_text, set(free)
 
     def entry_file(self, template: str, name: str) -> tuple[str, list[str]]:
-        """The dbt macro file of an entry template, and its arguments (the context variables)."""
+        """The dbt macro file of an entry template, and the context variables it requires
+        (its arguments but those the template gives a default)."""
         body = self.flatten(template)
         free = self.free_variables(body)
         helpers = {g: (text, v) for module in self.modules for g, text, v in self._helpers(module)}
@@ -292,7 +293,7 @@ class Generator:
             + body.rstrip("\n")
             + "\n{%- endmacro %}\n"
         )
-        return text, args
+        return text, [var for var in args if var not in optional]
 
     def generate(self) -> dict[str, str]:
         """{file name: text} of every generated macro file."""
@@ -307,7 +308,7 @@ class Generator:
         return dict(sorted(files.items()))
 
     def context_variables(self, template: str) -> list[str]:
-        """The arguments of the dbt macro generated from ``template`` (its context variables)."""
+        """The context variables the dbt macro generated from ``template`` requires."""
         self._collect_imports(self.read(template))
         return self.entry_file(template, self.entries.get(template, "probe"))[1]
 
