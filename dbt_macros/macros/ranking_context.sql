@@ -55,5 +55,27 @@
       'missing_queries': ndcg_sql.option_choice('missing_queries', missing_queries, ['ignore', 'zero']),
       'cutoffs': cutoffs,
   } -%}
+  {#- Pieces of the context that do not come from an option, set as the Python runner sets
+      them for data it has not read (dbt compiles before reading any). They are here for the
+      templates of the faster metric SQL (branch perf: head_length, tail_cutoffs, ideal_labels)
+      and of the warehouse runner (item_order: the item-id tie-break expression; DuckDB
+      compares strings in byte order, so the item column itself). Templates that do not use
+      them ignore them; tests/test_dbt_gen.py compares the context with the runner's. -#}
+  {%- set finite = cutoffs | rejectattr('k', 'none') | map(attribute='k') | list -%}
+  {%- set head = [32, ([20] + finite) | max] | min -%}
+  {%- set tail_cutoffs = [] -%}
+  {%- for cutoff in cutoffs if cutoff['k'] is none or cutoff['k'] > head -%}
+    {%- do tail_cutoffs.append(cutoff) -%}
+  {%- endfor -%}
+  {%- set ideal_labels = none -%}
+  {%- set positive = gain_mapping | selectattr('1', 'gt', 0) | list -%}
+  {%- if gain_kind == 'mapping' and positive | length <= 16 -%}
+    {%- set ideal_labels = [] -%}
+    {%- for pair in positive | sort(attribute='1', reverse=true) -%}
+      {%- do ideal_labels.append({'label': pair[0] | string}) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- do context.update({'head_length': head, 'tail_cutoffs': tail_cutoffs, 'ideal_labels': ideal_labels,
+                         'item_order': 'item'}) -%}
   {{ return(context) }}
 {%- endmacro %}
