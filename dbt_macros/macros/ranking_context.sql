@@ -56,11 +56,12 @@
       'cutoffs': cutoffs,
   } -%}
   {#- Pieces of the context that do not come from an option, set as the Python runner sets
-      them for data it has not read (dbt compiles before reading any). They are here for the
-      templates of the faster metric SQL (branch perf: head_length, tail_cutoffs, ideal_labels)
-      and of the warehouse runner (item_order: the item-id tie-break expression; DuckDB
-      compares strings in byte order, so the item column itself). Templates that do not use
-      them ignore them; tests/test_dbt_gen.py compares the context with the runner's. -#}
+      them for data it has not read (dbt compiles before reading any): head_length and
+      tail_cutoffs (how many top positions are summed column-wise, and the cutoffs beyond
+      them), ideal_labels (labels counted for the ideal ranking: known only from a gain
+      mapping) and item_order (the item-id tie-break expression: DuckDB compares strings in
+      byte order, so the item column itself). A template that does not use one ignores it;
+      tests/test_dbt_gen.py compares this context with the runner's. -#}
   {%- set finite = cutoffs | rejectattr('k', 'none') | map(attribute='k') | list -%}
   {%- set head = [32, ([20] + finite) | max] | min -%}
   {%- set tail_cutoffs = [] -%}
