@@ -6,7 +6,9 @@ the ``ndcg-sql`` command line (:mod:`ndcg_sql.cli`).
 
 from .evaluate import Result, evaluate
 from .options import DEFAULT_CUTOFFS, OptionError, Options
+from .sql_text import to_sql
 from .validation import InputError
+from .warehouse import WarehouseResult
 
-__all__ = ["evaluate", "Result", "Options", "OptionError", "InputError", "DEFAULT_CUTOFFS"]
+__all__ = ["evaluate", "to_sql", "Result", "WarehouseResult", "Options", "OptionError", "InputError", "DEFAULT_CUTOFFS"]
 __version__ = "0.1.0"

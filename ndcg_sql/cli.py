@@ -2,7 +2,7 @@
 
     ndcg-sql evaluate RUN [--judgments FILE] [--k K ...] [--gain ...] [--ties ...]
                           [--no-relevant ...] [--format table|json|csv] [--per-query FILE]
-    ndcg-sql sql (RUN | --table NAME) [...same options]   # prints the SQL it would run
+    ndcg-sql sql (RUN | --table NAME) [--dialect D] [...same options]   # prints the SQL
 
 Errors are one line on stderr and exit status 2 (bad options) or 1 (bad input).
 """
@@ -16,12 +16,14 @@ import os
 import sys
 
 import duckdb
+import sqlglot.errors
 
 from . import __version__, progress
 from .evaluate import Result, evaluate
 from .inputs import FORMATS
 from .options import GAINS, MISSING_QUERIES, NO_RELEVANT, TIES, OptionError
-from .sql_text import to_sql
+from .dialects import DIALECTS
+from .sql_text import ITEM_TYPES, to_sql
 from .validation import InputError
 
 
@@ -89,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")
     sql.add_argument("--table", metavar="NAME", help="the ranking table instead of a file (db.schema.table)")
     sql.add_argument("--judgments-table", metavar="NAME", help="the judgments table instead of --judgments FILE")
+    sql.add_argument("--dialect", choices=tuple(DIALECTS), default="duckdb",
+                     help="the engine to write SQL for (default: duckdb); transpiled by sqlglot")
+    sql.add_argument("--item-type", choices=ITEM_TYPES, default="text",
+                     help="type of the item ids, needed with --ties item-asc/item-desc (default: text)")
+    sql.add_argument("--statement", choices=("per_query", "summary", "coverage"), default="per_query",
+                     help="per-query rows (default), the summary per k, or the query counts")
     _common(sql)
     return parser
 
@@ -195,6 +203,9 @@ def _sql(args) -> int:
             file=args.run,
             judgments_table=args.judgments_table,
             judgments_file=args.judgments,
+            dialect=args.dialect,
+            item_type=args.item_type,
+            what=args.statement,
             **_drop_default_k(_options(args)),
         )
     )
@@ -225,6 +236,8 @@ def _dispatch(parser, args) -> int:
         head, *rest = [line.strip() for line in str(error).splitlines() if line.strip()]
         message = f"{head} {'; '.join(rest)}" if head.endswith(":") else "; ".join([head, *rest])
         parser.exit(1, f"ndcg-sql: error: {message}\n")
+    except sqlglot.errors.SqlglotError as error:
+        parser.exit(2, f"ndcg-sql: error: sqlglot: {error}\n")
     except duckdb.Error as error:
         message = " ".join(str(error).split())
         parser.exit(1, f"ndcg-sql: error: DuckDB: {message}\n")

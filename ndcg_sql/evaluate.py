@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import inputs, templates, validation
+from . import identifiers, inputs, templates, validation
 from .identifiers import quote
 from .options import DEFAULT_CUTOFFS, Options, OptionError
 from .validation import InputError
@@ -40,21 +40,33 @@ def template_context(
     run_relation: str,
     judgments_relation: str | None = None,
     dialect: str = "duckdb",
+    fold: str | None = None,
+    item_order: str = "item",
 ) -> dict:
-    """Everything the templates need; names quoted for ``dialect``, numbers validated."""
+    """Everything the templates need; names quoted for ``dialect``, numbers validated.
+
+    ``fold`` is the target engine's case rule for plain names and
+    ``item_order`` the item-id tie-break expression (both from
+    :mod:`ndcg_sql.dialects`; the defaults are DuckDB's).
+    """
     mapping = [(repr(label), repr(value)) for label, value in options.gain_mapping]
+
+    def quote(name: str) -> str:
+        return identifiers.quote(name, dialect, fold)
+
     return {
         "run_relation": run_relation,
         "judgments_relation": judgments_relation,
         "judgments": options.judgments,
-        "query_col": quote(columns.query, dialect),
-        "item_col": quote(columns.item, dialect),
-        "order_col": quote(columns.order, dialect),
-        "label_col": quote(columns.label, dialect) if columns.label else None,
-        "j_query_col": quote(columns.j_query, dialect) if columns.j_query else None,
-        "j_item_col": quote(columns.j_item, dialect) if columns.j_item else None,
-        "j_label_col": quote(columns.j_label, dialect) if columns.j_label else None,
-        "output_query_col": quote(columns.query, dialect),
+        "query_col": quote(columns.query),
+        "item_col": quote(columns.item),
+        "order_col": quote(columns.order),
+        "label_col": quote(columns.label) if columns.label else None,
+        "j_query_col": quote(columns.j_query) if columns.j_query else None,
+        "j_item_col": quote(columns.j_item) if columns.j_item else None,
+        "j_label_col": quote(columns.j_label) if columns.j_label else None,
+        "output_query_col": quote(columns.query),
+        "item_order": item_order,
         "input_kind": options.input_kind,
         "gain": options.gain,
         "gain_mapping": mapping,
@@ -62,6 +74,8 @@ def template_context(
         "no_relevant": options.no_relevant,
         "missing_queries": options.missing_queries,
         "cutoffs": [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)],
+        # summary.sql.j2 groups by these besides k (the dbt package's segments); none here
+        "segment_cols": [],
     }
 
 
@@ -155,8 +169,25 @@ def _require(types: dict[str, str], wanted: dict[str, str], where: str) -> None:
         )
 
 
-def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validation.Check], query_col: str) -> None:
-    """Run the input checks; raise :class:`InputError` listing every failed one."""
+def duckdb_fetch(con: duckdb.DuckDBPyConnection):
+    """A fetch function for :func:`validate`: run DuckDB SQL, return (column names, rows)."""
+
+    def fetch(sql: str) -> tuple[list[str], list[tuple]]:
+        rows = con.execute(sql).fetchall()
+        return [d[0] for d in con.description], rows
+
+    return fetch
+
+
+def validate(fetch, context: dict, checks: list[validation.Check], query_col: str, render=None) -> None:
+    """Run the input checks; raise :class:`InputError` listing every failed one.
+
+    Args:
+        fetch: runs one DuckDB-source SQL statement and returns (column
+            names, rows) (:func:`duckdb_fetch`, or a warehouse's).
+        context: the template context; checks: from :func:`validation.checks_for`.
+        query_col: the user's query column name, for the message.
+    """
     relations: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
         relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
@@ -165,8 +196,8 @@ def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validat
         relations=[{"name": name, "checks": items} for name, items in relations.items()],
         **context,
     )
-    row = con.execute(sql).fetchone()
-    counts = dict(zip([d[0] for d in con.description], row))
+    names, rows = fetch(sql)
+    counts = {name.lower(): value for name, value in zip(names, rows[0])}
     empty = [
         "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
         for name in ("run_rows", "judgment_rows")
@@ -176,22 +207,20 @@ def validate(con: duckdb.DuckDBPyConnection, context: dict, checks: list[validat
         raise InputError("; ".join(empty))
     problems = []
     for index, check in enumerate(checks):
-        failing = counts[f"check_{index}"] or 0
+        failing = int(counts[f"check_{index}"] or 0)
         if failing:
             examples = []
             if check.query_ids_known:
-                examples = [
-                    r[0]
-                    for r in con.execute(
-                        templates.render(
-                            "validate_examples.sql.j2",
-                            relation=check.relation,
-                            condition=check.condition,
-                            limit=validation.EXAMPLES + 1,
-                            **context,
-                        )
-                    ).fetchall()
-                ]
+                _, rows = fetch(
+                    templates.render(
+                        "validate_examples.sql.j2",
+                        relation=check.relation,
+                        condition=check.condition,
+                        limit=validation.EXAMPLES + 1,
+                        **context,
+                    )
+                )
+                examples = [r[0] for r in rows]
             problems.append(validation.describe_failure(check, failing, query_col, examples))
     if problems:
         raise InputError("bad input:\n  " + "\n  ".join(problems))
@@ -215,6 +244,8 @@ def evaluate(
     threads: int | None = None,
     input_format: str | None = None,
     judgments_format: str | None = None,
+    dialect: str | None = None,
+    per_query: bool = False,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -246,7 +277,15 @@ def evaluate(
         no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip", "one".
         missing_queries: with judgments, judged queries absent from the run:
             "ignore" or "zero" (trec_eval -c).
-        con: DuckDB connection to run in (default: a new in-memory one).
+        con: DuckDB connection to run in (default: a new in-memory one); or
+            a warehouse connection (DB-API 2.0, or a pyspark SparkSession) with
+            ``dialect``: then ``data`` and ``judgments`` are table names there,
+            the whole computation runs in the warehouse and a
+            :class:`ndcg_sql.warehouse.WarehouseResult` comes back
+            (:func:`ndcg_sql.warehouse.evaluate`).
+        dialect: with a warehouse connection: "bigquery", "snowflake",
+            "spark", "postgres" or "redshift" (a SparkSession: "spark").
+        per_query: with a warehouse connection, also fetch per-query rows.
         threads: DuckDB threads (default: DuckDB's own choice).
         input_format, judgments_format: force a file format
             ("parquet", "csv", "json", "trec-run", "trec-qrels").
@@ -262,6 +301,14 @@ def evaluate(
             labels, duplicate (query, item) rows; the message names the column
             and a few offending query ids.
     """
+    if con is not None and not isinstance(con, duckdb.DuckDBPyConnection):
+        from . import warehouse
+
+        return warehouse.evaluate(
+            con, data, dialect=dialect, judgments=judgments, k=k, query_col=query_col, item_col=item_col,
+            score_col=score_col, rank_col=rank_col, label_col=label_col, gain=gain, ties=ties,
+            no_relevant=no_relevant, missing_queries=missing_queries, per_query=per_query,
+        )
     if score_col is not None and rank_col is not None:
         raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
     options = Options.build(
@@ -296,7 +343,7 @@ def evaluate(
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
         )
-        validate(con, context, validation.checks_for(options, columns.roles()), query_col)
+        validate(duckdb_fetch(con), context, validation.checks_for(options, columns.roles()), query_col)
 
         per_query_sql = templates.render("per_query.sql.j2", **context)
         per_query_table = inputs.new_view_name("per_query")
@@ -307,7 +354,7 @@ def evaluate(
             inputs.drop(con, view)
     summary_table = inputs.new_view_name("summary")
     summary_sql = templates.render(
-        "summary.sql.j2", per_query_relation=quote(per_query_table), segment_cols=[], **context
+        "summary.sql.j2", per_query_relation=quote(per_query_table), **context
     )
     con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
     return Result(

@@ -1,30 +1,45 @@
-"""The metric SQL as text, for a named table, to run elsewhere (``ndcg-sql sql``)."""
+"""The metric SQL as text, for a named table, in any supported dialect (``ndcg-sql sql``).
+
+The templates in ``sql/`` are rendered as DuckDB SQL, with the few per-engine
+pieces of :mod:`ndcg_sql.dialects` in their context, and sqlglot transpiles
+the result to the target engine with ``unsupported_level=RAISE``: sqlglot
+raises rather than emit SQL it cannot translate.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
-from sqlglot import exp
+import sqlglot
+from sqlglot import ErrorLevel, exp
 
-from . import templates
+from . import dialects, identifiers, templates
 from .evaluate import Columns, template_context
-from .identifiers import quote
 from .inputs import file_format
 from .options import DEFAULT_CUTOFFS, OptionError, Options
 
+#: Name of the CTE that holds the per-query rows when the summary or the
+#: coverage counts are computed in the same statement.
+PER_QUERY_CTE = "per_query_rows"
+#: Item id types: only for the item-id tie-break the engine must know it,
+#: because a collation applies to strings only.
+ITEM_TYPES = ("text", "number")
+
 
 def table_name(name: str | Sequence[str], dialect: str = "duckdb") -> str:
-    """A (possibly qualified) table name as quoted SQL.
+    """A (possibly qualified) table name as quoted DuckDB source SQL, after ``dialect``'s case rule.
 
     Args:
         name: "table", "schema.table", "db.schema.table" (split on dots), or a
             sequence of parts when a part itself contains a dot.
+        dialect: the engine the SQL is for (decides case folding).
 
     Raises:
-        TypeError: an empty name or part.
+        TypeError: an empty name or part, or too many parts.
     """
-    parts = name.split(".") if isinstance(name, str) else list(name)
-    return ".".join(quote(part, dialect) for part in parts)
+    target = dialects.get(dialect)
+    return identifiers.table(name, target.fold, len(target.name_parts)).sql(dialect="duckdb")
 
 
 def _file_relation(path: str, role: str) -> str:
@@ -34,6 +49,123 @@ def _file_relation(path: str, role: str) -> str:
     if fmt not in functions:
         raise OptionError(f"{path}: SQL text can read Parquet, CSV or JSON files; load a {fmt} file into a table first")
     return exp.func(functions[fmt], exp.Literal.string(str(path))).sql(dialect="duckdb")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Validated options and template context for one dialect (see :func:`plan`)."""
+
+    options: Options
+    context: dict
+    dialect: dialects.Dialect
+    columns: Columns
+
+
+def plan(
+    table: str | Sequence[str] | None = None,
+    *,
+    file: str | None = None,
+    judgments_table: str | Sequence[str] | None = None,
+    judgments_file: str | None = None,
+    k=DEFAULT_CUTOFFS,
+    query_col: str = "query_id",
+    item_col: str = "item_id",
+    score_col: str | None = None,
+    rank_col: str | None = None,
+    label_col: str = "label",
+    gain="exponential",
+    ties: str = "average",
+    no_relevant: str = "zero",
+    missing_queries: str = "ignore",
+    dialect: str = "duckdb",
+    item_type: str = "text",
+) -> Plan:
+    """Validate the arguments of :func:`to_sql` and build the template context."""
+    if score_col is not None and rank_col is not None:
+        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
+    if (table is None) == (file is None):
+        raise OptionError("give exactly one of table and file")
+    target = dialects.get(dialect)
+    if target.name != "duckdb" and (file is not None or judgments_file is not None):
+        raise OptionError(f"files can be read by DuckDB only; for {target.name} give table names")
+    if item_type not in ITEM_TYPES:
+        raise OptionError(f"item_type must be one of {', '.join(ITEM_TYPES)}; got {item_type!r}")
+    judged = judgments_table is not None or judgments_file is not None
+    options = Options.build(
+        k=k, gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing_queries,
+        judgments=judged, input_kind="rank" if rank_col else "score",
+    )
+    order = rank_col or score_col or "score"
+    columns = Columns(query_col, item_col, order, None if judged else label_col)
+    if judged:
+        columns.j_query, columns.j_item, columns.j_label = query_col, item_col, label_col
+    try:
+        run = table_name(table, target.name) if table is not None else _file_relation(file, "run")
+        judgments = None
+        if judgments_table is not None:
+            judgments = table_name(judgments_table, target.name)
+        elif judgments_file is not None:
+            judgments = _file_relation(judgments_file, "judgments")
+        byte_order = options.ties != "average" and item_type == "text"
+        context = template_context(
+            options, columns, run, judgments, "duckdb", target.fold,
+            item_order=target.byte_order.format(item="item") if byte_order else "item",
+        )
+    except TypeError as error:
+        raise OptionError(str(error)) from None
+    return Plan(options, context, target, columns)
+
+
+def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:
+    """DuckDB source SQL (text or sqlglot tree) in ``dialect``.
+
+    Raises:
+        sqlglot.errors.UnsupportedError: sqlglot cannot express it in ``dialect``.
+    """
+    if isinstance(sql, str):
+        if dialect.name == "duckdb":
+            return sql
+        sql = sqlglot.parse_one(sql, read="duckdb")
+    text = sql.sql(dialect=dialect.sqlglot, unsupported_level=ErrorLevel.RAISE, pretty=True)
+    return text + "\n"
+
+
+def over_per_query(per_query_sql: str, outer_sql: str) -> exp.Expression:
+    """One statement: the per-query query as the CTE ``per_query_rows``, then ``outer_sql`` over it.
+
+    Both are DuckDB source SQL; CTEs of ``outer_sql`` that the per-query
+    query already defines (the normalised rows) are taken once.
+    """
+    inner = sqlglot.parse_one(per_query_sql, read="duckdb")
+    outer = sqlglot.parse_one(outer_sql, read="duckdb")
+    ctes = list(inner.args["with_"].expressions)
+    body = inner.copy()
+    body.set("with_", None)
+    body.set("order", None)
+    ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(PER_QUERY_CTE))))
+    names = {cte.alias for cte in ctes}
+    if outer.args.get("with_"):
+        ctes += [cte for cte in outer.args["with_"].expressions if cte.alias not in names]
+    outer.set("with_", exp.With(expressions=ctes))
+    return outer
+
+
+def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
+    """The DuckDB source of ``what``: "per_query" (text), "summary" or "coverage" (sqlglot trees).
+
+    Each is one statement.
+    """
+    per_query = templates.render("per_query.sql.j2", **p.context)
+    if what == "per_query":
+        return per_query
+    relation = PER_QUERY_CTE  # our own plain name, unquoted like the CTE it names
+    if what == "summary":
+        outer = templates.render("summary.sql.j2", **{**p.context, "per_query_relation": relation})
+    elif what == "coverage":
+        outer = templates.render("coverage.sql.j2", **{**p.context, "per_query_relation": relation})
+    else:
+        raise ValueError(f"unknown statement {what!r}")
+    return over_per_query(per_query, outer)
 
 
 def to_sql(
@@ -52,40 +184,45 @@ def to_sql(
     ties: str = "average",
     no_relevant: str = "zero",
     missing_queries: str = "ignore",
+    dialect: str = "duckdb",
+    item_type: str = "text",
+    what: str = "per_query",
 ) -> str:
-    """The per-query SQL (query id, k, cg, dcg, idcg, ndcg) over a table, as DuckDB SQL.
+    """The metric SQL over a table, for DuckDB or a warehouse.
 
     Args:
-        table: the ranking table's name (quoted through sqlglot).
-        file: instead of ``table``, a Parquet, CSV or JSON file that DuckDB
-            reads (its path becomes a SQL string literal).
+        table: the ranking table's name: "table", "schema.table",
+            "db.schema.table" / "project.dataset.table" (split on dots), or a
+            sequence of parts when a part contains a dot. Each part is quoted
+            through sqlglot; plain parts are first folded to the engine's case
+            (Snowflake upper, Postgres/Redshift lower; :mod:`ndcg_sql.dialects`).
+        file: DuckDB only: instead of ``table``, a Parquet, CSV or JSON file
+            that DuckDB reads (its path becomes a SQL string literal).
         judgments_table / judgments_file: the judgments, likewise.
+        dialect: "duckdb" (default), "bigquery", "snowflake", "spark"
+            (Databricks), "postgres" or "redshift".
+        item_type: "text" (default) or "number": the item ids' type, needed
+            with ``ties="item-asc"/"item-desc"`` only, where string ids are
+            compared in byte order by the engine's own expression.
+        what: "per_query" (query column, k, cg, dcg, idcg, ndcg; default),
+            "summary" (k, ndcg, queries, no_relevant) or "coverage" (query
+            counts); each one statement.
         Other arguments: as :func:`ndcg_sql.evaluate`.
 
     Returns:
-        One SELECT statement. Input checks are not part of it: run
-        :func:`ndcg_sql.evaluate` for checked results.
+        One SELECT statement in the dialect. Input checks are not part of it:
+        run :func:`ndcg_sql.evaluate` for checked results.
 
     Raises:
-        OptionError: invalid options, or neither/both of score_col and rank_col.
+        OptionError: invalid options, an unknown dialect, a bad table name, or
+            neither/both of score_col and rank_col.
+        sqlglot.errors.UnsupportedError: sqlglot cannot express the SQL in the
+            dialect (never silently wrong SQL).
     """
-    if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
-    if (table is None) == (file is None):
-        raise OptionError("give exactly one of table and file")
-    judged = judgments_table is not None or judgments_file is not None
-    options = Options.build(
-        k=k, gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing_queries,
-        judgments=judged, input_kind="rank" if rank_col else "score",
+    p = plan(
+        table, file=file, judgments_table=judgments_table, judgments_file=judgments_file, k=k,
+        query_col=query_col, item_col=item_col, score_col=score_col, rank_col=rank_col,
+        label_col=label_col, gain=gain, ties=ties, no_relevant=no_relevant,
+        missing_queries=missing_queries, dialect=dialect, item_type=item_type,
     )
-    order = rank_col or score_col or "score"
-    columns = Columns(query_col, item_col, order, None if judged else label_col)
-    if judged:
-        columns.j_query, columns.j_item, columns.j_label = query_col, item_col, label_col
-    run = table_name(table) if table is not None else _file_relation(file, "run")
-    judgments = None
-    if judgments_table is not None:
-        judgments = table_name(judgments_table)
-    elif judgments_file is not None:
-        judgments = _file_relation(judgments_file, "judgments")
-    return templates.render("per_query.sql.j2", **template_context(options, columns, run, judgments))
+    return transpile(render(p, what), p.dialect)

@@ -43,19 +43,22 @@ def _number(expr: str) -> str:
     return f"TRY_CAST({expr} AS DOUBLE)"
 
 
-def _label_checks(relation: str, column: str, options: Options) -> list[Check]:
-    value = _number("label_raw")
-    checks = [
-        Check(relation, "label_raw IS NULL", column, "NULL labels"),
-        Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
-        Check(relation, f"NOT ISFINITE({value})", column, "NaN or infinite labels"),
+def _label_checks(relation: str, column: str, options: Options, portable: bool = False) -> list[Check]:
+    value = "CAST(label_raw AS DOUBLE)" if portable else _number("label_raw")
+    checks = [Check(relation, "label_raw IS NULL", column, "NULL labels")]
+    if not portable:
+        checks += [
+            Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
+            Check(relation, f"NOT ISFINITE({value})", column, "NaN or infinite labels"),
+        ]
+    checks += [
         Check(relation, f"{value} < 0", column, "negative labels"),
     ]
     if options.gain == "exponential":
         checks.append(
             Check(
                 relation,
-                f"ISFINITE({value}) AND {value} > {MAX_EXPONENTIAL_LABEL}",
+                f"{'' if portable else f'ISFINITE({value}) AND '}{value} > {MAX_EXPONENTIAL_LABEL}",
                 column,
                 f"labels above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' or a mapping)",
             )
@@ -66,28 +69,37 @@ def _label_checks(relation: str, column: str, options: Options) -> list[Check]:
     return checks
 
 
-def checks_for(options: Options, columns: dict[str, str]) -> list[Check]:
+def checks_for(options: Options, columns: dict[str, str], portable: bool = False) -> list[Check]:
     """All checks for one computation.
 
     Args:
         options: the validated options (gain decides the label range).
         columns: user column names by role: "query", "item", "order", "label",
             and with judgments "j_query", "j_item", "j_label".
+        portable: only the checks whose SQL every engine runs alike (for a
+            warehouse): no TRY_CAST, ISNAN or ISFINITE. There, a non-numeric
+            column fails the engine's CAST instead; NaN scores and labels are
+            not detected (engines disagree on how NaN compares).
     """
     order = _number("order_raw")
     checks = [
         Check("run_rows", "qid IS NULL", columns["query"], "NULL query ids", query_ids_known=False),
         Check("run_rows", "item IS NULL", columns["item"], "NULL item ids"),
         Check("run_rows", "order_raw IS NULL", columns["order"], f"NULL {options.input_kind}s"),
-        Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
-        Check("run_rows", f"ISNAN({order})", columns["order"], f"NaN {options.input_kind}s"),
+    ]
+    if not portable:
+        checks += [
+            Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
+            Check("run_rows", f"ISNAN({order})", columns["order"], f"NaN {options.input_kind}s"),
+        ]
+    checks += [
         Check("run_duplicate_pairs", "TRUE", f"{columns['query']}, {columns['item']}", "duplicate (query, item) rows in the ranking"),
     ]
     if options.judgments:
         checks += [
             Check("judgment_rows", "qid IS NULL", columns["j_query"], "NULL query ids in the judgments", query_ids_known=False),
             Check("judgment_rows", "item IS NULL", columns["j_item"], "NULL item ids in the judgments"),
-            *_label_checks("judgment_rows", columns["j_label"], options),
+            *_label_checks("judgment_rows", columns["j_label"], options, portable),
             Check(
                 "judgment_duplicate_pairs",
                 "TRUE",
@@ -96,7 +108,7 @@ def checks_for(options: Options, columns: dict[str, str]) -> list[Check]:
             ),
         ]
     else:
-        checks += _label_checks("run_rows", columns["label"], options)
+        checks += _label_checks("run_rows", columns["label"], options, portable)
     return checks
 
 

@@ -220,7 +220,7 @@ def test_summary_model_matches_reference_and_runner(project, summary_model, per_
         assert row["queries"] == means[row["k"]][1]
     # the runner's summary SQL over the same per-query rows: the very same numbers
     context = template_context(Options.build(k=options["k"]), Columns("query_id", "item", "score", "label"), "")
-    sql = templates.render("summary.sql.j2", **dict(context, per_query_relation=per_query_model, segment_cols=[]))
+    sql = templates.render("summary.sql.j2", **dict(context, per_query_relation=per_query_model))
     with duckdb.connect(str(database)) as con:
         relation = con.sql(sql)
         assert got == [dict(zip(relation.columns, row)) for row in relation.fetchall()]

@@ -245,7 +245,7 @@ def test_dbt_summary_macro_renders_the_runners_sql():
     macros = dbt_standin_module.load(PACKAGE_MACROS)
     options = Options.build(k=[5, None, 1])
     context = runner_context(False, options)
-    expected = templates.render("summary.sql.j2", per_query_relation='"pq"', segment_cols=[], **context)
+    expected = templates.render("summary.sql.j2", **dict(context, per_query_relation='"pq"'))
     assert tidy(macros.ndcg_summary('"pq"', query_col="Query Id", k=[5, None, 1])) == expected
 
 

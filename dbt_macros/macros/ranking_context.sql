@@ -60,7 +60,8 @@
       tail_cutoffs (how many top positions are summed column-wise, and the cutoffs beyond
       them), ideal_labels (labels counted for the ideal ranking: known only from a gain
       mapping) and item_order (the item-id tie-break expression: DuckDB compares strings in
-      byte order, so the item column itself). A template that does not use one ignores it;
+      byte order, so the item column itself); segment_cols is empty (ndcg_per_query
+      evaluates segments through query keys). A template that does not use one ignores it;
       tests/test_dbt_gen.py compares this context with the runner's. -#}
   {%- set finite = cutoffs | rejectattr('k', 'none') | map(attribute='k') | list -%}
   {%- set head = [32, ([20] + finite) | max] | min -%}
@@ -77,6 +78,6 @@
     {%- endfor -%}
   {%- endif -%}
   {%- do context.update({'head_length': head, 'tail_cutoffs': tail_cutoffs, 'ideal_labels': ideal_labels,
-                         'item_order': 'item'}) -%}
+                         'item_order': 'item', 'segment_cols': []}) -%}
   {{ return(context) }}
 {%- endmacro %}

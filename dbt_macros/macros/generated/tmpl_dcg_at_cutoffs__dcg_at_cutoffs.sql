@@ -6,10 +6,10 @@
     qid,
     rank,
     SUM({{ gain_column }}) OVER (
-      PARTITION BY qid ORDER BY rank ASC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS running_cg,
     SUM({{ gain_column }} * {{ ndcg_sql.tmpl_discount__discount_of(ndcg_context, 'rank') }}) OVER (
-      PARTITION BY qid ORDER BY rank ASC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS running_dcg
   FROM {{ ranking }}
 ),

@@ -6,6 +6,6 @@
 {%- elif gain == 'linear' -%}
 {{ label }}
 {%- else -%}
-CASE {{ label }}{% for pair in gain_mapping %} WHEN {{ pair[0] }} THEN {{ pair[1] }}{% endfor %} END
+CASE {{ label }}{% for pair in gain_mapping %} WHEN {{ pair[0] }} THEN CAST({{ pair[1] }} AS DOUBLE){% endfor %} END
 {%- endif -%}
 {%- endmacro -%}

@@ -1,6 +1,6 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro tmpl_per_query(cutoffs, gain, gain_mapping, input_kind, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, no_relevant, order_col, output_query_col, query_col, run_relation, ties) -%}
+{% macro tmpl_per_query(cutoffs, gain, gain_mapping, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, no_relevant, order_col, output_query_col, query_col, run_relation, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -9,6 +9,7 @@
 {%- if gain_mapping is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'gain_mapping'") }}{% endif -%}
 {%- if input_kind is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'input_kind'") }}{% endif -%}
 {%- if item_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'item_col'") }}{% endif -%}
+{%- if item_order is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'item_order'") }}{% endif -%}
 {%- if j_item_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'j_item_col'") }}{% endif -%}
 {%- if j_label_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'j_label_col'") }}{% endif -%}
 {%- if j_query_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'j_query_col'") }}{% endif -%}
@@ -22,7 +23,7 @@
 {%- if query_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'query_col'") }}{% endif -%}
 {%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'run_relation'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'gain': gain, 'gain_mapping': gain_mapping, 'input_kind': input_kind, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'no_relevant': no_relevant, 'order_col': order_col, 'output_query_col': output_query_col, 'query_col': query_col, 'run_relation': run_relation, 'ties': ties} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'gain': gain, 'gain_mapping': gain_mapping, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'no_relevant': no_relevant, 'order_col': order_col, 'output_query_col': output_query_col, 'query_col': query_col, 'run_relation': run_relation, 'ties': ties} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
@@ -88,13 +89,22 @@ labelled_items AS ( -- one row per ranked (query, item)
                   (McSherry & Najork, ECIR 2008; scikit-learn's ndcg_score).
                   Ranks inside the group are then arbitrary, so item ascending
                   only makes them deterministic; DCG does not depend on it.
-      item-asc  - item id ascending (byte order for strings)
+      item-asc  - item id ascending (byte order for strings: item_order is
+                  the engine's byte-order expression, ndcg_sql/dialects.py)
       item-desc - item id descending (trec_eval's order)
 -#}
 {%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
 {%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
-gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+{#- Keys are never NULL (checked); NULLs are placed as the smallest value,
+    BigQuery's fixed rule for windowed aggregates, so every engine agrees. -#}
+{%- set nulls = {'ASC': 'NULLS FIRST', 'DESC': 'NULLS LAST'} -%}
+gained_items AS ( -- one row per ranked (query, item) with its gain{% if ties == 'average' %} and tie group{% endif %}
+  SELECT
+    qid, item, order_value, {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+    {%- if ties == 'average' %},
+    {#- numbered tie groups: BigQuery cannot PARTITION BY a DOUBLE #}
+    DENSE_RANK() OVER (PARTITION BY qid ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}) AS tie_group
+    {%- endif %}
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank and the gain credited at that rank
@@ -102,13 +112,13 @@ ranked_items AS ( -- one row per ranked (query, item): its rank and the gain cre
     qid,
     ROW_NUMBER() OVER (
       PARTITION BY qid
-      ORDER BY order_value {{ order_direction }} NULLS LAST, item {{ item_direction }} NULLS LAST
+      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}, {{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}
     ) AS rank,
     {% if ties == 'average' -%}
     CASE
-      WHEN MIN(gain) OVER (PARTITION BY qid, order_value) = MAX(gain) OVER (PARTITION BY qid, order_value)
+      WHEN MIN(gain) OVER (PARTITION BY qid, tie_group) = MAX(gain) OVER (PARTITION BY qid, tie_group)
         THEN gain
-      ELSE AVG(gain) OVER (PARTITION BY qid, order_value)
+      ELSE AVG(gain) OVER (PARTITION BY qid, tie_group)
     END
     {%- else -%}
     gain

@@ -33,7 +33,7 @@ summed_queries AS ( -- one row per ({% for segment in segment_cols %}segment, {%
     ndcg,
     idcg,
     SUM(ndcg) OVER (
-      PARTITION BY {% for segment in segment_cols %}{{ segment }}, {% endfor %}k ORDER BY {{ output_query_col }} ASC NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      PARTITION BY {% for segment in segment_cols %}{{ segment }}, {% endfor %}k ORDER BY {{ output_query_col }} ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS running_ndcg
   FROM {{ per_query_relation }}
 ),

@@ -1,0 +1,70 @@
+"""What differs per SQL engine, as data: one row per dialect, no if/else elsewhere.
+
+The metric SQL is written once, for DuckDB, in ``sql/``; sqlglot transpiles it
+to the other engines with ``unsupported_level=RAISE``. Only the few things that
+sqlglot cannot know are listed here and handed to the templates through their
+context (``ndcg_sql.sql_text``):
+
+* ``byte_order`` - how to make string item ids compare in byte order for the
+  item-id tie-break (``ties="item-asc"/"item-desc"``). Written in DuckDB syntax
+  (sqlglot parses it into a ``Collate`` node and writes each engine's form).
+  DuckDB, BigQuery and Spark compare strings by their UTF-8 bytes already;
+  Postgres uses the database collation (often ICU or glibc ``en_US``), so the
+  "C" collation is forced; Snowflake may have a default collation set on the
+  account, database or table, so ``COLLATE(item, 'utf8')`` (byte order) is
+  forced. Redshift compares VARCHAR by bytes and has no COLLATE clause.
+* ``fold`` - what the engine does to an unquoted name: Snowflake upper-cases
+  it, Postgres and Redshift lower-case it. A plain name given by the user
+  (letters, digits, underscores) is folded the same way before it is quoted, so
+  ``query_id`` finds the Snowflake column created as ``query_id`` (stored
+  ``QUERY_ID``); any other name is kept exactly as given.
+* ``name_parts`` - the parts of a qualified table name, outermost first
+  (BigQuery ``project.dataset.table``, Snowflake/Postgres ``db.schema.table``,
+  Spark ``catalog.schema.table``). Every part is quoted separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One engine's differences (see the module docstring for each field)."""
+
+    name: str
+    sqlglot: str
+    byte_order: str  # DuckDB-syntax template, "{item}" is the item column
+    fold: str | None  # "upper", "lower" or None (names kept as given)
+    name_parts: tuple[str, ...]
+
+
+DIALECTS: dict[str, Dialect] = {
+    d.name: d
+    for d in (
+        Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table")),
+        Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table")),
+        Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table")),
+        Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table")),
+        Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table")),
+        Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table")),
+    )
+}
+
+#: Names accepted for ``dialect=``: ours, plus sqlglot's spelling of Databricks.
+ALIASES = {"databricks": "spark", "spark2": "spark"}
+
+
+def get(name: str) -> Dialect:
+    """The :class:`Dialect` called ``name`` (case-insensitive).
+
+    Raises:
+        ValueError (``OptionError``): an unknown dialect.
+    """
+    from .options import OptionError
+
+    key = str(name).lower()
+    key = ALIASES.get(key, key)
+    if key not in DIALECTS:
+        raise OptionError(f"dialect must be one of {', '.join(DIALECTS)}; got {name!r}")
+    return DIALECTS[key]

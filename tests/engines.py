@@ -1,0 +1,381 @@
+"""Real SQL engines for the warehouse tests, all local and offline.
+
+- Postgres: Debian's server binaries, a throwaway cluster with an ICU
+  collation (so string order is not byte order), started and stopped here on a
+  Unix socket in its own directory; or an existing server given by
+  NDCG_SQL_POSTGRES_DSN.
+- Redshift (stand-in): the Redshift dialect's SQL on a second throwaway
+  Postgres cluster with the C collation (Redshift compares bytes).
+- Spark SQL: pyspark in local mode.
+- BigQuery: the ``zetasql`` package's GoogleSQL reference engine (WebAssembly
+  build of ZetaSQL, executes queries over in-memory tables).
+- Snowflake: ``fakesnow`` in its own virtualenv (it pins sqlglot), reached
+  through ``fakesnow_server.py`` over a pipe. Its Python is
+  NDCG_SQL_FAKESNOW_PYTHON, default ``.venv-snowflake/bin/python``.
+
+A missing engine is a test failure, never a skip. Each engine offers a DB-API
+style connection (or a SparkSession) for :func:`ndcg_sql.evaluate`, and
+``load(table, columns, rows)`` to create a table from Python rows.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import sqlglot
+from sqlglot import exp
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Column types by Python type of the values, as DuckDB-syntax type names.
+TYPES = {str: "VARCHAR", int: "BIGINT", float: "DOUBLE"}
+
+
+def column_types(rows, n):
+    types = []
+    for index in range(n):
+        kinds = {type(row[index]) for row in rows if row[index] is not None}
+        kind = float if kinds == {int, float} else (kinds.pop() if kinds else str)
+        types.append(TYPES[kind])
+    return types
+
+
+def create_statements(dialect: str, table: exp.Table, columns: list[str], rows: list[tuple]) -> list[str]:
+    """CREATE TABLE and INSERT for ``rows``, built as sqlglot trees (values as literals)."""
+    types = column_types(rows, len(columns))
+    schema = exp.Schema(
+        this=table.copy(),
+        expressions=[
+            exp.ColumnDef(this=exp.to_identifier(c, quoted=True), kind=exp.DataType.build(t, dialect="duckdb"))
+            for c, t in zip(columns, types)
+        ],
+    )
+    create = exp.Create(this=schema, kind="TABLE")
+    out = [create.sql(dialect=dialect, unsupported_level=sqlglot.ErrorLevel.RAISE)]
+    for start in range(0, len(rows), 200):
+        values = exp.values([tuple(exp.convert(v) for v in row) for row in rows[start : start + 200]])
+        insert = exp.insert(values, table.copy(), columns=[exp.to_identifier(c, quoted=True) for c in columns])
+        out.append(insert.sql(dialect=dialect, unsupported_level=sqlglot.ErrorLevel.RAISE))
+    return out
+
+
+# ---------------------------------------------------------------- Postgres
+
+
+def _postgres_bindir() -> str | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return os.path.dirname(found[-1]) if found else None
+
+
+class Postgres:
+    """Postgres with an ICU collation (en-US): string order is not byte order."""
+
+    dialect = "postgres"
+    dsn_variable = "NDCG_SQL_POSTGRES_DSN"
+    locale = ["--locale=C.UTF-8", "--locale-provider=icu", "--icu-locale=en-US"]
+
+    def __init__(self):
+        import psycopg
+
+        dsn = os.environ.get(self.dsn_variable)
+        self.base = None
+        if not dsn:
+            bindir = _postgres_bindir()
+            if bindir is None:
+                pytest.fail("PostgreSQL server not installed (apt-get install postgresql; .ci/run does it)")
+            self.bindir = bindir
+            self.base = tempfile.mkdtemp(prefix="ndcg_sql_pg_")
+            os.chmod(self.base, 0o755)
+            self.data = os.path.join(self.base, "data")
+            run_as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+            if run_as:
+                shutil.chown(self.base, "postgres", "postgres")
+            self.run_as = run_as
+            subprocess.run(
+                [*run_as, f"{bindir}/initdb", "-D", self.data, "-U", "postgres", "--auth=trust",
+                 "--encoding=UTF8", *self.locale],
+                check=True, capture_output=True,
+            )
+            port = 5432  # only names the socket file in our own directory: no TCP listener
+            subprocess.run(
+                [*run_as, f"{bindir}/pg_ctl", "-D", self.data, "-w", "-l", os.path.join(self.base, "log"),
+                 "-o", f"-k {self.base} -c listen_addresses='' -p {port} -c fsync=off", "start"],
+                check=True, capture_output=True,
+            )
+            dsn = f"host={self.base} port={port} user=postgres dbname=postgres"
+        self.con = psycopg.connect(dsn, autocommit=True, prepare_threshold=None)  # tables are re-created
+        self.schema_counter = 0
+
+    def load(self, table: exp.Table, columns, rows):
+        with self.con.cursor() as cur:
+            if table.db:
+                cur.execute(exp.Create(this=exp.Table(db=table.args["db"].copy()), kind="SCHEMA", exists=True).sql("postgres"))
+            cur.execute(exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql("postgres"))
+            for statement in create_statements("postgres", table, columns, rows):
+                cur.execute(statement)
+
+    def connection(self):
+        return self.con
+
+    def close(self):
+        self.con.close()
+        if self.base:
+            subprocess.run(
+                [*self.run_as, f"{self.bindir}/pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop"],
+                check=False, capture_output=True,
+            )
+            shutil.rmtree(self.base, ignore_errors=True)
+
+
+class Redshift(Postgres):
+    """The Redshift dialect's SQL on Postgres with the C collation: Redshift compares
+    VARCHAR by bytes and has no COLLATE clause (a Redshift cluster cannot run offline)."""
+
+    dialect = "redshift"
+    dsn_variable = "NDCG_SQL_REDSHIFT_POSTGRES_DSN"  # a server whose database uses the C collation
+    locale = ["--locale=C"]
+
+
+# ---------------------------------------------------------------- Spark
+
+
+class Spark:
+    dialect = "spark"
+
+    def __init__(self):
+        from pyspark.sql import SparkSession
+
+        self.warehouse = tempfile.mkdtemp(prefix="ndcg_sql_spark_")
+        self.session = (
+            SparkSession.builder.master("local[1]")
+            .appName("ndcg_sql-tests")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "1")
+            .config("spark.driver.memory", "1g")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.warehouse.dir", self.warehouse)
+            .getOrCreate()
+        )
+        self.session.sparkContext.setLogLevel("ERROR")
+        self.loaded = 0
+
+    def load(self, table: exp.Table, columns, rows):
+        from pyspark.sql import types as T
+
+        kinds = {"VARCHAR": T.StringType(), "BIGINT": T.LongType(), "DOUBLE": T.DoubleType()}
+        types = column_types(rows, len(columns))
+        schema = T.StructType([T.StructField(c, kinds[t]) for c, t in zip(columns, types)])
+        typed = [tuple(float(v) if t == "DOUBLE" and v is not None else v for v, t in zip(row, types)) for row in rows]
+        self.loaded += 1
+        source = f"ndcg_sql_loaded_{self.loaded}"
+        self.session.createDataFrame(typed, schema).createOrReplaceTempView(source)
+        if table.args.get("db"):  # a table in a database of the local catalog (parquet files)
+            database = exp.Table(db=table.args["db"].copy())
+            self.session.sql(exp.Create(this=database, kind="DATABASE", exists=True).sql("spark"))
+            self.session.sql(exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql("spark"))
+            self.session.sql(f"CREATE TABLE {table.sql('spark')} USING parquet AS SELECT * FROM {source}")
+        else:
+            name = exp.Table(this=table.this.copy())
+            self.session.sql(f"CREATE OR REPLACE TEMPORARY VIEW {name.sql('spark')} AS SELECT * FROM {source}")
+
+    def connection(self):
+        return self.session
+
+    def close(self):
+        self.session.stop()
+        shutil.rmtree(self.warehouse, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- BigQuery (ZetaSQL)
+
+
+class _ZetaCursor:
+    def __init__(self, engine):
+        self.engine = engine
+        self.description = None
+        self.rows = []
+
+    def execute(self, sql):
+        self.description, self.rows = self.engine.query(sql)
+
+    def fetchall(self):
+        return self.rows
+
+    def close(self):
+        pass
+
+
+class BigQuery:
+    """GoogleSQL semantics from ZetaSQL's reference implementation (package ``zetasql``)."""
+
+    dialect = "bigquery"
+
+    def __init__(self):
+        from zetasql.api import CatalogBuilder, PreparedQuery, TableBuilder, create_table_content
+        from zetasql.types import AnalyzerOptions, LanguageOptions, TypeKind, ZetaSQLBuiltinFunctionOptions
+
+        self._api = (CatalogBuilder, PreparedQuery, TableBuilder, create_table_content, TypeKind)
+        self.language = LanguageOptions.maximum_features()
+        self.builtins = ZetaSQLBuiltinFunctionOptions(language_options=self.language)
+        self.options = AnalyzerOptions(language_options=self.language)
+        self.tables = {}
+
+    def load(self, table: exp.Table, columns, rows):
+        CatalogBuilder, PreparedQuery, TableBuilder, create_table_content, TypeKind = self._api
+        kinds = {"VARCHAR": TypeKind.TYPE_STRING, "BIGINT": TypeKind.TYPE_INT64, "DOUBLE": TypeKind.TYPE_DOUBLE}
+        builder = TableBuilder(table.name)
+        for column, kind in zip(columns, column_types(rows, len(columns))):
+            builder = builder.add_column(column, kinds[kind])
+        typed = [[float(v) if kind == "DOUBLE" and v is not None else v for v, kind in zip(row, column_types(rows, len(columns)))] for row in rows]
+        self.tables[table.name] = (builder.build(), create_table_content(typed))
+
+    def query(self, sql):
+        CatalogBuilder, PreparedQuery, TableBuilder, create_table_content, TypeKind = self._api
+        catalog = CatalogBuilder("bigquery")
+        for definition, _ in self.tables.values():
+            catalog = catalog.add_table(definition)
+        catalog = catalog.with_builtin_functions(self.builtins).build()
+        content = {name: data for name, (_, data) in self.tables.items()}
+        prepared = PreparedQuery.builder().set_sql(sql).set_analyzer_options(self.options).set_catalog(catalog)
+        with prepared.set_table_content(content).prepare() as query:
+            response = query.execute()
+            names = [(column.name,) for column in query.columns]
+        rows = []
+        for row in response.content.table_data.row:
+            cells = []
+            for cell in row.cell:
+                for attribute in ("int64_value", "double_value", "string_value", "bool_value"):
+                    value = getattr(cell, attribute)
+                    if value is not None:
+                        break
+                cells.append(value)
+            rows.append(tuple(cells))
+        return names, rows
+
+    def analyze(self, sql: str, path: list[str], tables: dict[str, list[tuple[str, str]]]) -> None:
+        """Analysis only (no rows): resolve ``sql`` against tables nested in catalogs ``path``.
+
+        ZetaSQL's local service executes queries only over tables of the root
+        catalog, so qualified names (project.dataset.table) are checked here.
+        """
+        CatalogBuilder, PreparedQuery, TableBuilder, create_table_content, TypeKind = self._api
+        from zetasql.api import Analyzer
+        from zetasql.types import SimpleCatalog
+
+        kinds = {"VARCHAR": TypeKind.TYPE_STRING, "BIGINT": TypeKind.TYPE_INT64, "DOUBLE": TypeKind.TYPE_DOUBLE}
+        built = []
+        for name, columns in tables.items():
+            builder = TableBuilder(name)
+            for column, kind in columns:
+                builder = builder.add_column(column, kinds[kind])
+            built.append(builder.build())
+        inner = SimpleCatalog(name=path[-1], table=built)
+        for name in reversed(path[:-1]):
+            inner = SimpleCatalog(name=name, catalog=[inner])
+        root = CatalogBuilder("bigquery").with_builtin_functions(self.builtins).build()
+        root.catalog.append(inner)
+        Analyzer(self.options, root).analyze_statement(sql)
+
+    def connection(self):
+        engine = self
+
+        class Connection:
+            def cursor(self):
+                return _ZetaCursor(engine)
+
+        return Connection()
+
+    def close(self):
+        pass
+
+
+# ---------------------------------------------------------------- Snowflake (fakesnow)
+
+
+def fakesnow_python() -> str:
+    return os.environ.get("NDCG_SQL_FAKESNOW_PYTHON", str(ROOT / ".venv-snowflake" / "bin" / "python"))
+
+
+class _PipeCursor:
+    def __init__(self, engine):
+        self.engine = engine
+        self.description = None
+        self.rows = []
+
+    def execute(self, sql):
+        answer = self.engine.send({"sql": sql})
+        self.description = [(name,) for name in answer["names"]]
+        self.rows = [tuple(row) for row in answer["rows"]]
+
+    def fetchall(self):
+        return self.rows
+
+    def close(self):
+        pass
+
+
+class Snowflake:
+    dialect = "snowflake"
+
+    def __init__(self):
+        python = fakesnow_python()
+        if not os.path.exists(python):
+            pytest.fail(
+                f"no fakesnow environment at {python}: python3 -m venv .venv-snowflake && "
+                ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it)"
+            )
+        self.process = subprocess.Popen(
+            [python, str(Path(__file__).parent / "fakesnow_server.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+        )
+
+    def send(self, message: dict) -> dict:
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("fakesnow server ended")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"fakesnow: {answer['error']}")
+        return answer
+
+    def load(self, table: exp.Table, columns, rows):
+        for part in ("catalog", "db"):
+            if table.args.get(part):
+                kind = "DATABASE" if part == "catalog" else "SCHEMA"
+                target = exp.Table(db=table.args["catalog"].copy()) if part == "catalog" else exp.Table(
+                    db=table.args["db"].copy(), catalog=table.args["catalog"].copy() if table.args.get("catalog") else None
+                )
+                self.send({"sql": exp.Create(this=target, kind=kind, exists=True).sql("snowflake")})
+        self.send({"sql": exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql("snowflake")})
+        for statement in create_statements("snowflake", table, columns, rows):
+            self.send({"sql": statement})
+
+    def connection(self):
+        engine = self
+
+        class Connection:
+            def cursor(self):
+                return _PipeCursor(engine)
+
+        return Connection()
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=30)
+        except Exception:
+            self.process.kill()
+
+
+ENGINES = {"postgres": Postgres, "redshift": Redshift, "spark": Spark, "bigquery": BigQuery, "snowflake": Snowflake}

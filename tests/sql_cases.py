@@ -1,0 +1,54 @@
+"""Every option combination of the metric SQL, for the portable-subset lint and the golden files."""
+
+from __future__ import annotations
+
+import itertools
+
+from ndcg_sql import sql_text
+
+STATEMENTS = ("per_query", "summary", "coverage")
+
+
+def all_combinations():
+    """(name, to_sql keyword arguments): every combination of the options that shape the SQL
+    (judgments, rank or score, gain, ties, missing queries); the options that only change a
+    literal (no_relevant, the k list, item_type) are cycled through so each value appears."""
+    axes = dict(
+        judged=(False, True),
+        rank=(False, True),
+        gain=("exponential", "linear", "mapping"),
+        ties=("average", "item-asc", "item-desc"),
+        missing_queries=("ignore", "zero"),
+    )
+    no_relevant = ("zero", "skip", "one")
+    cutoffs = ([1, 3, 10, None], [None], [5])
+    index = 0
+    for values in itertools.product(*axes.values()):
+        o = dict(zip(axes, values))
+        if not o["judged"] and o["missing_queries"] == "zero":
+            continue
+        args = dict(
+            table="db.sch.runs",
+            judgments_table="db.sch.qrels" if o["judged"] else None,
+            gain={0: 0, 1: 1.5, 2: 3} if o["gain"] == "mapping" else o["gain"],
+            ties=o["ties"], missing_queries=o["missing_queries"],
+            no_relevant=no_relevant[index % 3], k=cutoffs[index % 3],
+            item_type=sql_text.ITEM_TYPES[index % 2],
+        )
+        if o["rank"]:
+            args["rank_col"] = "position"
+        index += 1
+        yield "-".join(str(v) for v in values) + f"-{args['no_relevant']}-{args['item_type']}", args
+
+
+#: A few representative cases kept as golden SQL files per dialect.
+GOLDEN = {
+    "list-default": dict(table="runs"),
+    "list-item-asc-mapping-skip": dict(
+        table="db.sch.runs", ties="item-asc", gain={0: 0, 1: 1, 2: 3, 3: 7}, no_relevant="skip", k=[5, 10]
+    ),
+    "judgments-trec": dict(
+        table="proj.ds.runs", judgments_table="proj.ds.qrels", ties="item-desc", gain="linear",
+        missing_queries="zero", k=[10, None], rank_col="rank",
+    ),
+}

@@ -1,0 +1,47 @@
+"""Golden SQL per dialect: every change of the emitted SQL, or of sqlglot, shows in review.
+
+The files are tests/golden/<dialect>/<case>.<statement>.sql. After an intended
+change, regenerate them and review the diff:
+
+    NDCG_SQL_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_golden_sql.py
+
+Without the variable, any difference fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import sqlglot
+
+from ndcg_sql import dialects, sql_text
+from sql_cases import GOLDEN, STATEMENTS
+
+FOLDER = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("NDCG_SQL_UPDATE_GOLDEN") == "1"
+
+
+def test_sqlglot_is_the_pinned_version():
+    """Golden files are written by one sqlglot; a different one must be reviewed via regeneration."""
+    assert (FOLDER / "SQLGLOT_VERSION").read_text().strip() == sqlglot.__version__ or UPDATE
+    if UPDATE:
+        (FOLDER / "SQLGLOT_VERSION").write_text(sqlglot.__version__ + "\n")
+
+
+@pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
+@pytest.mark.parametrize("case", sorted(GOLDEN))
+def test_golden_sql(dialect, case):
+    for what in STATEMENTS:
+        if what != "per_query" and case != "judgments-trec":
+            continue  # the summary and counts wrap the same per-query SQL: one case shows them
+        sql = sql_text.to_sql(**GOLDEN[case], dialect=dialect, what=what)
+        path = FOLDER / dialect / f"{case}.{what}.sql"
+        if UPDATE:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(sql, encoding="utf-8")
+        assert path.exists(), f"{path} missing: regenerate with NDCG_SQL_UPDATE_GOLDEN=1"
+        assert sql == path.read_text(encoding="utf-8"), (
+            f"{path} differs from the SQL now emitted; review and regenerate with NDCG_SQL_UPDATE_GOLDEN=1"
+        )
