@@ -34,6 +34,50 @@ class Columns:
         return {key: value for key, value in self.__dict__.items() if value is not None}
 
 
+#: Positions 1..HEAD_LENGTH of each ranking get a column each in the DCG sums
+#: (sql/dcg_at_cutoffs.sql.j2); at least the default cutoffs, at most this many.
+DEFAULT_HEAD_LENGTH = 20
+MAX_HEAD_LENGTH = 32
+
+
+def head_length(cutoffs, longest_list: int | None = None) -> int:
+    """How many top positions are summed column-wise (sql/dcg_at_cutoffs.sql.j2).
+
+    When ``longest_list`` (the most items any ranking or ideal ranking of the
+    input has) is known and at most :data:`MAX_HEAD_LENGTH`, exactly that: no
+    position lies past the head. Otherwise the largest finite cutoff, at least
+    :data:`DEFAULT_HEAD_LENGTH` and at most :data:`MAX_HEAD_LENGTH`.
+    """
+    if longest_list is not None and longest_list <= MAX_HEAD_LENGTH:
+        return max(1, longest_list)
+    finite = [k for k in cutoffs if k is not None]
+    return min(MAX_HEAD_LENGTH, max([DEFAULT_HEAD_LENGTH, *finite]))
+
+
+#: The ideal ranking is built by counting items per label when there are at most this many labels.
+MAX_COUNTED_LABELS = 16
+
+
+def ideal_labels(options: Options, labels: tuple | None) -> list[float] | None:
+    """The labels with a positive gain that may occur, by gain descending, when few and known.
+
+    ``labels`` is (lowest, highest, count of non-whole labels) of the input;
+    whole-number labels between lowest and highest are all listed (a label that
+    does not occur is counted 0 times). With a gain mapping its labels are
+    known. None when there are too many labels or they are not known.
+    """
+    if options.gain == "mapping":
+        positive = sorted((pair for pair in options.gain_mapping if pair[1] > 0), key=lambda pair: -pair[1])
+        return [label for label, _ in positive] if len(positive) <= MAX_COUNTED_LABELS else None
+    if labels is None or labels[0] is None or labels[2]:
+        return None
+    lowest, highest = int(labels[0]), int(labels[1])
+    if highest - lowest >= MAX_COUNTED_LABELS:
+        return None
+    # exponential (2^label - 1) and linear (label) gains grow with the label and are 0 at label 0
+    return [float(label) for label in range(highest, lowest - 1, -1) if label > 0]
+
+
 def template_context(
     options: Options,
     columns: Columns,
@@ -42,14 +86,25 @@ def template_context(
     dialect: str = "duckdb",
     fold: str | None = None,
     item_order: str = "item",
+    longest_list: int | None = None,
+    labels: tuple | None = None,
 ) -> dict:
     """Everything the templates need; names quoted for ``dialect``, numbers validated.
 
     ``fold`` is the target engine's case rule for plain names and
     ``item_order`` the item-id tie-break expression (both from
     :mod:`ndcg_sql.dialects`; the defaults are DuckDB's).
+    ``longest_list``: the most items of any ranked list or judged query, when
+    known (it lets the SQL skip the sums past the head); ``labels``: (lowest,
+    highest, count of non-whole labels) of the labels the ideal ranking is
+    built from, when known (it lets the SQL count items per label instead of
+    sorting them). Results are the same with or without them.
     """
     mapping = [(repr(label), repr(value)) for label, value in options.gain_mapping]
+    cutoffs = [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)]
+    head = head_length(options.cutoffs, longest_list)
+    known_labels = ideal_labels(options, labels)
+    beyond_head = longest_list is None or longest_list > head
 
     def quote(name: str) -> str:
         return identifiers.quote(name, dialect, fold)
@@ -73,7 +128,12 @@ def template_context(
         "ties": options.ties,
         "no_relevant": options.no_relevant,
         "missing_queries": options.missing_queries,
-        "cutoffs": [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)],
+        "cutoffs": cutoffs,
+        "head_length": head,
+        "ideal_labels": None if known_labels is None else [{"label": repr(label)} for label in known_labels],
+        "tail_cutoffs": [
+            cutoff for cutoff in cutoffs if beyond_head and (cutoff["k"] is None or cutoff["k"] > head)
+        ],
         # summary.sql.j2 groups by these besides k (the dbt package's segments); none here
         "segment_cols": [],
     }
@@ -84,9 +144,13 @@ class Result:
     """The outcome of :func:`evaluate`.
 
     Attributes:
-        per_query: DuckDB relation, one row per (query, k): the query id under
+        per_query: DuckDB relation, one row per (query, k), ordered by query
+            and k (the whole list last): the query id under
             its input column name, k (NULL for the whole list), cg, dcg, idcg,
             ndcg (DOUBLE; ndcg NULL for a skipped no-relevant query).
+            Computed by DuckDB each time it is read (the same numbers, to the
+            bit): a large log's per-query rows are not held in memory unless
+            asked for, so the input must still be there when they are read.
         summary: DuckDB relation, one row per k: k, ndcg (mean), queries
             (counted in the mean), no_relevant (queries with IDCG@k = 0).
         options: the conventions that produced the numbers (:meth:`Options.report`).
@@ -188,6 +252,8 @@ def validate(fetch, context: dict, checks: list[validation.Check], query_col: st
         context: the template context; checks: from :func:`validation.checks_for`.
         query_col: the user's query column name, for the message.
     """
+
+
     relations: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
         relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
@@ -224,6 +290,47 @@ def validate(fetch, context: dict, checks: list[validation.Check], query_col: st
             problems.append(validation.describe_failure(check, failing, query_col, examples))
     if problems:
         raise InputError("bad input:\n  " + "\n  ".join(problems))
+
+
+
+def profile_input(fetch, context: dict, checks: list[validation.Check], query_col: str) -> dict:
+    """The input checks in one pass per relation (``sql/validate_lists.sql.j2``), for DuckDB.
+
+    Only when something is wrong does :func:`validate` count each check and
+    raise its message. Returns what the metric SQL may use to skip work (the
+    results are the same): "longest_list", the items of the longest list
+    (ranked list, or judged query with judgments), and "labels": (lowest,
+    highest, how many are not whole numbers) of the labels the ideal ranking
+    is built from.
+
+    Raises:
+        InputError: as :func:`validate`.
+    """
+    row_checks: dict[str, list[dict]] = {}
+    for index, check in enumerate(checks):
+        if not check.relation.endswith("_duplicate_pairs"):
+            row_checks.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
+    sql = templates.render(
+        "validate_lists.sql.j2",
+        relations=[{"name": name, "checks": items} for name, items in row_checks.items()],
+        **context,
+    )
+    names, rows = fetch(sql)
+    profile = {name.lower(): value for name, value in zip(names, rows[0])}
+    empty = [
+        "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
+        for name in ("run_rows", "judgment_rows")
+        if profile.get(f"{name}_count") == 0
+    ]
+    if empty:
+        raise InputError("; ".join(empty))
+    if any(profile[f"{name}_problems"] for name in row_checks):
+        validate(fetch, context, checks, query_col)
+    labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
+    return {
+        "longest_list": max(profile[f"{name}_longest"] for name in row_checks),
+        "labels": tuple(profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")),
+    }
 
 
 def evaluate(
@@ -343,31 +450,45 @@ def evaluate(
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
         )
-        validate(duckdb_fetch(con), context, validation.checks_for(options, columns.roles()), query_col)
-
+        profile = profile_input(duckdb_fetch(con), context, validation.checks_for(options, columns.roles()), query_col)
+        context = template_context(
+            options, columns, quote(run_view), quote(judgments_view) if judgments_view else None,
+            longest_list=profile["longest_list"], labels=profile["labels"],
+        )
         per_query_sql = templates.render("per_query.sql.j2", **context)
-        per_query_table = inputs.new_view_name("per_query")
-        con.execute(f"CREATE TEMP TABLE {quote(per_query_table)} AS {per_query_sql}")
-        coverage = _coverage(con, context, per_query_table)
-    finally:
+        # the summary is computed from the per-query rows in the same statement; the
+        # per-query rows are not kept (on a large log they outweigh everything else)
+        # but computed again when read: the same numbers, to the bit
+        summary_table = inputs.new_view_name("summary")
+        summary_sql = templates.render(
+            "summary.sql.j2", per_query_relation=f"({per_query_sql}) AS per_query_rows", cutoffs=context["cutoffs"],
+            segment_cols=[],
+        )
+        con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+        evaluated = con.execute(f"SELECT COALESCE(MAX(evaluated), 0) FROM {quote(summary_table)}").fetchall()[0][0]
+        coverage = {"evaluated": evaluated, **_coverage(con, context)}
+    except BaseException:
         for view in views:
             inputs.drop(con, view)
-    summary_table = inputs.new_view_name("summary")
-    summary_sql = templates.render(
-        "summary.sql.j2", per_query_relation=quote(per_query_table), **context
-    )
-    con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+        raise
     return Result(
-        per_query=con.table(per_query_table),
-        summary=con.table(summary_table),
+        per_query=con.sql(
+            f"SELECT * FROM ({per_query_sql}) AS per_query_rows "
+            f"ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
+        ),
+        summary=con.sql(f"SELECT k, ndcg, queries, no_relevant FROM {quote(summary_table)}"),
         options=options.report(),
         coverage=coverage,
         sql=per_query_sql,
     )
 
 
-def _coverage(con, context: dict, per_query_table: str) -> dict:
-    sql = templates.render("coverage.sql.j2", per_query_relation=quote(per_query_table), **context)
-    row = con.execute(sql).fetchone()
-    names = [d[0] for d in con.description]
+def _coverage(con, context: dict) -> dict:
+    """With judgments: run queries left out for want of judgments, judged queries missing from the run."""
+    if not context["judgments"]:
+        return {}
+    sql = templates.render("coverage.sql.j2", **context)
+    cursor = con.execute(sql)
+    names = [d[0] for d in cursor.description]
+    row = cursor.fetchall()[0]
     return {name: value for name, value in zip(names, row) if value is not None}

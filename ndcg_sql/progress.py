@@ -32,15 +32,26 @@ def reported(con: duckdb.DuckDBPyConnection, description: str = "ndcg-sql", dela
 
     def watch():
         nonlocal step
+        unknown = False
         while not stop.wait(0.2):
             try:
                 value = con.query_progress()
             except duckdb.Error:
                 continue
             if value is None or value < 0:
+                # DuckDB gives no figure for some queries (one reading a constant
+                # table, such as the cutoffs, among them): keep the elapsed time going
+                if not unknown:
+                    unknown = True
+                    step += 1
+                    bar.n = 0
+                    bar.set_description_str(f"{description} step {step} (no estimate)", refresh=False)
+                bar.refresh()
                 continue
-            if value + 5 < bar.n:  # a new query started
-                step += 1
+            if unknown or value + 5 < bar.n:  # a new query started
+                if not unknown:
+                    step += 1
+                unknown = False
                 bar.set_description_str(f"{description} step {step}", refresh=False)
             bar.n = min(100.0, float(value))
             bar.refresh()

@@ -155,9 +155,9 @@ def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
 
     Each is one statement.
     """
+    if what == "per_query":  # on its own: ordered by query and k
+        return templates.render("per_query.sql.j2", ordered=True, **p.context)
     per_query = templates.render("per_query.sql.j2", **p.context)
-    if what == "per_query":
-        return per_query
     relation = PER_QUERY_CTE  # our own plain name, unquoted like the CTE it names
     if what == "summary":
         outer = templates.render("summary.sql.j2", **{**p.context, "per_query_relation": relation})

@@ -132,3 +132,58 @@ def test_judgments_mode_matches_reference(data, cutoffs, ties, missing, no_relev
         no_relevant=no_relevant,
     )
     assert_matches(result, expected, means, cutoffs)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), ties=st.sampled_from(["average", "item-asc", "item-desc"]),
+       gain=st.sampled_from(["exponential", "linear"]))
+def test_long_lists_match_reference(seed, ties, gain):
+    # lists longer than the head of 32 positions summed column-wise: the whole
+    # list and k = 40 go through the running sums past the head
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    rows = []
+    for q in range(4):
+        for item in range(int(rng.integers(1, 90))):
+            rows.append((q, item, float(rng.integers(0, 30)) / 4.0, int(rng.integers(0, 4))))
+    cutoffs = [1, 10, 40, None]
+    result = ndcg_sql.evaluate(frame(rows), k=cutoffs, gain=gain, ties=ties)
+    expected, means = reference.evaluate(rows, cutoffs, gain=gain, ties=ties)
+    assert_matches(result, expected, means, cutoffs)
+
+
+def test_sql_text_with_sums_past_the_head_matches_reference(tmp_path):
+    # to_sql does not know the longest list, so it always sums past the head
+    import duckdb
+    from ndcg_sql.sql_text import to_sql as to_sql_text
+    rows = [(q, i, float((i * 7 + q) % 5), (i * 3 + q) % 4) for q in range(3) for i in range(q * 9 + 1)]
+    path = tmp_path / "run.parquet"
+    frame(rows).to_parquet(path)
+    cutoffs = [1, 5, None]
+    sql = to_sql_text(file=str(path), k=cutoffs)
+    got = {(r[0], r[1]): r[2:] for r in duckdb.sql(sql).fetchall()}
+    expected, _ = reference.evaluate(rows, cutoffs)
+    assert set(got) == set(expected)
+    for key, values in expected.items():
+        for a, b in zip(got[key], values):
+            assert reference.close(a, b), (key, a, b)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), spread=st.sampled_from([3, 40]), judged=st.booleans())
+def test_few_and_many_labels_match_reference(seed, spread, judged):
+    # few whole labels: the ideal ranking is counted per label; many: items are numbered
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    rows = [(q, i, float(rng.integers(0, 6)), int(rng.integers(0, spread)) + (5 if q == 1 else 0))
+            for q in range(4) for i in range(int(rng.integers(1, 12)))]
+    cutoffs = [1, 4, None]
+    if judged:
+        judgments = [(q, i, label) for q, i, _, label in rows if (i + q) % 3] + [(0, 999, spread)]
+        qrels = pd.DataFrame(judgments, columns=["query_id", "item_id", "label"])
+        result = ndcg_sql.evaluate(frame(rows, with_label=False), k=cutoffs, judgments=qrels, gain="linear")
+        expected, means = reference.evaluate(rows, cutoffs, gain="linear", judgments=judgments)
+    else:
+        result = ndcg_sql.evaluate(frame(rows), k=cutoffs, gain="linear")
+        expected, means = reference.evaluate(rows, cutoffs, gain="linear")
+    assert_matches(result, expected, means, cutoffs)

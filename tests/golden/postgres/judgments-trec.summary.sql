@@ -11,10 +11,11 @@ WITH run_rows AS (
     "item_id" AS item,
     "label" AS label_raw
   FROM "proj"."ds"."qrels"
-), judged_queries AS (
-  SELECT DISTINCT
-    qid
-  FROM judgment_rows
+), judgment_labels AS (
+  SELECT
+    "query_id" AS qid,
+    "label" AS label_raw
+  FROM "proj"."ds"."qrels"
 ), labelled_items AS (
   SELECT
     r.qid,
@@ -22,8 +23,6 @@ WITH run_rows AS (
     CAST(r.order_raw AS DOUBLE PRECISION) AS order_value,
     COALESCE(CAST(j.label_raw AS DOUBLE PRECISION), 0.0) AS label
   FROM run_rows AS r
-  INNER JOIN judged_queries AS q
-    ON r.qid = q.qid
   LEFT JOIN judgment_rows AS j
     ON r.qid = j.qid AND r.item = j.item
 ), gained_items AS (
@@ -45,72 +44,482 @@ WITH run_rows AS (
 ), ideal_items AS (
   SELECT
     qid,
-    ROW_NUMBER() OVER (PARTITION BY qid ORDER BY gain DESC NULLS LAST) AS rank,
+    ROW_NUMBER() OVER (PARTITION BY qid ORDER BY gain DESC NULLS LAST) AS position,
     gain
   FROM (
     SELECT
       qid,
       CAST(label_raw AS DOUBLE PRECISION) AS gain
-    FROM judgment_rows
+    FROM judgment_labels
   ) AS ideal_source
-), run_dcg_by_rank AS (
+), run_positions AS (
   SELECT
     qid,
-    rank,
-    SUM(credited_gain) OVER (
+    rank AS position,
+    credited_gain AS gain
+  FROM ranked_items
+), run_dcg_by_position AS (
+  SELECT
+    qid,
+    position,
+    gain,
+    SUM(CASE WHEN position > 20 THEN gain END) OVER (
       PARTITION BY qid
-      ORDER BY rank ASC NULLS FIRST
+      ORDER BY position ASC NULLS FIRST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS running_cg,
+    ) AS tail_cg,
     SUM(
-      credited_gain * (
-        CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(rank AS DOUBLE PRECISION) + 1.0), 0)
-      )
+      CASE
+        WHEN position > 20
+        THEN gain * (
+          CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(position AS DOUBLE PRECISION) + 1.0), 0)
+        )
+      END
     ) OVER (
       PARTITION BY qid
-      ORDER BY rank ASC NULLS FIRST
+      ORDER BY position ASC NULLS FIRST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS running_dcg
-  FROM ranked_items
+    ) AS tail_dcg
+  FROM run_positions
+), run_dcg_by_query AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
+    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
+    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
+    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
+    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
+    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
+    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
+    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
+    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
+    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
+    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
+    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
+    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
+    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
+    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
+    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
+    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
+    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
+    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20,
+    MAX(tail_cg) AS tail_cg_2,
+    MAX(tail_dcg) AS tail_dcg_2
+  FROM run_dcg_by_position
+  GROUP BY
+    qid
 ), run_dcg_at_cutoffs AS (
   SELECT
     qid,
-    MAX(CASE WHEN rank <= 10 THEN running_cg END) AS cg_1,
-    MAX(CASE WHEN rank <= 10 THEN running_dcg END) AS dcg_1,
-    MAX(running_cg) AS cg_2,
-    MAX(running_dcg) AS dcg_2
-  FROM run_dcg_by_rank
-  GROUP BY
-    qid
-), ideal_dcg_by_rank AS (
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+          ) + COALESCE(gain_at_3, 0.0)
+        ) + (
+          COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+          ) + COALESCE(gain_at_8, 0.0)
+        ) + (
+          COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+        )
+      )
+    ) AS cg_1,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_2, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_3, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_4, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
+          ) + COALESCE(gain_at_5, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_7, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_8, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_9, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
+          ) + COALESCE(gain_at_10, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        )
+      )
+    ) AS dcg_1,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+            ) + COALESCE(gain_at_3, 0.0)
+          ) + (
+            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+            ) + COALESCE(gain_at_8, 0.0)
+          ) + (
+            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
+            ) + COALESCE(gain_at_13, 0.0)
+          ) + (
+            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
+            ) + COALESCE(gain_at_18, 0.0)
+          ) + (
+            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
+          )
+        )
+      )
+    ) + COALESCE(tail_cg_2, 0.0) AS cg_2,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_2, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_3, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_4, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_5, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_7, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_8, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_9, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_10, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_12, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_13, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_14, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_15, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_17, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_18, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_19, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_20, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      )
+    ) + COALESCE(tail_dcg_2, 0.0) AS dcg_2
+  FROM run_dcg_by_query
+), ideal_dcg_by_position AS (
   SELECT
     qid,
-    rank,
-    SUM(gain) OVER (
+    position,
+    gain,
+    SUM(CASE WHEN position > 20 THEN gain END) OVER (
       PARTITION BY qid
-      ORDER BY rank ASC NULLS FIRST
+      ORDER BY position ASC NULLS FIRST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS running_cg,
+    ) AS tail_cg,
     SUM(
-      gain * (
-        CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(rank AS DOUBLE PRECISION) + 1.0), 0)
-      )
+      CASE
+        WHEN position > 20
+        THEN gain * (
+          CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(position AS DOUBLE PRECISION) + 1.0), 0)
+        )
+      END
     ) OVER (
       PARTITION BY qid
-      ORDER BY rank ASC NULLS FIRST
+      ORDER BY position ASC NULLS FIRST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS running_dcg
+    ) AS tail_dcg
   FROM ideal_items
+), ideal_dcg_by_query AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
+    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
+    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
+    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
+    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
+    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
+    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
+    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
+    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
+    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
+    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
+    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
+    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
+    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
+    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
+    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
+    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
+    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
+    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20,
+    MAX(tail_cg) AS tail_cg_2,
+    MAX(tail_dcg) AS tail_dcg_2
+  FROM ideal_dcg_by_position
+  GROUP BY
+    qid
 ), ideal_dcg_at_cutoffs AS (
   SELECT
     qid,
-    MAX(CASE WHEN rank <= 10 THEN running_cg END) AS ideal_cg_1,
-    MAX(CASE WHEN rank <= 10 THEN running_dcg END) AS ideal_dcg_1,
-    MAX(running_cg) AS ideal_cg_2,
-    MAX(running_dcg) AS ideal_dcg_2
-  FROM ideal_dcg_by_rank
-  GROUP BY
-    qid
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+          ) + COALESCE(gain_at_3, 0.0)
+        ) + (
+          COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+          ) + COALESCE(gain_at_8, 0.0)
+        ) + (
+          COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+        )
+      )
+    ) AS ideal_cg_1,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_2, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_3, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_4, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
+          ) + COALESCE(gain_at_5, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_7, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_8, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_9, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
+          ) + COALESCE(gain_at_10, 0.0) * (
+            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
+          )
+        )
+      )
+    ) AS ideal_dcg_1,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+            ) + COALESCE(gain_at_3, 0.0)
+          ) + (
+            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+            ) + COALESCE(gain_at_8, 0.0)
+          ) + (
+            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
+            ) + COALESCE(gain_at_13, 0.0)
+          ) + (
+            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
+            ) + COALESCE(gain_at_18, 0.0)
+          ) + (
+            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
+          )
+        )
+      )
+    ) + COALESCE(tail_cg_2, 0.0) AS ideal_cg_2,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_2, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_3, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_4, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_5, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_7, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_8, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_9, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_10, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_12, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_13, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_14, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_15, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_17, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_18, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_19, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_20, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      )
+    ) + COALESCE(tail_dcg_2, 0.0) AS ideal_dcg_2
+  FROM ideal_dcg_by_query
 ), cutoffs AS (
   SELECT
     1 AS cutoff_id,
@@ -153,24 +562,14 @@ WITH run_rows AS (
       ELSE CAST(0.0 AS DOUBLE PRECISION)
     END AS ndcg
   FROM query_values
-), summed_queries AS (
-  SELECT
-    k,
-    ndcg,
-    idcg,
-    SUM(ndcg) OVER (
-      PARTITION BY k
-      ORDER BY "query_id" ASC NULLS FIRST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS running_ndcg
-  FROM per_query_rows
 ), cutoff_means AS (
   SELECT
     k,
-    CAST(MAX(running_ndcg) AS DOUBLE PRECISION) / NULLIF(COUNT(ndcg), 0) AS ndcg,
+    CAST(SUM(CAST(ndcg AS DECIMAL(38, 18))) AS DOUBLE PRECISION) / NULLIF(COUNT(ndcg), 0) AS ndcg,
     COUNT(ndcg) AS queries,
-    SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS no_relevant
-  FROM summed_queries
+    COUNT(*) AS evaluated,
+    CAST(SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS BIGINT) AS no_relevant
+  FROM per_query_rows
   GROUP BY
     k
 )
@@ -178,7 +577,8 @@ SELECT
   c.k,
   m.ndcg,
   CAST(COALESCE(m.queries, 0) AS BIGINT) AS queries,
-  CAST(COALESCE(m.no_relevant, 0) AS BIGINT) AS no_relevant
+  CAST(COALESCE(m.no_relevant, 0) AS BIGINT) AS no_relevant,
+  CAST(COALESCE(m.evaluated, 0) AS BIGINT) AS evaluated
 FROM cutoffs AS c
 LEFT JOIN cutoff_means AS m
   ON COALESCE(c.k, 0) = COALESCE(m.k, 0)

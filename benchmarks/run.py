@@ -1,0 +1,124 @@
+"""Time ndcg_sql against the scan floor and peers on one generated log, in one run.
+
+    python -m benchmarks.run --rows 10_000_000 --items 10 --peers numpy polars
+
+Each approach runs in its own process (``benchmarks/approaches.py``), one after
+the other, so its peak memory is its own; seconds exclude interpreter start-up
+and writing results (which happens only when peers are compared). CPU seconds
+are reported beside wall seconds because the machine may be shared: the CPU
+ratio to the floor is the steadier figure when other work competes for cores. Every approach's per-query NDCG@k is compared with
+ndcg_sql's (largest absolute difference; it must be below 1e-9). Prints a
+Markdown table with seconds, the ratio to the floor query and peak memory.
+Data is generated once into benchmarks/data/ (git-ignored) and reused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+import duckdb
+
+from . import generate
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data")
+TOLERANCE = 1e-9
+
+
+def _rows(text: str) -> int:
+    return int(text.replace("_", ""))
+
+
+def run_approach(name, run, judgments, memory_limit, out):
+    command = [sys.executable, "-m", "benchmarks.approaches", name, run, out, judgments or "-", memory_limit or "-"]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=os.path.dirname(HERE))
+    if done.returncode != 0:
+        return {"approach": name, "error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def largest_difference(ours: str, theirs: str) -> float | None:
+    """Largest |NDCG difference| over (query, k); a peer may leave out a query only where ours is 0
+    (no relevant item: ranx does); any other missing or extra row counts as infinite."""
+    row = duckdb.connect().execute(
+        f"""SELECT MAX(ABS(COALESCE(a.ndcg, 0) - COALESCE(b.ndcg, 0))),
+                   COUNT(*) FILTER (WHERE b.query_id IS NULL AND COALESCE(a.ndcg, 0) <> 0),
+                   COUNT(*) FILTER (WHERE a.query_id IS NULL)
+            FROM read_parquet('{ours}') AS a FULL JOIN read_parquet('{theirs}') AS b
+            ON a.query_id = b.query_id AND a.k = b.k"""
+    ).fetchall()[0]
+    if row[1] or row[2]:
+        return float("inf")
+    return row[0]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=_rows, required=True)
+    parser.add_argument("--items", type=int, default=10, help="items per query (default 10)")
+    parser.add_argument("--judgments", action="store_true", help="judgments mode (ideal from a qrels file)")
+    parser.add_argument("--peers", nargs="*", default=[], choices=["numpy", "polars", "ranx"])
+    parser.add_argument("--ties", type=float, default=0.2,
+                        help="share of items on a coarse score grid, so tied (default 0.2; ranx needs 0)")
+    parser.add_argument("--memory-limit", help="DuckDB memory_limit for the floor and ndcg_sql, e.g. 1GB")
+    parser.add_argument("--repeat", type=int, default=1, help="run each approach this many times, keep the fastest")
+    args = parser.parse_args(argv)
+
+    stem = f"r{args.rows}_i{args.items}" + (f"_t{args.ties:g}" if args.ties != 0.2 else "")
+    run = os.path.join(DATA, stem + ".parquet")
+    qrels = os.path.join(DATA, stem + ".qrels.parquet")
+    if not os.path.exists(run) or (args.judgments and not os.path.exists(qrels)):
+        print("generating", generate.generate(run, args.rows, args.items, ties=args.ties, judgments=qrels), file=sys.stderr)
+    judgments = qrels if args.judgments else None
+    if judgments and args.peers:
+        parser.error("peers compute list mode only; leave out --peers with --judgments")
+
+    results = []
+    outputs = {}
+    for name in ["floor", "ndcg_sql", *args.peers]:
+        best = None
+        for _ in range(args.repeat):
+            out = os.path.join(DATA, f"{stem}.{name}.result.parquet") if args.peers else "-"
+            limit = args.memory_limit if name in ("floor", "ndcg_sql") else None
+            measured = run_approach(name, run, judgments, limit, out)
+            print(json.dumps(measured), file=sys.stderr, flush=True)
+            if best is None or measured.get("seconds", float("inf")) < best.get("seconds", float("inf")):
+                best = measured
+        results.append(best)
+        outputs[name] = out
+    floor = next(r for r in results if r["approach"] == "floor").get("seconds")
+    floor_cpu = next(r for r in results if r["approach"] == "floor").get("cpu_seconds")
+    title = (
+        f"{args.rows:,} rows, {args.items} items/query"
+        + (f", {args.ties:g} of scores tied" if args.ties != 0.2 else "")
+        + (", judgments" if judgments else "")
+        + (f", DuckDB memory_limit={args.memory_limit}" if args.memory_limit else "")
+    )
+    print(f"\n{title}\n")
+    print("| approach | seconds | × floor | CPU seconds | × floor (CPU) | peak memory (GB) | largest difference from ndcg_sql |")
+    print("|---|---|---|---|---|---|---|")
+    failed = False
+    for result in results:
+        name = result["approach"]
+        if "error" in result:
+            print(f"| {name} | failed: {result['error']} | | | | | |")
+            failed = True
+            continue
+        difference = ""
+        if name not in ("floor", "ndcg_sql"):
+            value = largest_difference(outputs["ndcg_sql"], outputs[name])
+            difference = f"{value:.1e}" + ("" if value <= TOLERANCE else " (DISAGREES)")
+            failed |= value > TOLERANCE
+        print(
+            f"| {name} | {result['seconds']:.2f} | {result['seconds'] / floor:.1f} | {result['cpu_seconds']:.2f} "
+            f"| {result['cpu_seconds'] / floor_cpu:.1f} | {result['peak_gb']:.2f} | {difference} |"
+        )
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
