@@ -194,8 +194,12 @@ class Generator:
         return "".join(out)
 
     def free_variables(self, text: str) -> set[str]:
-        names = meta.find_undeclared_variables(self.env.parse(text))
-        return set(names) - {PACKAGE, CONTEXT} - set(self.env.globals)
+        """Names the text reads but never sets (a name set in one branch only, which Jinja's
+        own analysis counts as possibly undeclared, is the template's own)."""
+        tree = self.env.parse(text)
+        assigned = {node.name for node in tree.find_all(jinja2.nodes.Name) if node.ctx in ("store", "param")}
+        names = meta.find_undeclared_variables(tree)
+        return set(names) - assigned - {PACKAGE, CONTEXT} - set(self.env.globals)
 
     def optional_variables(self, text: str) -> set[str]:
         """Variables the template gives a default (``name | default(...)``): they may be left out."""

@@ -1,6 +1,6 @@
 {#- Generated from sql/dcg_at_cutoffs.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{%- macro tmpl_dcg_at_cutoffs__sum_of(ndcg_context, first, last, with_discount) -%}{% set middle = ndcg_context['middle'] -%}
+{%- macro tmpl_dcg_at_cutoffs__sum_of(ndcg_context, first, last, with_discount) -%}
 {%- if first == last -%}
 {{ ndcg_sql.tmpl_dcg_at_cutoffs__term(ndcg_context, first, with_discount) }}
 {%- else -%}

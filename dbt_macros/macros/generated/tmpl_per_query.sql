@@ -1,6 +1,6 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro tmpl_per_query(cutoffs, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, middle, missing_queries, no_relevant, order_col, ordered, output_query_col, query_col, run_relation, tail_cutoffs, ties) -%}
+{% macro tmpl_per_query(cutoffs, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, no_relevant, order_col, ordered, output_query_col, query_col, run_relation, tail_cutoffs, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -18,7 +18,6 @@
 {%- if judgments is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'judgments'") }}{% endif -%}
 {%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'judgments_relation'") }}{% endif -%}
 {%- if label_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'label_col'") }}{% endif -%}
-{%- if middle is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'middle'") }}{% endif -%}
 {%- if missing_queries is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'missing_queries'") }}{% endif -%}
 {%- if no_relevant is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'no_relevant'") }}{% endif -%}
 {%- if order_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'order_col'") }}{% endif -%}
@@ -27,7 +26,7 @@
 {%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'run_relation'") }}{% endif -%}
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'middle': middle, 'missing_queries': missing_queries, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'run_relation': run_relation, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'run_relation': run_relation, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
