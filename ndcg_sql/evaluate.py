@@ -141,6 +141,7 @@ def template_context(
         "tail_cutoffs": [
             cutoff for cutoff in cutoffs if beyond_head and (cutoff["k"] is None or cutoff["k"] > head)
         ],
+        # summary.sql.j2 groups by these besides k (the dbt package's segments); none here
         "segment_cols": [],
     }
 
@@ -563,6 +564,7 @@ def evaluate(
             summary_table = inputs.new_view_name("summary")
             summary_sql = templates.render(
                 "summary.sql.j2", per_query_relation=f"({per_query_sql}) AS per_query_rows", cutoffs=context["cutoffs"],
+                segment_cols=[],
             )
             con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
             evaluated = con.execute(f"SELECT COALESCE(MAX(evaluated), 0) FROM {quote(summary_table)}").fetchall()[0][0]

@@ -1,0 +1,41 @@
+"""Write the seeds of this dbt project from the repository's bundled real data (examples/).
+
+- lambdarank_test.csv: examples/lightgbm_lambdarank/rank.test.scored.csv as is
+  (LightGBM's lambdarank example, test part, scored by a LightGBM model).
+- dl19_runs.csv: the BM25 and SPLADE++ runs of TREC DL 2019 passage, top 100,
+  one arm each (columns arm, query_id, item_id, rank, score).
+- dl19_qrels.csv: NIST's judgments of TREC DL 2019 passage (query_id, item_id, label).
+Sources and licences: examples/SOURCE.md. Run from anywhere: python make_seeds.py
+"""
+
+import csv
+import shutil
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+EXAMPLES = HERE.parent.parent / "examples"
+RUNS = {"bm25": "run.dl19.bm25.top100.txt", "splade_pp_ed": "run.dl19.splade_pp_ed.top100.txt"}
+
+
+def write_seeds(seeds: Path = HERE / "seeds", examples: Path = EXAMPLES) -> None:
+    seeds.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(examples / "lightgbm_lambdarank" / "rank.test.scored.csv", seeds / "lambdarank_test.csv")
+    with open(seeds / "dl19_runs.csv", "w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["arm", "query_id", "item_id", "rank", "score"])
+        for arm, name in RUNS.items():
+            for line in open(examples / "trec_dl19_passage" / name):
+                fields = line.split()  # qid Q0 docid rank score tag
+                if fields:
+                    writer.writerow([arm, fields[0], fields[2], fields[3], fields[4]])
+    with open(seeds / "dl19_qrels.csv", "w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["query_id", "item_id", "label"])
+        for line in open(examples / "trec_dl19_passage" / "qrels.dl19-passage.txt"):
+            fields = line.split()  # qid iter docid rel
+            if fields:
+                writer.writerow([fields[0], fields[2], fields[3]])
+
+
+if __name__ == "__main__":
+    write_seeds()

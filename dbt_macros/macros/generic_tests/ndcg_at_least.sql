@@ -1,0 +1,62 @@
+{#- Generic test: fails when the mean NDCG@k of a model is below a threshold
+    (for every segment, with segment_cols), or when the model has no row for k.
+    The model holds per-query rows (ndcg_per_query's output), or, with
+    `ranking: {options of ndcg_per_query}`, the ranking itself.
+      threshold     number in [0, 1]
+      k             the cutoff (an integer, or 'all'; default 10)
+      query_col     query column (default 'query_id')
+      segment_cols  check every segment (e.g. each experiment arm)
+    Failing rows: the segment columns, k, the mean ndcg and the threshold. -#}
+{% test ndcg_at_least(model, threshold, k=10, query_col='query_id', segment_cols=[], ranking=none) %}
+  {{ return(adapter.dispatch('test_ndcg_at_least', 'ndcg_sql')(model, threshold, k, query_col, segment_cols, ranking)) }}
+{% endtest %}
+
+{% macro default__test_ndcg_at_least(model, threshold, k, query_col, segment_cols, ranking) -%}
+  {%- set fail = exceptions.raise_compiler_error -%}
+  {#- Arguments given in YAML through {{ var() }} arrive as text: accept a number written out. -#}
+  {%- if threshold is string and modules.re.fullmatch('[0-9]*[.]?[0-9]+', threshold | trim) -%}
+    {%- set threshold = threshold | trim | float -%}
+  {%- endif -%}
+  {%- if threshold is not number or threshold is boolean or threshold < 0 or threshold > 1 -%}
+    {{ fail("ndcg_at_least: threshold must be a number in [0, 1]; got " ~ threshold) }}
+  {%- endif -%}
+  {%- if k is string and modules.re.fullmatch('[0-9]+', k | trim) -%}
+    {%- set k = k | trim | int -%}
+  {%- endif -%}
+  {%- if k is none or (k is string and k | trim | lower == 'all') -%}
+    {%- set k_condition = 'k IS NULL' -%}
+    {%- set k_value = 'CAST(NULL AS BIGINT)' -%}
+    {%- set k_cutoff = none -%}
+  {%- elif k is integer and k is not boolean and k > 0 -%}
+    {%- set k_condition = 'k = ' ~ k -%}
+    {%- set k_value = k -%}
+    {%- set k_cutoff = k -%}
+  {%- else -%}
+    {{ fail("ndcg_at_least: k must be a positive integer or 'all'; got " ~ k) }}
+  {%- endif -%}
+  {%- set segments = [] -%}
+  {%- for column in segment_cols -%}{%- do segments.append(ndcg_sql.quote_identifier(column)) -%}{%- endfor -%}
+  {%- if ranking is not none -%}
+    {%- set options = ranking.copy() -%}
+    {#- only the cutoff under test is computed -#}
+    {%- do options.update({'query_col': query_col, 'segment_cols': segment_cols, 'k': [k_cutoff]}) -%}
+    {%- set per_query_sql = ndcg_sql.ndcg_per_query(model, **options) -%}
+  {%- else -%}
+    {%- set per_query_sql = 'SELECT * FROM ' ~ model -%}
+  {%- endif -%}
+WITH
+per_query_rows AS ( -- one row per ([segment,] query, k)
+{{ per_query_sql }}
+),
+summary_rows AS ( -- one row per ([segment,] k): mean NDCG
+  SELECT * FROM (
+{{ ndcg_sql.ndcg_summary('per_query_rows', query_col, [k_cutoff], segment_cols) }}
+  ) AS summary
+)
+SELECT {% for s in segments %}{{ s }}, {% endfor %}k, ndcg, {{ threshold }} AS threshold
+FROM summary_rows
+WHERE {{ k_condition }} AND (ndcg IS NULL OR ndcg < {{ threshold }})
+UNION ALL
+SELECT {% for s in segments %}NULL, {% endfor %}{{ k_value }}, CAST(NULL AS DOUBLE), {{ threshold }}
+WHERE NOT EXISTS (SELECT 1 FROM summary_rows WHERE {{ k_condition }})
+{%- endmacro %}

@@ -1,0 +1,77 @@
+"""A small stand-in for dbt's macro runtime, to call the package's macros from Python fast.
+
+dbt puts every macro of a package in one namespace (``ndcg_sql.<macro>``), offers
+``return()``, ``adapter.dispatch``, ``exceptions.raise_compiler_error``,
+``modules.re`` and the ``do`` statement. This reproduces just that (dispatch to
+``default__`` or to ``<adapter>__``), so unit tests can compare what the macros
+build with what the Python runner builds. tests/test_dbt.py runs real dbt.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from pathlib import Path
+
+import jinja2
+
+_MACRO = re.compile(r"\{%-?\s*(macro|test)\s+(\w+)\s*\(")
+
+
+class CompilerError(Exception):
+    """dbt's compiler error, raised by ``exceptions.raise_compiler_error``."""
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+def _raise_return(value):
+    raise _Return(value)
+
+
+def _raise_compiler_error(message):
+    raise CompilerError(message)
+
+
+def load(files: dict[str, str], adapter: str = "duckdb") -> types.SimpleNamespace:
+    """The macros of ``files`` ({file name: text}) in one namespace, as dbt loads a package."""
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, extensions=["jinja2.ext.do"])
+    namespace = types.SimpleNamespace()
+
+    def dispatch(name, package=None):
+        return getattr(namespace, f"{adapter}__{name}", None) or getattr(namespace, f"default__{name}")
+
+    env.globals.update(
+        ndcg_sql=namespace,
+        exceptions=types.SimpleNamespace(raise_compiler_error=_raise_compiler_error),
+        adapter=types.SimpleNamespace(dispatch=dispatch),
+        modules=types.SimpleNamespace(re=re),
+        target=types.SimpleNamespace(type=adapter),
+    )
+    env.globals["return"] = _raise_return
+    for text in files.values():
+        # dbt's `{% test name(...) %}` is a macro called test_<name>
+        text = re.sub(r"\{%(-?)\s*test\s+(\w+)\s*\(", r"{%\1 macro test_\2(", text)
+        text = re.sub(r"\{%(-?)\s*endtest\s*(-?)%\}", r"{%\1 endmacro \2%}", text)
+        module = env.from_string(text).module
+        for _, name in _MACRO.findall(text):
+            setattr(namespace, name, _returning(getattr(module, name)))
+    return namespace
+
+
+def _returning(macro):
+    def call(*args, **kwargs):
+        try:
+            return macro(*args, **kwargs)
+        except _Return as done:
+            return done.value
+
+    call.__name__ = macro.name
+    return call
+
+
+def package_files(root: Path) -> dict[str, str]:
+    """{relative path: text} of every macro file of the package at ``root`` (dbt_macros/)."""
+    return {str(path.relative_to(root)): path.read_text() for path in sorted((root / "macros").rglob("*.sql"))}

@@ -1,0 +1,285 @@
+"""The dbt package run by dbt itself (dbt-core's dbtRunner, dbt-duckdb) on real data.
+
+dbt_macros/integration_tests/ is copied (with the package) to a temporary
+folder and built once: seeds from examples/ (LightGBM lambdarank, TREC DL 2019
+BM25 and SPLADE++ runs with NIST's judgments), models calling the macros, and
+the generic test gating mean NDCG@k. Every number dbt computed is compared
+with the numpy reference (tests/reference.py, to 1e-9) and with the Python
+runner on the same data (identical floats); the generic test must pass at the
+configured thresholds and fail when a threshold is raised above the measured mean.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+dbt_main = pytest.importorskip("dbt.cli.main", reason="install '.[test]' (it brings dbt-core and dbt-duckdb)")
+
+import ndcg_sql
+import ndcg_sql.sql_text
+import reference
+from conftest import ROOT
+from ndcg_sql import templates
+from ndcg_sql.evaluate import Columns, template_context
+from ndcg_sql.options import Options
+
+PACKAGE = ROOT / "dbt_macros"
+SEEDS = PACKAGE / "integration_tests" / "seeds"
+TOL = 1e-9
+
+
+def invoke(project: Path, *args: str):
+    """One dbt command through dbt's own Python runner; returns its dbtRunnerResult."""
+    return dbt_main.dbtRunner().invoke(
+        [*args, "--project-dir", str(project), "--profiles-dir", str(project), "--no-use-colors"]
+    )
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """The integration project, built; yields (project folder, DuckDB file)."""
+    root = tmp_path_factory.mktemp("dbt") / "dbt_macros"
+    shutil.copytree(
+        PACKAGE, root,
+        ignore=shutil.ignore_patterns("target", "logs", "dbt_packages", "package-lock.yml", "*.duckdb"),
+    )
+    project = root / "integration_tests"
+    database = project / "integration_tests.duckdb"
+    saved = {name: os.environ.get(name) for name in ("NDCG_SQL_DBT_DUCKDB", "DBT_SEND_ANONYMOUS_USAGE_STATS")}
+    os.environ["NDCG_SQL_DBT_DUCKDB"] = str(database)
+    os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"  # no network from tests
+    try:
+        deps = invoke(project, "deps")
+        assert deps.success, deps.exception
+        build = invoke(project, "build")
+        yield project, database, build
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def table(database: Path, name: str) -> list[dict]:
+    with duckdb.connect(str(database)) as con:
+        relation = con.table(name)
+        return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+
+
+def test_build_passes_every_model_seed_and_generic_test(project):
+    _, _, build = project
+    assert build.success, build.exception
+    statuses = {result.node.name: str(result.status) for result in build.result.results}
+    assert len(statuses) == 15
+    assert set(statuses.values()) <= {"success", "pass"}, statuses
+    assert sum(name.startswith("ndcg_sql_ndcg_at_least") for name in statuses) == 3
+
+
+# What each per-query model computes, as arguments of ndcg_sql.evaluate (the Python runner)
+# and of the numpy reference; `data` names the seed and the rows of it.
+def lambdarank():
+    return pd.read_csv(SEEDS / "lambdarank_test.csv", dtype={"doc_id": str})
+
+
+def dl19_runs():
+    return pd.read_csv(SEEDS / "dl19_runs.csv", dtype={"query_id": str, "item_id": str, "arm": str})
+
+
+def dl19_qrels():
+    return pd.read_csv(SEEDS / "dl19_qrels.csv", dtype={"query_id": str, "item_id": str})
+
+
+def bm25():
+    runs = dl19_runs()
+    return runs[runs["arm"] == "bm25"].drop(columns=["arm"])
+
+
+# Each per-query model: how to load its input rows as pandas, the table of the dbt database
+# that holds the same rows, and the options it was built with (as ndcg_sql.evaluate's).
+MODELS = {
+    "lambdarank_per_query": (lambdarank, "lambdarank_test", dict(item_col="doc_id", k=[1, 3, 5, 10, None])),
+    "lambdarank_options_per_query": (
+        lambdarank,
+        "lambdarank_test",
+        dict(item_col="doc_id", k=[2, 5, None], gain={0: 0, 1: 1, 2: 3, 3: 7, 4: 15.5}, ties="item-desc", no_relevant="one"),
+    ),
+    "dl19_bm25_per_query": (bm25, "dl19_bm25_run", dict(judgments=True, gain="linear", ties="item-desc", k=[10, None])),
+    "dl19_bm25_by_rank_per_query": (
+        bm25,
+        "dl19_bm25_run",
+        dict(rank_col="rank", judgments=True, missing_queries="zero", no_relevant="skip", ties="item-asc", k=[1, 5, 20]),
+    ),
+}
+#: ndcg_sql.evaluate may tune its SQL to the data it has loaded (it knows, say, the list
+#: lengths; dbt compiles before any data is read), which can change the order of float
+#: additions: the same numbers up to the last bits. The SQL it emits for a table
+#: (ndcg_sql.sql_text.to_sql, `ndcg-sql sql`) is compared bit for bit.
+RUNNER_TOL = 1e-13
+
+
+def emitted(database: Path, table_name: str, options: dict) -> list[dict]:
+    """The per-query SQL the package emits for a table (`ndcg-sql sql --table`), run on the dbt database."""
+    options = dict(options)
+    judged = options.pop("judgments", False)
+    sql = ndcg_sql.sql_text.to_sql(table=table_name, judgments_table="dl19_qrels" if judged else None, **options)
+    with duckdb.connect(str(database)) as con:
+        relation = con.sql(sql)
+        return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+
+
+def runner(data: pd.DataFrame, options: dict):
+    options = dict(options)
+    if options.pop("judgments", False):
+        options["judgments"] = dl19_qrels()
+    return ndcg_sql.evaluate(data, **options)
+
+
+def reference_values(data: pd.DataFrame, options: dict):
+    item, order = options.get("item_col", "item_id"), options.get("rank_col", "score")
+    rows = list(zip(data["query_id"], data[item], data[order], data["label"] if "label" in data else [0] * len(data)))
+    judgments = None
+    if options.get("judgments"):
+        qrels = dl19_qrels()
+        judgments = list(zip(qrels["query_id"], qrels["item_id"], qrels["label"]))
+    return reference.evaluate(
+        rows, options["k"], gain=options.get("gain", "exponential"), ties=options.get("ties", "average"),
+        no_relevant=options.get("no_relevant", "zero"), judgments=judgments,
+        missing_queries=options.get("missing_queries", "ignore"), higher_is_better="rank_col" not in options,
+    )
+
+
+def per_query(rows, segment=None):
+    return {
+        (row["query_id"], row["k"]): (row["cg"], row["dcg"], row["idcg"], row["ndcg"])
+        for row in rows
+        if segment is None or row["arm"] == segment
+    }
+
+
+def assert_matches_reference(got: dict, expected: dict, tol: float = TOL):
+    assert set(got) == set(expected)
+    for key, values in expected.items():
+        for value, want in zip(got[key], values):
+            assert reference.close(value, want, tol), (key, got[key], values)
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_per_query_model_matches_reference_and_runner(project, model):
+    _, database, _ = project
+    load, table_name, options = MODELS[model]
+    got = per_query(table(database, model))
+    expected, _ = reference_values(load(), options)
+    assert_matches_reference(got, expected)
+    # the SQL dbt compiled and the SQL the package emits, on the same rows: the very same numbers
+    assert got == per_query(emitted(database, table_name, options))
+    # and the Python runner on the seed files
+    assert_matches_reference(got, per_query(runner(load(), options).per_query_records()), tol=RUNNER_TOL)
+
+
+def test_segments_evaluate_each_arm_on_its_own(project):
+    _, database, _ = project
+    rows = table(database, "dl19_arms_per_query")
+    options = dict(judgments=True, gain="linear", ties="item-desc", k=[1, 3, 10, None])
+    runs = dl19_runs()
+    summary = {(r["arm"], r["k"]): r for r in table(database, "dl19_arms_summary")}
+    for arm in ("bm25", "splade_pp_ed"):
+        data = runs[runs["arm"] == arm].drop(columns=["arm"])
+        expected, means = reference_values(data, options)
+        assert_matches_reference(per_query(rows, arm), expected)
+        # The runner sees one arm, dbt both at once: DuckDB's windowed running sums may then
+        # associate differently, so the two agree to the last bits rather than bit for bit.
+        result = runner(data, options)
+        assert_matches_reference(per_query(rows, arm), per_query(result.per_query_records()), tol=1e-13)
+        for record in result.summary_records():
+            row = summary[(arm, record["k"])]
+            assert (row["queries"], row["no_relevant"]) == (record["queries"], record["no_relevant"])
+            assert reference.close(row["ndcg"], record["ndcg"], 1e-13)
+            assert reference.close(row["ndcg"], means[record["k"]][0], TOL)
+    assert len(summary) == 8
+    # the published Anserini BM25 baseline on TREC DL 2019 passage: NDCG@10 = 0.5058
+    assert summary[("bm25", 10)]["ndcg"] == pytest.approx(0.5058, abs=5e-5)
+
+
+@pytest.mark.parametrize(
+    "summary_model, per_query_model",
+    [("lambdarank_summary", "lambdarank_per_query"), ("dl19_bm25_summary", "dl19_bm25_per_query")],
+)
+def test_summary_model_matches_reference_and_runner(project, summary_model, per_query_model):
+    _, database, _ = project
+    load, _, options = MODELS[per_query_model]
+    _, means = reference_values(load(), options)
+    got = table(database, summary_model)
+    assert [row["k"] for row in got] == list(options["k"])
+    for row in got:
+        assert reference.close(row["ndcg"], means[row["k"]][0], TOL)
+        assert row["queries"] == means[row["k"]][1]
+    # the runner's summary SQL over the same per-query rows: the very same numbers
+    context = template_context(Options.build(k=options["k"]), Columns("query_id", "item", "score", "label"), "")
+    sql = templates.render("summary.sql.j2", **dict(context, per_query_relation=per_query_model))
+    with duckdb.connect(str(database)) as con:
+        relation = con.sql(sql)
+        assert got == [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+    for row, record in zip(got, runner(load(), options).summary_records()):
+        assert (row["k"], row["queries"], row["no_relevant"]) == (record["k"], record["queries"], record["no_relevant"])
+        assert reference.close(row["ndcg"], record["ndcg"], RUNNER_TOL)
+
+
+def test_generic_test_fails_the_build_below_the_threshold(project):
+    project_dir, _, _ = project
+    # lambdarank mean NDCG@10 is 0.742 and BM25's 0.506: raise both gates above them
+    result = invoke(project_dir, "build", "--vars", "{lambdarank_min_ndcg_at_10: 0.75, dl19_min_ndcg_at_10: 0.6}")
+    assert not result.success
+    outcome = {r.node.name: (str(r.status), r.failures) for r in result.result.results}
+    failed = {name: failures for name, (status, failures) in outcome.items() if status == "fail"}
+    assert len(failed) == 2, outcome
+    lambdarank_gate = next(name for name in failed if "lambdarank" in name)
+    dl19_gate = next(name for name in failed if "dl19" in name)
+    assert failed[lambdarank_gate] == 1
+    assert failed[dl19_gate] == 1  # BM25 falls below 0.6; SPLADE++ (0.731) does not
+    # the gate stops the models built on what failed it (dbt build skips them)
+    skipped = {name for name, (status, _) in outcome.items() if status == "skipped"}
+    assert {"lambdarank_summary", "dl19_arms_per_query", "dl19_arms_summary"} <= skipped, outcome
+    # and just below the measured means, the gates pass
+    result = invoke(project_dir, "build", "--vars", "{lambdarank_min_ndcg_at_10: 0.742, dl19_min_ndcg_at_10: 0.505}")
+    assert result.success
+    assert {str(r.status) for r in result.result.results} <= {"success", "pass"}
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        ("ref('lambdarank_test'), item_col='doc_id', k=[0]", "k must be a positive integer"),
+        ("ref('lambdarank_test'), item_col='doc_id', gain='cubic'", "gain must be one of"),
+        ("ref('lambdarank_test'), item_col='doc_id', gain={1: -1}", "non-negative gains"),
+        ("ref('lambdarank_test'), item_col='doc_id', score_col='score', rank_col='rank'", "not both"),
+        ("ref('lambdarank_test'), item_col='doc_id', ties='random'", "ties must be one of"),
+        ("ref('lambdarank_test'), query_col='k'", "may not be named"),
+        ("ref('dl19_runs'), segment_cols=['arm'], judgments=ref('dl19_qrels'), missing_queries='zero'", "segment_cols"),
+    ],
+)
+def test_bad_options_stop_compilation(project, call, message):
+    project_dir, _, _ = project
+    result = invoke(project_dir, "compile", "--inline", "{{ ndcg_sql.ndcg_per_query(" + call + ") }}")
+    assert not result.success
+    assert message in error_text(result.exception)
+
+
+def error_text(error: BaseException | None) -> str:
+    """The messages of an exception and of those it was raised from (dbt wraps compiler errors)."""
+    texts = []
+    while error is not None:
+        texts.append(str(error))
+        error = error.__cause__ or error.__context__
+    return " / ".join(texts)
+
+
+def test_column_names_are_quoted_not_pasted(project):
+    project_dir, _, _ = project
+    result = invoke(project_dir, "compile", "--inline", "select {{ ndcg_sql.quote_identifier('a\"b; drop') }} as x")
+    assert result.success, result.exception
+    assert 'select "a""b; drop" as x' in result.result.results[0].node.compiled_code

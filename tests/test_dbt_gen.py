@@ -1,0 +1,311 @@
+"""The dbt macros are generated from sql/ and say the same SQL as the Python runner.
+
+- The committed files in dbt_macros/macros/generated/ are byte-identical to a
+  fresh generation (so nobody edits the metric SQL in two places).
+- Rendered by plain Jinja with a stand-in for dbt's macro namespace, the
+  generated macros give the very SQL text the runner renders, for every option.
+- The generator is driven by the templates, not their content: toy templates
+  with includes, imports, from-imports, module-level sets and loops come out the
+  same as Jinja renders them.
+(tests/test_dbt.py runs the macros in dbt itself.)
+"""
+
+import itertools
+
+import jinja2
+import pytest
+
+import dbt_standin as dbt_standin_module
+from conftest import ROOT
+from dbt_standin import CompilerError
+from ndcg_sql import dbt_gen, templates
+from ndcg_sql.evaluate import Columns, template_context
+from ndcg_sql.identifiers import quote
+from ndcg_sql.options import Options
+
+GENERATED = ROOT / "dbt_macros" / "macros" / "generated"
+
+
+def dbt_standin(files: dict[str, str]):
+    """The generated macros loaded as dbt would: one flat namespace `ndcg_sql`."""
+    return dbt_standin_module.load(files)
+
+
+def tidy(text: str) -> str:
+    """The runner's own clean-up of rendered SQL (templates.render): no blank lines or trailing blanks."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    return "\n".join(line for line in lines if line.strip()) + "\n"
+
+
+def test_committed_macros_are_in_sync_with_sql_templates():
+    assert dbt_gen.differences(GENERATED) == [], "run: python -m ndcg_sql.dbt_gen"
+    assert dbt_gen.main(["--check", str(GENERATED)]) == 0
+
+
+def test_check_reports_a_stale_file(tmp_path):
+    dbt_gen.write(tmp_path)
+    assert dbt_gen.differences(tmp_path) == []
+    first = sorted(tmp_path.glob("tmpl_*.sql"))[0]
+    first.write_text(first.read_text() + " ")
+    (tmp_path / "tmpl_gone.sql").write_text("")
+    assert dbt_gen.differences(tmp_path) == sorted([first.name, "tmpl_gone.sql"])
+    assert dbt_gen.main(["--check", str(tmp_path)]) == 1
+    dbt_gen.write(tmp_path)
+    assert dbt_gen.differences(tmp_path) == []
+
+
+def option_sets():
+    """(options of evaluate / ndcg_per_query, Options) for every combination of conventions."""
+    for judged, ties, gain, no_relevant, kind in itertools.product(
+        (False, True),
+        ("average", "item-asc", "item-desc"),
+        ("exponential", "linear", {0: 0, 1: 1.5, 2: 3}),
+        ("zero", "skip", "one"),
+        ("score", "rank"),
+    ):
+        for missing in ("ignore", "zero") if judged else ("ignore",):
+            given = dict(k=[10, 1, None, 3], gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing)
+            yield judged, kind, given, Options.build(judgments=judged, input_kind=kind, **given)
+
+
+def runner_context(judged: bool, options: Options) -> dict:
+    columns = Columns("Query Id", "item", "order", None if judged else 'lab"el')
+    if judged:
+        columns.j_query, columns.j_item, columns.j_label = "qid", "docno", "rel"
+    return template_context(options, columns, quote("run"), quote("qrels") if judged else None)
+
+
+def dbt_arguments(judged: bool, kind: str, given: dict) -> dict:
+    """The same computation as runner_context, as arguments of the dbt macro ndcg_per_query."""
+    arguments = dict(given, relation=quote("run"), query_col="Query Id", item_col="item")
+    arguments["rank_col" if kind == "rank" else "score_col"] = "order"
+    if judged:
+        arguments.update(judgments=quote("qrels"), judgments_query_col="qid", judgments_item_col="docno",
+                         judgments_label_col="rel")
+    else:
+        arguments["label_col"] = 'lab"el'
+    return arguments
+
+
+def contexts():
+    for judged, _, _, options in option_sets():
+        yield runner_context(judged, options)
+
+
+def test_generated_per_query_macro_renders_the_runners_sql():
+    macros = dbt_standin(dbt_gen.generate())
+    count = 0
+    for context in contexts():
+        assert tidy(macros.tmpl_per_query(**context)) == templates.render("per_query.sql.j2", **context)
+        count += 1
+    assert count == 54 + 108  # every combination above: without judgments, and with (x2 missing_queries)
+
+
+@pytest.mark.parametrize("segments", [[], ['"arm"'], ['"arm"', '"day"']])
+def test_generated_summary_macro_renders_the_runners_sql(segments):
+    macros = dbt_standin(dbt_gen.generate())
+    context = dict(
+        per_query_relation='"per_query"', output_query_col='"query_id"', segment_cols=segments,
+        cutoffs=[{"id": 1, "k": 3}, {"id": 2, "k": 10}, {"id": 3, "k": None}],
+    )
+    assert tidy(macros.tmpl_summary(**context)) == templates.render("summary.sql.j2", **context)
+
+
+def test_generated_macro_arguments_are_the_runners_context():
+    generator = dbt_gen.Generator()
+    context = next(contexts())
+    assert set(generator.context_variables("per_query.sql.j2")) <= set(context)
+
+
+def test_missing_context_variable_is_a_compiler_error():
+    macros = dbt_standin(dbt_gen.generate())
+    context = next(contexts())
+    del context["ties"]
+    with pytest.raises(CompilerError, match="ties"):
+        macros.tmpl_per_query(**context)
+
+
+TOY = {
+    "entry.sql.j2": (
+        "{#- a toy entry template -#}\n"
+        "{%- import 'lib.sql.j2' as lib with context -%}\n"
+        "{%- from 'twice.sql.j2' import twice as dbl with context -%}\n"
+        "{%- set local = 'L' -%}\n"
+        "SELECT {{ lib.col(name) }}, {{ dbl(3) }}, {{ lib.noargs() }}, {{ lib.wrap('w') }}\n"
+        "{% include 'part.sql.j2' %} local={{ local }} {{ flag | default('unflagged') }}\n"
+        "{%- for x in items %}\n{% include 'loop_part.sql.j2' %}{% endfor %}\n"
+    ),
+    "lib.sql.j2": (
+        "{#- a module of macros -#}\n"
+        "{%- import 'twice.sql.j2' as t -%}\n"
+        "{%- set sep = ' || ' -%}\n"
+        "module text that an import does not output\n"
+        "{%- set block %}<{{ prefix }}>{% endset -%}\n"
+        "{%- macro col(c) -%}{{ prefix }}{{ sep }}{{ c }}{{ sep }}{{ t.twice(c | length) }}{%- endmacro -%}\n"
+        "{%- macro noargs() %}[{{ prefix }}{{ block }}]{% endmacro -%}\n"
+        "{%- macro wrap(c) -%}({{ col(c) }}{{ noargs( ) }}){%- endmacro -%}\n"
+    ),
+    "twice.sql.j2": "{%- macro twice(n) -%}{{ n * 2 }}{%- endmacro -%}\n",
+    "part.sql.j2": "{%- set local = 'P' -%}\nFROM {{ table }} {% include 'inner.sql.j2' %} {{ local }}",
+    "inner.sql.j2": "AS t{{ dbl(5) }}",
+    "loop_part.sql.j2": "UNION SELECT {{ x }} {{- lib.col(x) }}",
+}
+
+
+def test_generator_is_driven_by_the_templates(tmp_path):
+    for name, text in TOY.items():
+        (tmp_path / name).write_text(text)
+    context = dict(name="n", prefix="p", table="tbl", items=["a", "bb"])
+    jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path), undefined=jinja2.StrictUndefined,
+                               keep_trailing_newline=True)
+    expected = jinja.get_template("entry.sql.j2").render(**context)
+    files = dbt_gen.generate(tmp_path, {"entry.sql.j2": "tmpl_entry"})
+    assert sorted(files) == [
+        "tmpl_entry.sql", "tmpl_lib__col.sql", "tmpl_lib__noargs.sql", "tmpl_lib__wrap.sql", "tmpl_twice__twice.sql"
+    ]
+    got = dbt_standin(files).tmpl_entry(**context)
+    assert tidy(str(got)) == tidy(expected)
+    assert "unflagged" in expected  # a variable with a default may be left out
+    flagged = dict(context, flag="flagged")
+    assert tidy(str(dbt_standin(files).tmpl_entry(**flagged))) == tidy(
+        jinja.get_template("entry.sql.j2").render(**flagged)
+    )
+    with pytest.raises(CompilerError, match="no 'table'"):
+        dbt_standin(files).tmpl_entry(**{key: value for key, value in context.items() if key != "table"})
+    assert "local=L" in expected and "tbl AS t10 P" in expected  # include scoping kept
+
+
+@pytest.mark.parametrize(
+    "templates_, message",
+    [
+        ({"e.sql.j2": "{% extends 'b.sql.j2' %}", "b.sql.j2": ""}, "inheritance"),
+        ({"e.sql.j2": "{% include 'p.sql.j2' %}", "p.sql.j2": "{% macro m() %}{% endmacro %}"}, "define macros"),
+        ({"e.sql.j2": "{% include 'e.sql.j2' %}"}, "include each other"),
+        ({"e.sql.j2": "{% include 'nowhere.sql.j2' %}"}, "not found"),
+        ({"e.sql.j2": "{% import 'm.sql.j2' as m %}{{ m.nope() }}", "m.sql.j2": "{% macro yes() %}{% endmacro %}"}, "no macro"),
+    ],
+)
+def test_generator_refuses_what_dbt_cannot_carry(tmp_path, templates_, message):
+    for name, text in templates_.items():
+        (tmp_path / name).write_text(text)
+    with pytest.raises(dbt_gen.GenerationError, match=message):
+        dbt_gen.generate(tmp_path, {"e.sql.j2": "tmpl_e"})
+
+
+def test_integration_seeds_are_the_bundled_examples(tmp_path):
+    import importlib.util
+
+    path = ROOT / "dbt_macros" / "integration_tests" / "make_seeds.py"
+    spec = importlib.util.spec_from_file_location("make_seeds", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.write_seeds(tmp_path)
+    committed = ROOT / "dbt_macros" / "integration_tests" / "seeds"
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted(p.name for p in committed.glob("*.csv"))
+    for name in names:
+        assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), name
+
+
+PACKAGE_MACROS = dbt_standin_module.package_files(ROOT / "dbt_macros")
+
+
+def comparable(context: dict) -> dict:
+    """Numbers of the gain mapping as the SQL text they become."""
+    return dict(context, gain_mapping=[tuple(str(number) for number in pair) for pair in context["gain_mapping"]])
+
+
+def test_dbt_macros_build_the_runners_template_context():
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    for judged, kind, given, options in option_sets():
+        arguments = dbt_arguments(judged, kind, given)
+        relation = arguments.pop("relation")
+        built = macros.ranking_context(
+            relation, arguments.pop("query_col"), arguments.pop("item_col"), arguments.pop("score_col", None),
+            arguments.pop("rank_col", None), arguments.pop("label_col", "label"), arguments.pop("k"),
+            arguments.pop("gain"), arguments.pop("ties"), arguments.pop("no_relevant"),
+            arguments.pop("judgments", None), arguments.pop("missing_queries"),
+            arguments.pop("judgments_query_col", None), arguments.pop("judgments_item_col", None),
+            arguments.pop("judgments_label_col", None),
+        )
+        expected = comparable(runner_context(judged, options))
+        assert comparable({key: built[key] for key in expected if key in built}) == expected
+    # and it has every variable the generated macro needs (it may carry more)
+    assert set(dbt_gen.Generator().context_variables("per_query.sql.j2")) <= set(built)
+
+
+def test_dbt_per_query_macro_renders_the_runners_sql():
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    for judged, kind, given, options in option_sets():
+        sql = macros.ndcg_per_query(**dbt_arguments(judged, kind, given))
+        assert tidy(sql) == templates.render("per_query.sql.j2", **runner_context(judged, options))
+
+
+def test_dbt_summary_macro_renders_the_runners_sql():
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    options = Options.build(k=[5, None, 1])
+    context = runner_context(False, options)
+    expected = templates.render("summary.sql.j2", **dict(context, per_query_relation='"pq"'))
+    assert tidy(macros.ndcg_summary('"pq"', query_col="Query Id", k=[5, None, 1])) == expected
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (dict(k=[0]), "k must be a positive integer"),
+        (dict(k=[True]), "k must be a positive integer"),
+        (dict(k=["ten"]), "k must be a positive integer"),
+        (dict(k=[]), "at least one cutoff"),
+        (dict(gain="cubic"), "gain must be one of"),
+        (dict(gain={}), "at least one label"),
+        (dict(gain={1: "x"}), "finite number labels"),
+        (dict(gain={1: -1}), "non-negative gains"),
+        (dict(ties="random"), "ties must be one of"),
+        (dict(no_relevant="nan"), "no_relevant must be one of"),
+        (dict(missing_queries="drop"), "missing_queries must be one of"),
+        (dict(score_col="s", rank_col="r"), "not both"),
+        (dict(query_col="NDCG"), "may not be named"),
+        (dict(item_col=""), "non-empty string"),
+        (dict(segment_cols=["arm"], judgments='"q"', missing_queries="zero"), "segment_cols"),
+    ],
+)
+def test_dbt_macros_refuse_bad_options(arguments, message):
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    with pytest.raises(CompilerError, match=message):
+        macros.ndcg_per_query('"run"', **arguments)
+
+
+@pytest.mark.parametrize(
+    "adapter, quoted",
+    [("duckdb", '"a""b`c"'), ("postgres", '"a""b`c"'), ("snowflake", '"a""b`c"'),
+     ("bigquery", "`a\"b\\`c`"), ("spark", '`a"b``c`'), ("databricks", '`a"b``c`')],
+)
+def test_names_are_quoted_as_sqlglot_quotes_them(adapter, quoted):
+    macros = dbt_standin_module.load(PACKAGE_MACROS, adapter=adapter)
+    name = 'a"b`c'
+    assert macros.quote_identifier(name) == quoted == quote(name, "spark" if adapter == "databricks" else adapter)
+
+
+def test_dbt_segments_without_judgments_run_in_duckdb():
+    """ndcg_per_query with segment_cols, rendered by the stand-in and run by DuckDB: every
+    (arm, query) is evaluated on its own rows, as the numpy reference does per arm."""
+    import duckdb
+    import pandas as pd
+
+    import reference
+
+    data = pd.read_csv(ROOT / "examples" / "lightgbm_lambdarank" / "rank.test.scored.csv")
+    arms = pd.concat([data.assign(arm="a"), data.assign(arm="b", score=-data["score"], label=data["label"] % 3)])
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    sql = macros.ndcg_per_query("arms", item_col="doc_id", k=[1, 5, None], segment_cols=["arm"], ties="item-asc")
+    con = duckdb.connect()
+    con.register("arms", arms)
+    rows = con.sql(sql).fetchall()
+    assert len(rows) == 2 * data["query_id"].nunique() * 3
+    got = {(arm, q, k): (cg, dcg, idcg, ndcg) for arm, q, k, cg, dcg, idcg, ndcg in rows}
+    for arm, part in arms.groupby("arm"):
+        expected, _ = reference.evaluate(
+            zip(part["query_id"], part["doc_id"], part["score"], part["label"]), [1, 5, None], ties="item-asc"
+        )
+        for (q, k), values in expected.items():
+            assert all(reference.close(a, b) for a, b in zip(got[(arm, q, k)], values)), (arm, q, k)
