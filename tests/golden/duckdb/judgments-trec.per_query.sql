@@ -8,13 +8,14 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
   FROM "proj"."ds"."runs"
 ),
 judgment_rows AS ( -- one row per judged (query, item), as given
-SELECT
+  SELECT
     "query_id" AS qid,
-    "item_id" AS item, "label" AS label_raw
+    "item_id" AS item,
+    "label" AS label_raw
   FROM "proj"."ds"."qrels"
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
-SELECT
+  SELECT
     "query_id" AS qid,
     "label" AS label_raw
   FROM "proj"."ds"."qrels"
