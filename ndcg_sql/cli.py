@@ -2,7 +2,9 @@
 
     ndcg-sql evaluate RUN [--judgments FILE] [--k K ...] [--gain ...] [--ties ...]
                           [--no-relevant ...] [--format table|json|csv] [--per-query FILE]
-    ndcg-sql sql (RUN | --table NAME) [--dialect D] [...same options]   # prints the SQL
+    ndcg-sql compare A B [--measures NAME ...] [--permutations N] [--seed S] [...same options]
+    ndcg-sql plot RUN [RUN ...] --output FILE [--k ...] [--bootstrap N] [--seed S] [...same options]
+    ndcg-sql sql (RUN | --table NAME) [--dialect D] [--measures NAME ...] [...same options]   # prints the SQL
 
 Errors are one line on stderr and exit status 2 (bad options) or 1 (bad input).
 """
@@ -21,7 +23,8 @@ import sqlglot.errors
 from . import __version__, progress
 from .evaluate import Result, evaluate
 from .inputs import FORMATS
-from .options import GAINS, MISSING_QUERIES, NO_RELEVANT, TIES, OptionError
+from .conventions import CONVENTIONS
+from .options import GAINS, MISSING_QUERIES, NEGATIVE_LABELS, NO_RELEVANT, SCORE_PRECISIONS, TIES, OptionError
 from .dialects import DIALECTS
 from .sql_text import ITEM_TYPES, to_sql
 from .validation import InputError
@@ -68,6 +71,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rank-col", default=None, metavar="NAME",
                         help="logged rank instead of a score: smaller is better (1 = top)")
     parser.add_argument("--label-col", default="label", metavar="NAME", help="default: label")
+    parser.add_argument("--convention", choices=sorted(CONVENTIONS),
+                        help="set gain, ties, no-relevant, score precision and negative labels as a peer tool does")
+    parser.add_argument("--row-col", metavar="NAME", help="with --ties input-order: the column of input row positions")
+    parser.add_argument("--score-precision", choices=SCORE_PRECISIONS, default="double",
+                        help="double (default) or float32 (scores rounded to float32 first, as trec_eval, XGBoost)")
+    parser.add_argument("--negative-labels", choices=NEGATIVE_LABELS, default="error",
+                        help="error (default) or zero (count as label 0, as trec_eval)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,17 +90,55 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("evaluate", help="compute NDCG@k of a ranking")
     run.add_argument("run", metavar="RUN", help="ranking file: Parquet, CSV, JSON, or TREC run (qid Q0 docid rank score tag)")
     _common(run)
+    run.add_argument("--measures", nargs="+", metavar="NAME",
+                     help="measures in ir_measures notation instead of NDCG@k: nDCG@10 P@5 R@100 AP AP@10 RR "
+                          "Success@10 'P(rel=2)@5' CG@k DCG@k (MAP, MRR, Hit@k are aliases)")
+    run.add_argument("--segments", nargs="+", metavar="COL",
+                     help="segment columns (experiment arm, date, device): every metric per segment and query")
+    run.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                     help="add a 95%% percentile bootstrap interval of each mean from N resamples of the queries")
+    run.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    run.add_argument("--intervals", action="store_true",
+                     help="add the standard error and 95%% interval of each mean (always with --measures)")
     run.add_argument("--format", choices=("table", "json", "csv"), default="table", help="summary output (default: table)")
-    run.add_argument("--per-query", metavar="FILE", help="also write per-query rows (query, k, cg, dcg, idcg, ndcg) as CSV")
+    run.add_argument("--per-query", metavar="FILE",
+                     help="also write per-query rows (query, k, cg, dcg, idcg, ndcg; with --measures query, measure, value) as CSV")
     run.add_argument("--input-format", choices=FORMATS, help="format of RUN when its file ending does not tell")
     run.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
     run.add_argument("--threads", type=int, help="DuckDB threads (default: all cores)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
+    pair = commands.add_parser("compare", help="compare two runs on the same queries (paired t-test, permutation test)")
+    pair.add_argument("run_a", metavar="A", help="the first ranking (differences are A - B)")
+    pair.add_argument("run_b", metavar="B", help="the second ranking, same kinds as A")
+    _common(pair)
+    pair.add_argument("--measures", nargs="+", metavar="NAME", default=["nDCG@10"],
+                      help="measures in ir_measures notation (default: nDCG@10)")
+    pair.add_argument("--permutations", type=int, default=10_000,
+                      help="sign patterns of the permutation test (default 10000; exact when 2^queries is fewer)")
+    pair.add_argument("--seed", type=int, default=0, help="seed of the sampled sign patterns (default 0)")
+    pair.add_argument("--format", choices=("table", "json", "csv"), default="table", help="output (default: table)")
+    pair.add_argument("--per-query", metavar="FILE", help="also write query, measure, a, b, difference as CSV")
+    pair.add_argument("--input-format", choices=FORMATS, help="format of A and B when their file endings do not tell")
+    pair.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
+
+    picture = commands.add_parser("plot", help="write a PNG of mean NDCG@k against k (needs matplotlib)")
+    picture.add_argument("runs", metavar="RUN", nargs="+", help="one or more rankings, one line each")
+    picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write")
+    picture.add_argument("--bootstrap", type=int, default=0, metavar="N",
+                         help="shade a 95%% percentile bootstrap band from N resamples of the queries")
+    picture.add_argument("--seed", type=int, default=0, help="seed of the bootstrap resamples (default 0)")
+    picture.add_argument("--distribution", type=int, metavar="K",
+                         help="add a panel with each run's per-query NDCG@K (K among --k)")
+    picture.add_argument("--input-format", choices=FORMATS, help="format of the runs when their file endings do not tell")
+    picture.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
+    _common(picture)
+
     sql = commands.add_parser("sql", help="print the per-query SQL instead of running it")
     sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")
     sql.add_argument("--table", metavar="NAME", help="the ranking table instead of a file (db.schema.table)")
     sql.add_argument("--judgments-table", metavar="NAME", help="the judgments table instead of --judgments FILE")
+    sql.add_argument("--measures", nargs="+", metavar="NAME", help="measures in ir_measures notation (rows: query, measure, value)")
     sql.add_argument("--dialect", choices=tuple(DIALECTS), default="duckdb",
                      help="the engine to write SQL for (default: duckdb); transpiled by sqlglot")
     sql.add_argument("--item-type", choices=ITEM_TYPES, default="text",
@@ -113,6 +161,10 @@ def _options(args) -> dict:
         ties=args.ties,
         no_relevant=args.no_relevant,
         missing_queries=args.missing_queries,
+        convention=args.convention,
+        row_col=args.row_col,
+        score_precision=args.score_precision,
+        negative_labels=args.negative_labels,
     )
 
 
@@ -139,11 +191,26 @@ def print_table(result: Result, out) -> None:
         + "\n"
     )
     out.write("queries: " + " ".join(f"{key}={value}" for key, value in result.coverage.items()) + "\n")
-    rows = [("k", "ndcg", "queries", "no_relevant")]
-    for record in result.summary_records():
-        k = "all" if record["k"] is None else str(record["k"])
-        rows.append((k, _number(record["ndcg"]), str(record["queries"]), str(record["no_relevant"])))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    records = result.summary_records()
+    if result.options.get("segments"):
+        names = list(result.summary.columns)
+        rows = [tuple(names)] + [tuple(_number(r[n]) if not isinstance(r[n], str) else r[n] for n in names) for r in records]
+    elif "measure" in result.summary.columns:
+        numbers = [c for c in ("mean", "stderr", "ci_low", "ci_high", "bootstrap_low", "bootstrap_high")
+                   if c in result.summary.columns]
+        rows = [("measure", *numbers, "queries")]
+        for record in records:
+            rows.append((record["measure"], *(_number(record[c]) for c in numbers), str(record["queries"])))
+    else:
+        rows = [("k", "ndcg", "queries", "no_relevant")]
+        extra = [c for c in ("ndcg_stderr", "ndcg_ci_low", "ndcg_ci_high", "bootstrap_low", "bootstrap_high")
+                 if c in result.summary.columns]
+        rows[0] += tuple(c.removeprefix("ndcg_") for c in extra)
+        for record in records:
+            k = "all" if record["k"] is None else str(record["k"])
+            rows.append((k, _number(record["ndcg"]), str(record["queries"]), str(record["no_relevant"]),
+                         *(_number(record[c]) for c in extra)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         out.write("  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip() + "\n")
 
@@ -184,6 +251,11 @@ def _evaluate(args) -> int:
 def _run(con, args, options) -> Result:
     return evaluate(
         args.run,
+        measures=args.measures,
+        intervals=args.intervals,
+        segments=args.segments,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
         judgments=args.judgments,
         con=con,
         input_format=args.input_format,
@@ -192,21 +264,82 @@ def _run(con, args, options) -> Result:
     )
 
 
+def _compare(args) -> int:
+    from .compare import compare
+
+    options = _options(args)
+    if options.pop("k") is not None:
+        raise OptionError("compare takes --measures (e.g. nDCG@10 P@5), not --k")
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    result = compare(
+        args.run_a, args.run_b, args.measures, permutations=args.permutations, seed=args.seed, con=con,
+        judgments=args.judgments, input_format=args.input_format, judgments_format=args.judgments_format,
+        **options,
+    )
+    if args.per_query:
+        with open(args.per_query, "w", newline="", encoding="utf-8") as handle:
+            write_csv(_records_of(result.per_query), handle)
+    if args.format == "json":
+        json.dump(result.to_dict(), sys.stdout, allow_nan=False)
+        sys.stdout.write("\n")
+    elif args.format == "csv":
+        write_csv(result.summary, sys.stdout)
+    else:
+        columns = ("measure", "queries", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
+                   "t_p_value", "permutation_p_value", "wins", "ties", "losses")
+        rows = [columns] + [tuple(_number(r[c]) if c != "measure" else r[c] for c in columns) for r in result.summary]
+        widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
+        for row in rows:
+            sys.stdout.write("  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip() + "\n")
+    return 0
+
+
+def _plot(args) -> int:
+    from pathlib import Path
+
+    from .plot import plot
+
+    options = _options(args)
+    k = options.pop("k")
+    cutoffs = [int(c) for c in k] if k is not None and all(str(c).isdigit() for c in k) else None
+    if k is not None and cutoffs is None:
+        raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
+    labels = [Path(run).name for run in args.runs]
+    if len(set(labels)) != len(labels):
+        labels = list(args.runs)
+    plot(dict(zip(labels, args.runs)), args.output, **({"k": cutoffs} if cutoffs else {}),
+         bootstrap=args.bootstrap, seed=args.seed, distribution=args.distribution, judgments=args.judgments, input_format=args.input_format,
+         judgments_format=args.judgments_format, **options)
+    return 0
+
+
+def _records_of(relation) -> list[dict]:
+    names = relation.columns
+    return [dict(zip(names, row)) for row in relation.fetchall()]
+
+
 def _sql(args) -> int:
     if (args.run is None) == (args.table is None):
         raise OptionError("give either a RUN file or --table NAME")
     if args.judgments and args.judgments_table:
         raise OptionError("give --judgments FILE or --judgments-table NAME, not both")
+    options = _drop_default_k(_options(args))
+    extra = {"convention": None, "row_col": None, "score_precision": "double", "negative_labels": "error"}
+    for key, default in extra.items():
+        if options.pop(key) != default:
+            raise OptionError(f"ndcg-sql sql does not take --{key.replace('_', '-')}; use evaluate")
     sys.stdout.write(
         to_sql(
             args.table,
             file=args.run,
             judgments_table=args.judgments_table,
             judgments_file=args.judgments,
+            measures=args.measures,
             dialect=args.dialect,
             item_type=args.item_type,
             what=args.statement,
-            **_drop_default_k(_options(args)),
+            **options,
         )
     )
     return 0
@@ -229,6 +362,10 @@ def _dispatch(parser, args) -> int:
     try:
         if args.command == "evaluate":
             return _evaluate(args)
+        if args.command == "compare":
+            return _compare(args)
+        if args.command == "plot":
+            return _plot(args)
         return _sql(args)
     except OptionError as error:
         parser.exit(2, f"ndcg-sql: error: {error}\n")

@@ -9,13 +9,16 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import identifiers, inputs, templates, validation
+from . import conventions, identifiers, inputs, suite, templates, validation
 from .identifiers import quote
+from .measures import check_ties, parse_measures
 from .options import DEFAULT_CUTOFFS, Options, OptionError
 from .validation import InputError
 
+#: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
+MAX_REPLICATES = 100_000
 #: Output column names; a query column with one of these names would be ambiguous.
-OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg")
+OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
 
 
 @dataclass
@@ -29,6 +32,7 @@ class Columns:
     j_query: str | None = None
     j_item: str | None = None
     j_label: str | None = None
+    row: str | None = None
 
     def roles(self) -> dict[str, str]:
         return {key: value for key, value in self.__dict__.items() if value is not None}
@@ -126,6 +130,9 @@ def template_context(
         "gain": options.gain,
         "gain_mapping": mapping,
         "ties": options.ties,
+        "row_col": quote(columns.row) if columns.row else None,
+        "score_precision": options.score_precision,
+        "negative_labels": options.negative_labels,
         "no_relevant": options.no_relevant,
         "missing_queries": options.missing_queries,
         "cutoffs": cutoffs,
@@ -143,6 +150,11 @@ def template_context(
 class Result:
     """The outcome of :func:`evaluate`.
 
+    With ``measures=``, ``per_query`` is one row per (query, measure): the
+    query id, measure (its name, e.g. "P@5") and value (DOUBLE); ``summary``
+    one row per measure in the order asked: measure, mean, queries, stderr,
+    ci_low, ci_high; ``definitions`` gives each measure's formula and source.
+
     Attributes:
         per_query: DuckDB relation, one row per (query, k), ordered by query
             and k (the whole list last): the query id under
@@ -152,7 +164,10 @@ class Result:
             bit): a large log's per-query rows are not held in memory unless
             asked for, so the input must still be there when they are read.
         summary: DuckDB relation, one row per k: k, ndcg (mean), queries
-            (counted in the mean), no_relevant (queries with IDCG@k = 0).
+            (counted in the mean), no_relevant (queries with IDCG@k = 0),
+            and with ``intervals=True`` ndcg_stderr, ndcg_ci_low, ndcg_ci_high
+            (standard error and normal 95% interval of the mean; NULL below
+            2 queries).
         options: the conventions that produced the numbers (:meth:`Options.report`).
         coverage: query counts: evaluated; with judgments also
             unjudged_ignored (run queries with no judgment) and missing_from_run.
@@ -164,6 +179,7 @@ class Result:
     options: dict
     coverage: dict
     sql: str = field(repr=False, default="")
+    definitions: list = field(default_factory=list)
 
     def per_query_df(self):
         """Per-query rows as a pandas DataFrame (needs pandas)."""
@@ -184,6 +200,8 @@ class Result:
     def to_dict(self, per_query: bool = False) -> dict:
         """{"options", "coverage", "summary"[, "per_query"]} with full-precision floats."""
         out = {"options": self.options, "coverage": self.coverage, "summary": self.summary_records()}
+        if self.definitions:
+            out["definitions"] = self.definitions
         if per_query:
             out["per_query"] = self.per_query_records()
         return out
@@ -353,6 +371,15 @@ def evaluate(
     judgments_format: str | None = None,
     dialect: str | None = None,
     per_query: bool = False,
+    measures=None,
+    intervals: bool = False,
+    convention: str | None = None,
+    row_col: str | None = None,
+    score_precision: str = "double",
+    negative_labels: str = "error",
+    segments=None,
+    bootstrap: int = 0,
+    seed: int = 0,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -396,6 +423,40 @@ def evaluate(
         threads: DuckDB threads (default: DuckDB's own choice).
         input_format, judgments_format: force a file format
             ("parquet", "csv", "json", "trec-run", "trec-qrels").
+        measures: optional measure names in ir_measures notation (a list, or
+            one comma-separated string): nDCG@k, CG@k, DCG@k, P@k, R@k, AP,
+            AP@k, RR, RR@k, Success@k, with a relevance threshold for the
+            binary ones as P(rel=2)@5 (label >= 1 by default); see
+            :mod:`ndcg_sql.measures` for formulas and sources. Cutoffs are
+            then in the names (giving ``k`` too raises OptionError); AP, RR
+            and Success need ties "item-asc" or "item-desc".
+            The summary then has stderr, ci_low and ci_high columns.
+        convention: set gain, ties, no_relevant, score_precision and
+            negative_labels as a peer tool does, so the numbers match it:
+            "trec_eval" (also pytrec_eval, ir_measures), "sklearn",
+            "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
+            :mod:`ndcg_sql.conventions`. Giving one of those options with a
+            different non-default value raises OptionError.
+        row_col: with ties="input-order", the column holding each row's
+            input position (smaller first), e.g. a row number.
+        score_precision: "double", or "float32" (scores rounded to float32
+            before ranking, as trec_eval and XGBoost).
+        negative_labels: "error", or "zero" (count as label 0, as trec_eval).
+        segments: column name(s) of the ranking (experiment arm, date,
+            device, ...) that act as part of the query key: every metric is
+            computed per (segment values, query), per-query rows carry the
+            segment columns, and the summary has one row per (segment
+            values, k or measure) with mean, queries, stderr, ci_low,
+            ci_high. With ``judgments``, each (segment, query) gets the
+            query's judgments (missing_queries must be "ignore").
+        bootstrap, seed: with bootstrap=N > 0, the summary gets
+            bootstrap_low and bootstrap_high: the 95% percentile bootstrap
+            interval of each mean from N resamples of the queries, computed
+            in SQL and fixed by ``seed`` (Efron & Tibshirani 1993, ch. 13).
+            Not with segments.
+        intervals: without ``measures``, add ndcg_stderr, ndcg_ci_low and
+            ndcg_ci_high (standard error, normal 95% interval of the mean)
+            to the summary.
 
     Returns:
         :class:`Result` with ``per_query`` and ``summary`` relations, pandas
@@ -411,6 +472,13 @@ def evaluate(
     if con is not None and not isinstance(con, duckdb.DuckDBPyConnection):
         from . import warehouse
 
+        suite_options = dict(measures=measures, intervals=intervals, convention=convention, row_col=row_col,
+                             score_precision=score_precision, negative_labels=negative_labels,
+                             segments=segments, bootstrap=bootstrap)
+        given = [name for name, value in suite_options.items()
+                 if value not in (None, False, 0, "double", "error")]
+        if given:
+            raise OptionError(f"{', '.join(given)}: DuckDB only for now, not on a warehouse connection")
         return warehouse.evaluate(
             con, data, dialect=dialect, judgments=judgments, k=k, query_col=query_col, item_col=item_col,
             score_col=score_col, rank_col=rank_col, label_col=label_col, gain=gain, ties=ties,
@@ -418,6 +486,19 @@ def evaluate(
         )
     if score_col is not None and rank_col is not None:
         raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
+    chosen = conventions.resolve(
+        convention,
+        dict(gain=gain, ties=ties, no_relevant=no_relevant, score_precision=score_precision,
+             negative_labels=negative_labels),
+        judgments is not None,
+    )
+    gain, ties, no_relevant = chosen["gain"], chosen["ties"], chosen["no_relevant"]
+    score_precision, negative_labels = chosen["score_precision"], chosen["negative_labels"]
+    measure_list = parse_measures(measures) if measures is not None else None
+    if measure_list is not None:
+        if k is not DEFAULT_CUTOFFS and k is not None:
+            raise OptionError("with measures, give the cutoffs in their names (nDCG@10, P@5), not k")
+        k = suite.graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
     options = Options.build(
         k=k,
         gain=gain,
@@ -426,7 +507,15 @@ def evaluate(
         missing_queries=missing_queries,
         judgments=judgments is not None,
         input_kind="rank" if rank_col is not None else "score",
+        score_precision=score_precision,
+        negative_labels=negative_labels,
     )
+    segment_list = _segment_list(segments, judgments is not None and missing_queries != "ignore", query_col)
+    _check_bootstrap(bootstrap, seed, segment_list)
+    if (options.ties == "input-order") != (row_col is not None):
+        raise OptionError("ties='input-order' needs row_col (--row-col), the column of input row positions, and row_col needs it")
+    if measure_list is not None:
+        check_ties(measure_list, options.ties)
     if score_col is None and rank_col is None:
         score_col = "score"
     if con is None:
@@ -447,40 +536,98 @@ def evaluate(
         columns = _columns(
             run_types, judgment_types, query_col, item_col, score_col, rank_col, label_col, options.input_kind
         )
+        if row_col is not None:
+            _require(run_types, {"row order": row_col}, "ranking")
+            if run_types[row_col].split("(")[0].upper() not in validation.NUMERIC_TYPES:
+                raise InputError(f"column {row_col!r} of the ranking has type {run_types[row_col]}; row numbers must be numbers")
+            columns.row = row_col
+        if segment_list:
+            _require(run_types, {f"segment {i}": s for i, s in enumerate(segment_list, 1)}, "ranking")
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
         )
+        context["segment_cols"] = [quote(s) for s in segment_list]
         profile = profile_input(duckdb_fetch(con), context, validation.checks_for(options, columns.roles()), query_col)
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None,
             longest_list=profile["longest_list"], labels=profile["labels"],
         )
+        context["segment_cols"] = [quote(s) for s in segment_list]
         per_query_sql = templates.render("per_query.sql.j2", **context)
-        # the summary is computed from the per-query rows in the same statement; the
-        # per-query rows are not kept (on a large log they outweigh everything else)
-        # but computed again when read: the same numbers, to the bit
-        summary_table = inputs.new_view_name("summary")
-        summary_sql = templates.render(
-            "summary.sql.j2", per_query_relation=f"({per_query_sql}) AS per_query_rows", cutoffs=context["cutoffs"],
-            segment_cols=[],
-        )
-        con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
-        evaluated = con.execute(f"SELECT COALESCE(MAX(evaluated), 0) FROM {quote(summary_table)}").fetchall()[0][0]
-        coverage = {"evaluated": evaluated, **_coverage(con, context)}
+        report = options.report()
+        if convention is not None:
+            report["convention"] = chosen.get("convention")
+        if measure_list is None and not segment_list and not intervals and not bootstrap:
+            # the summary is computed from the per-query rows in the same statement; the
+            # per-query rows are not kept (on a large log they outweigh everything else)
+            # but computed again when read: the same numbers, to the bit
+            summary_table = inputs.new_view_name("summary")
+            summary_sql = templates.render(
+                "summary.sql.j2", per_query_relation=f"({per_query_sql}) AS per_query_rows", cutoffs=context["cutoffs"],
+                segment_cols=[],
+            )
+            con.execute(f"CREATE TEMP TABLE {quote(summary_table)} AS {summary_sql}")
+            evaluated = con.execute(f"SELECT COALESCE(MAX(evaluated), 0) FROM {quote(summary_table)}").fetchall()[0][0]
+            coverage = {"evaluated": evaluated, **_coverage(con, context)}
+            per_query = con.sql(
+                f"SELECT * FROM ({per_query_sql}) AS per_query_rows "
+                f"ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
+            )
+            summary = con.sql(f"SELECT k, ndcg, queries, no_relevant FROM {quote(summary_table)}")
+        else:
+            # measures, segments, intervals: the per-query rows are kept in a table
+            per_query_table, summary_table, coverage = suite.run_all(
+                con, context, per_query_sql, measure_list, segment_list, intervals, bootstrap, seed, report,
+            )
+            coverage.update(_coverage(con, context))
+            for view in views:
+                inputs.drop(con, view)
+            per_query, summary = con.table(per_query_table), con.table(summary_table)
     except BaseException:
         for view in views:
             inputs.drop(con, view)
         raise
     return Result(
-        per_query=con.sql(
-            f"SELECT * FROM ({per_query_sql}) AS per_query_rows "
-            f"ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
-        ),
-        summary=con.sql(f"SELECT k, ndcg, queries, no_relevant FROM {quote(summary_table)}"),
-        options=options.report(),
+        per_query=per_query,
+        summary=summary,
+        options=report,
         coverage=coverage,
-        sql=per_query_sql,
+        sql=_measure_sql(context, measure_list) if measure_list is not None else per_query_sql,
+        definitions=suite.definitions(measure_list) if measure_list is not None else [],
     )
+
+
+def _measure_sql(context: dict, measures) -> str:
+    """The measures as one DuckDB statement, for Result.sql (ndcg_sql/sql_text.py builds it)."""
+    from .sql_text import measure_statement  # sql_text imports this module
+
+    return measure_statement(context, measures).sql(dialect="duckdb", pretty=True) + "\n"
+
+
+def _check_bootstrap(bootstrap, seed, segments) -> None:
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or not 0 <= bootstrap <= MAX_REPLICATES:
+        raise OptionError(f"bootstrap must be an integer from 0 to {MAX_REPLICATES}; got {bootstrap!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
+    if bootstrap and segments:
+        raise OptionError("bootstrap intervals per segment are not supported yet")
+
+
+def _segment_list(segments, judged: bool, query_col: str) -> tuple[str, ...]:
+    """Validate the segment column names (the columns themselves are checked on the data)."""
+    if segments is None:
+        return ()
+    names = (segments,) if isinstance(segments, str) else tuple(segments)
+    if not names or not all(isinstance(name, str) and name for name in names):
+        raise OptionError(f"segments must be one or more column names; got {segments!r}")
+    if len(set(names)) != len(names) or query_col in names:
+        raise OptionError(f"segments must be distinct columns other than the query column; got {list(names)!r}")
+    clash = [name for name in names if name.lower() in OUTPUT_COLUMNS + ("mean", "queries", "stderr", "ci_low", "ci_high")]
+    if clash:
+        raise OptionError(f"a segment column may not be named {clash[0]!r}: the output has a column of that name")
+    if judged:
+        raise OptionError("segments with missing_queries='zero' are not supported: a query absent from the run has no segment")
+    return names
 
 
 def _coverage(con, context: dict) -> dict:

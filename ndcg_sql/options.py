@@ -24,7 +24,9 @@ GAINS = ("exponential", "linear")
 #: ndcg_score: every item of a tie group gets the group's mean gain.
 #: "item-asc" / "item-desc": break ties by item id ascending / descending
 #: (trec_eval uses descending), comparing string ids in byte order.
-TIES = ("average", "item-asc", "item-desc")
+#: "input-order": the order of a row-order column (``row_col``), smaller first,
+#: as LightGBM's stable sort keeps tied rows in input order.
+TIES = ("average", "item-asc", "item-desc", "input-order")
 #: NDCG of a query whose ideal DCG@k is 0 (no item with a positive gain):
 #: "zero" counts it as 0 in the mean (trec_eval, scikit-learn), "skip" leaves
 #: it out of the mean (per-query ndcg is NULL), "one" counts it as 1 (LightGBM).
@@ -32,6 +34,13 @@ NO_RELEVANT = ("zero", "skip", "one")
 #: With judgments: queries that are judged but absent from the run are
 #: "ignore"d (trec_eval's default) or counted as NDCG 0 ("zero", trec_eval -c).
 MISSING_QUERIES = ("ignore", "zero")
+#: Precision at which scores are compared: "double", or "float32" (trec_eval
+#: stores scores as C float; XGBoost's predictions are float32): scores are
+#: rounded to the nearest float32 first, which can create ties.
+SCORE_PRECISIONS = ("double", "float32")
+#: Negative labels: an "error" (default), or counted as label "zero" (trec_eval
+#: reads them, e.g. -1 for "judged non-relevant", and gives them gain 0).
+NEGATIVE_LABELS = ("error", "zero")
 #: Cutoffs used when the caller gives none: these and the whole list (None).
 DEFAULT_CUTOFFS: tuple[int | None, ...] = (1, 3, 5, 10, 20, None)
 #: Largest label accepted with exponential gain: 2**1024 overflows a double.
@@ -145,6 +154,8 @@ class Options:
     missing_queries: str = "ignore"
     judgments: bool = False
     input_kind: str = "score"  # "score" (higher is better) or "rank" (1 = top)
+    score_precision: str = "double"
+    negative_labels: str = "error"
 
     @classmethod
     def build(
@@ -157,6 +168,8 @@ class Options:
         missing_queries="ignore",
         judgments=False,
         input_kind="score",
+        score_precision="double",
+        negative_labels="error",
     ) -> "Options":
         """Validate user-facing option values; raises :class:`OptionError`."""
         kind, mapping = parse_gain(gain)
@@ -169,6 +182,8 @@ class Options:
             missing_queries=_choice("missing_queries", missing_queries, MISSING_QUERIES),
             judgments=bool(judgments),
             input_kind=_choice("input_kind", input_kind, ("score", "rank")),
+            score_precision=_choice("score_precision", score_precision, SCORE_PRECISIONS),
+            negative_labels=_choice("negative_labels", negative_labels, NEGATIVE_LABELS),
         )
 
     def report(self) -> dict:
@@ -187,6 +202,8 @@ class Options:
             "no_relevant": self.no_relevant,
             "missing_queries": self.missing_queries if self.judgments else None,
             "k_beyond_list": K_BEYOND_LIST,
+            "score_precision": self.score_precision,
+            "negative_labels": self.negative_labels,
         }
 
 

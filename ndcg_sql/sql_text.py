@@ -17,11 +17,15 @@ from sqlglot import ErrorLevel, exp
 from . import dialects, identifiers, templates
 from .evaluate import Columns, template_context
 from .inputs import file_format
+from .measures import Measure, parse_measures
 from .options import DEFAULT_CUTOFFS, OptionError, Options
+from .suite import graded_cutoffs, measure_context
 
 #: Name of the CTE that holds the per-query rows when the summary or the
 #: coverage counts are computed in the same statement.
 PER_QUERY_CTE = "per_query_rows"
+#: Name of the CTE of the binary measures' rows in the one-statement measure SQL.
+BINARY_CTE = "binary_measure_rows"
 #: Item id types: only for the item-id tie-break the engine must know it,
 #: because a collation applies to strings only.
 ITEM_TYPES = ("text", "number")
@@ -59,6 +63,7 @@ class Plan:
     context: dict
     dialect: dialects.Dialect
     columns: Columns
+    measures: tuple[Measure, ...] | None = None
 
 
 def plan(
@@ -79,6 +84,7 @@ def plan(
     missing_queries: str = "ignore",
     dialect: str = "duckdb",
     item_type: str = "text",
+    measures=None,
 ) -> Plan:
     """Validate the arguments of :func:`to_sql` and build the template context."""
     if score_col is not None and rank_col is not None:
@@ -91,6 +97,11 @@ def plan(
     if item_type not in ITEM_TYPES:
         raise OptionError(f"item_type must be one of {', '.join(ITEM_TYPES)}; got {item_type!r}")
     judged = judgments_table is not None or judgments_file is not None
+    measure_list = parse_measures(measures) if measures is not None else None
+    if measure_list is not None:
+        if k is not DEFAULT_CUTOFFS and k is not None:
+            raise OptionError("with measures, give the cutoffs in their names (nDCG@10, P@5), not k")
+        k = graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
     options = Options.build(
         k=k, gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing_queries,
         judgments=judged, input_kind="rank" if rank_col else "score",
@@ -113,7 +124,7 @@ def plan(
         )
     except TypeError as error:
         raise OptionError(str(error)) from None
-    return Plan(options, context, target, columns)
+    return Plan(options, context, target, columns, measure_list)
 
 
 def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:
@@ -150,11 +161,57 @@ def over_per_query(per_query_sql: str, outer_sql: str) -> exp.Expression:
     return outer
 
 
+def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
+    """One statement: each (name, query) of ``parts`` as a CTE of that name
+    (their own CTEs hoisted, each name taken once: they are rendered from
+    one context, so equal names hold equal queries), then ``outer_sql``.
+    Engines such as Spark refuse a CTE name defined twice."""
+    ctes: list[exp.CTE] = []
+    names: set[str] = set()
+    for name, sql in parts:
+        inner = sqlglot.parse_one(sql, read="duckdb")
+        for cte in inner.args["with_"].expressions:
+            if cte.alias not in names:
+                ctes.append(cte)
+                names.add(cte.alias)
+        body = inner.copy()
+        body.set("with_", None)
+        body.set("order", None)
+        ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name))))
+        names.add(name)
+    outer = sqlglot.parse_one(outer_sql, read="duckdb")
+    if outer.args.get("with_"):
+        ctes += [cte for cte in outer.args["with_"].expressions if cte.alias not in names]
+    outer.set("with_", exp.With(expressions=ctes))
+    return outer
+
+
+def measure_statement(context: dict, measures: tuple[Measure, ...]) -> exp.Expression:
+    """The long rows (query, measure, value) of the named measures as one
+    statement (DuckDB source SQL tree), over the input relations of ``context``."""
+    context = {**context, **measure_context(measures, context["ties"])}
+    parts = []
+    if context["graded_measures"]:
+        parts.append((PER_QUERY_CTE, templates.render("per_query.sql.j2", **context)))
+    if context["binary_measures"]:
+        parts.append((BINARY_CTE, templates.render("measures_per_query.sql.j2", **context)))
+    outer = templates.render(
+        "measure_rows.sql.j2",
+        **{**context, "per_query_relation": PER_QUERY_CTE if context["graded_measures"] else None,
+           "binary_relation": BINARY_CTE if context["binary_measures"] else None},
+    )
+    return over_ctes(parts, outer)
+
+
 def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
     """The DuckDB source of ``what``: "per_query" (text), "summary" or "coverage" (sqlglot trees).
 
     Each is one statement.
     """
+    if p.measures is not None:
+        if what != "per_query":
+            raise OptionError("with measures, SQL text is the per-query rows (query, measure, value) only")
+        return measure_statement(p.context, p.measures)
     if what == "per_query":  # on its own: ordered by query and k
         return templates.render("per_query.sql.j2", ordered=True, **p.context)
     per_query = templates.render("per_query.sql.j2", **p.context)
@@ -187,6 +244,7 @@ def to_sql(
     dialect: str = "duckdb",
     item_type: str = "text",
     what: str = "per_query",
+    measures=None,
 ) -> str:
     """The metric SQL over a table, for DuckDB or a warehouse.
 
@@ -207,6 +265,8 @@ def to_sql(
         what: "per_query" (query column, k, cg, dcg, idcg, ndcg; default),
             "summary" (k, ndcg, queries, no_relevant) or "coverage" (query
             counts); each one statement.
+        measures: names in ir_measures notation (see :func:`ndcg_sql.evaluate`):
+            the per-query statement then returns (query, measure, value) rows.
         Other arguments: as :func:`ndcg_sql.evaluate`.
 
     Returns:
@@ -223,6 +283,6 @@ def to_sql(
         table, file=file, judgments_table=judgments_table, judgments_file=judgments_file, k=k,
         query_col=query_col, item_col=item_col, score_col=score_col, rank_col=rank_col,
         label_col=label_col, gain=gain, ties=ties, no_relevant=no_relevant,
-        missing_queries=missing_queries, dialect=dialect, item_type=item_type,
+        missing_queries=missing_queries, dialect=dialect, item_type=item_type, measures=measures,
     )
     return transpile(render(p, what), p.dialect)

@@ -51,9 +51,8 @@ def _label_checks(relation: str, column: str, options: Options, portable: bool =
             Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
             Check(relation, f"NOT ISFINITE({value})", column, "NaN or infinite labels"),
         ]
-    checks += [
-        Check(relation, f"{value} < 0", column, "negative labels"),
-    ]
+    if options.negative_labels == "error":
+        checks.append(Check(relation, f"{value} < 0", column, "negative labels"))
     if options.gain == "exponential":
         checks.append(
             Check(
@@ -65,7 +64,8 @@ def _label_checks(relation: str, column: str, options: Options, portable: bool =
         )
     elif options.gain == "mapping":
         labels = ", ".join(repr(label) for label, _ in options.gain_mapping)
-        checks.append(Check(relation, f"{value} NOT IN ({labels})", column, "labels missing from the gain mapping"))
+        counted = f"GREATEST({value}, 0.0)" if options.negative_labels == "zero" else value
+        checks.append(Check(relation, f"{counted} NOT IN ({labels})", column, "labels missing from the gain mapping"))
     return checks
 
 
@@ -92,6 +92,8 @@ def checks_for(options: Options, columns: dict[str, str], portable: bool = False
             Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
             Check("run_rows", f"ISNAN({order})", columns["order"], f"NaN {options.input_kind}s"),
         ]
+    if options.ties == "input-order":
+        checks.append(Check("run_rows", "row_order IS NULL", columns["row"], "NULL row numbers"))
     checks += [
         Check("run_duplicate_pairs", "TRUE", f"{columns['query']}, {columns['item']}", "duplicate (query, item) rows in the ranking"),
     ]

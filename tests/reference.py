@@ -126,3 +126,73 @@ def close(a, b, tol=1e-9) -> bool:
     if a is None or b is None:
         return a is None and b is None
     return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
+
+
+# ---- binary-relevance measures (P, R, AP, RR, Success), from their textbook definitions ----
+
+
+def ordered_labels(items, ties: str, higher_is_better=True):
+    """Labels in rank order; items: list of (item, score, label); ties item-asc / item-desc."""
+    sign = -1 if higher_is_better else 1
+    idx = sorted(range(len(items)), key=lambda i: _item_key(items[i][0]), reverse=ties == "item-desc")
+    idx = sorted(idx, key=lambda i: sign * items[i][1])
+    return [items[i][2] for i in idx]
+
+
+def binary_measure(family: str, labels_in_order, relevant_total: int, k, rel: float = 1.0) -> float:
+    """One measure of one query from the labels in rank order (Manning et al. ch. 8; trec_eval)."""
+    hits = [1 if label >= rel else 0 for label in labels_in_order]
+    top = hits if k is None else hits[:k]
+    if family == "P":
+        return sum(top) / k
+    if family == "R":
+        return sum(top) / relevant_total if relevant_total else 0.0
+    if family == "AP":
+        precisions = [sum(top[: i + 1]) / (i + 1) for i, h in enumerate(top) if h]
+        return sum(precisions) / relevant_total if relevant_total else 0.0
+    if family == "RR":
+        return next((1.0 / (i + 1) for i, h in enumerate(top) if h), 0.0)
+    if family == "Success":
+        return 1.0 if any(top) else 0.0
+    raise ValueError(family)
+
+
+def expected_precision_with_ties(items, k, rel, relevant_total=None):
+    """Tie-averaged P@k (or R@k given relevant_total): every tie group's mean
+    relevance credited at each of its positions (McSherry & Najork 2008)."""
+    scores = [s for _, s, _ in items]
+    hits = [1.0 if label >= rel else 0.0 for _, _, label in items]
+    credited = tie_averaged(scores, hits, k)[0]
+    if relevant_total is None:
+        return credited / k
+    return credited / relevant_total if relevant_total else 0.0
+
+
+def measures(rows, asked, *, ties="item-desc", judgments=None, missing_queries="ignore"):
+    """{(qid, name): value} for asked = [(name, family, k, rel)] over rows (qid, item, score, label)."""
+    by_query = defaultdict(list)
+    for qid, item, score, label in rows:
+        by_query[qid].append((item, float(score), float(label)))
+    if judgments is not None:
+        judged = defaultdict(dict)
+        for qid, item, label in judgments:
+            judged[qid][item] = float(label)
+        queries = [q for q in judged if q in by_query or missing_queries == "zero"]
+    else:
+        judged, queries = None, list(by_query)
+    out = {}
+    for qid in queries:
+        items = by_query.get(qid, [])
+        if judged is not None:
+            items = [(item, score, judged[qid].get(item, 0.0)) for item, score, _ in items]
+            pool = list(judged[qid].values())
+        else:
+            pool = [label for _, _, label in items]
+        for name, family, k, rel in asked:
+            total = sum(1 for label in pool if label >= rel)
+            if ties == "average":
+                value = expected_precision_with_ties(items, k, rel, None if family == "P" else total)
+            else:
+                value = binary_measure(family, ordered_labels(items, ties), total, k, rel)
+            out[(qid, name)] = value
+    return out

@@ -54,6 +54,9 @@
       'no_relevant': ndcg_sql.option_choice('no_relevant', no_relevant, ['zero', 'skip', 'one']),
       'missing_queries': ndcg_sql.option_choice('missing_queries', missing_queries, ['ignore', 'zero']),
       'cutoffs': cutoffs,
+      'row_col': none,
+      'score_precision': 'double',
+      'negative_labels': 'error',
   } -%}
   {#- Pieces of the context that do not come from an option, set as the Python runner sets
       them for data it has not read (dbt compiles before reading any): head_length and

@@ -1,6 +1,6 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro tmpl_per_query(cutoffs, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, no_relevant, order_col, ordered, output_query_col, query_col, run_relation, tail_cutoffs, ties) -%}
+{% macro tmpl_per_query(cutoffs, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, tail_cutoffs, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -19,14 +19,18 @@
 {%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'judgments_relation'") }}{% endif -%}
 {%- if label_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'label_col'") }}{% endif -%}
 {%- if missing_queries is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'missing_queries'") }}{% endif -%}
+{%- if negative_labels is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'negative_labels'") }}{% endif -%}
 {%- if no_relevant is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'no_relevant'") }}{% endif -%}
 {%- if order_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'order_col'") }}{% endif -%}
 {%- if output_query_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'output_query_col'") }}{% endif -%}
 {%- if query_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'query_col'") }}{% endif -%}
+{%- if row_col is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'row_col'") }}{% endif -%}
 {%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'run_relation'") }}{% endif -%}
+{%- if score_precision is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'score_precision'") }}{% endif -%}
+{%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'run_relation': run_relation, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
@@ -42,13 +46,28 @@
 WITH
 {% with %}{#- The only place user column names appear. Every later CTE speaks of
     qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
-    and label. -#}
+    and label. With segment columns (experiment arm, date, device, ...) the
+    query key qid is the struct (segment_1, ..., query): every later CTE
+    partitions by it unchanged, so a query in two segments is two queries
+    (DuckDB STRUCT_PACK; sql/segment_rows.sql.j2 unpacks it). Judgments
+    are per query: each (segment, query) of the run gets the query's
+    judgments, and judged queries the run does not show are left out. -#}
+{%- set query_key -%}
+{%- if segment_cols -%}
+STRUCT_PACK({% for s in segment_cols %}segment_{{ loop.index }} := {{ s }}, {% endfor %}query := {{ query_col }})
+{%- else -%}
+{{ query_col }}
+{%- endif -%}
+{%- endset -%}
 run_rows AS ( -- one row per (query, item) of the ranking, as given
   SELECT
-    {{ query_col }} AS qid,
+    {{ query_key }} AS qid,
     {{ item_col }} AS item,
     {{ order_col }} AS order_raw,
     {% if judgments %}CAST(NULL AS DOUBLE){% else %}{{ label_col }}{% endif %} AS label_raw
+    {%- if ties == 'input-order' %},
+    {{ row_col }} AS row_order
+    {%- endif %}
   FROM {{ run_relation }}
 )
 {%- if not judgments %},
@@ -57,38 +76,60 @@ run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
       them in a pass of its own instead of DuckDB keeping every row of a CTE
       read twice #}
   SELECT
-    {{ query_col }} AS qid,
+    {{ query_key }} AS qid,
     {{ label_col }} AS label_raw
   FROM {{ run_relation }}
 )
 {%- endif %}
 {%- if judgments %},
 judgment_rows AS ( -- one row per judged (query, item), as given
+  {%- if segment_cols %}
+  SELECT s.qid, j.item, j.label_raw
+  FROM (
+    SELECT {{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  INNER JOIN (SELECT DISTINCT qid FROM run_rows) AS s ON s.qid.query = j.query
+  {%- else %}
   SELECT
     {{ j_query_col }} AS qid,
     {{ j_item_col }} AS item,
     {{ j_label_col }} AS label_raw
   FROM {{ judgments_relation }}
+  {%- endif %}
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
+  {%- if segment_cols %}
+  SELECT s.qid, j.label_raw
+  FROM (
+    SELECT {{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  INNER JOIN (SELECT DISTINCT qid FROM run_rows) AS s ON s.qid.query = j.query
+  {%- else %}
   SELECT
     {{ j_query_col }} AS qid,
     {{ j_label_col }} AS label_raw
   FROM {{ judgments_relation }}
+  {%- endif %}
 )
 {%- endif %}
 {% endwith %},
 {% with %}{#- One row per ranked (query, item) with a numeric order value and label.
     With judgments, the label comes from the judgments (unjudged items: 0);
     queries without any judgment are left out (as trec_eval does) where
-    per_query.sql.j2 joins the run's values to the ideal ones. -#}
+    per_query.sql.j2 joins the run's values to the ideal ones.
+    score_precision float32 rounds the order value to the nearest float32
+    (trec_eval, XGBoost); negative_labels zero counts negative labels as 0
+    (trec_eval). -#}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
     r.qid,
     r.item,
-    CAST(r.order_raw AS DOUBLE) AS order_value,
-    COALESCE(CAST(j.label_raw AS DOUBLE), 0.0) AS label
+    {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS FLOAT) AS DOUBLE){% else %}CAST(r.order_raw AS DOUBLE){% endif %} AS order_value,
+    COALESCE({% if negative_labels == 'zero' %}GREATEST(CAST(j.label_raw AS DOUBLE), 0.0){% else %}CAST(j.label_raw AS DOUBLE){% endif %}, 0.0) AS label{% if ties == 'input-order' %},
+    r.row_order{% endif %}
   FROM run_rows AS r
   LEFT JOIN judgment_rows AS j ON r.qid = j.qid AND r.item = j.item
 )
@@ -97,8 +138,9 @@ labelled_items AS ( -- one row per ranked (query, item)
   SELECT
     qid,
     item,
-    CAST(order_raw AS DOUBLE) AS order_value,
-    CAST(label_raw AS DOUBLE) AS label
+    {% if score_precision == 'float32' %}CAST(CAST(order_raw AS FLOAT) AS DOUBLE){% else %}CAST(order_raw AS DOUBLE){% endif %} AS order_value,
+    {% if negative_labels == 'zero' %}GREATEST(CAST(label_raw AS DOUBLE), 0.0){% else %}CAST(label_raw AS DOUBLE){% endif %} AS label{% if ties == 'input-order' %},
+    row_order{% endif %}
   FROM run_rows
 )
 {%- endif %}
@@ -113,6 +155,8 @@ labelled_items AS ( -- one row per ranked (query, item)
       item-asc  - item id ascending (byte order for strings: item_order is
                   the engine's byte-order expression, ndcg_sql/dialects.py)
       item-desc - item id descending (trec_eval's order)
+      input-order - the row-order column ascending (LightGBM's and XGBoost's
+                  stable sorts keep tied rows in input order)
     Both windows partition by query and order by the order value, so one sort
     serves both (no second partitioning by tie group). -#}
 {%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
@@ -124,15 +168,17 @@ labelled_items AS ( -- one row per ranked (query, item)
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
 ),
-ranked_items AS ( -- one row per ranked (query, item): its rank and the gain credited at that rank
+ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
+    label,
+    order_value,
     ROW_NUMBER() OVER (
       PARTITION BY qid
-      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}, {{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}
+      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}
     ) AS rank,
     {% if ties == 'average' -%}
     CASE
@@ -156,7 +202,7 @@ ranked_items AS ( -- one row per ranked (query, item): its rank and the gain cre
     label, and the items of one label fill consecutive positions, the highest
     gain first. Otherwise the items are numbered by gain descending. -#}
 {%- set ideal_source -%}
-    SELECT qid, {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'CAST(label_raw AS DOUBLE)') }} AS gain
+    SELECT qid, {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'GREATEST(CAST(label_raw AS DOUBLE), 0.0)' if negative_labels == 'zero' else 'CAST(label_raw AS DOUBLE)') }} AS gain
     FROM {% if judgments %}judgment_labels{% else %}run_labels{% endif %}
 {%- endset -%}
 {%- if ideal_labels is not none and not tail_cutoffs %}

@@ -32,12 +32,14 @@ labelled_items AS ( -- one row per ranked (query, item)
 )
 ,
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label AS gain
+  SELECT qid, item, order_value, label, label AS gain
   FROM labelled_items
 ),
-ranked_items AS ( -- one row per ranked (query, item): its rank and the gain credited at that rank
+ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
+    label,
+    order_value,
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value ASC NULLS FIRST, item DESC NULLS LAST

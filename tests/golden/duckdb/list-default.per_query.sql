@@ -24,12 +24,14 @@ labelled_items AS ( -- one row per ranked (query, item)
 )
 ,
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, (POWER(2.0, label) - 1.0) AS gain
+  SELECT qid, item, order_value, label, (POWER(2.0, label) - 1.0) AS gain
   FROM labelled_items
 ),
-ranked_items AS ( -- one row per ranked (query, item): its rank and the gain credited at that rank
+ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
+    label,
+    order_value,
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value DESC NULLS LAST, item ASC NULLS FIRST

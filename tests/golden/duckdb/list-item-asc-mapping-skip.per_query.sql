@@ -24,12 +24,14 @@ labelled_items AS ( -- one row per ranked (query, item)
 )
 ,
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, CASE label WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END AS gain
+  SELECT qid, item, order_value, label, CASE label WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END AS gain
   FROM labelled_items
 ),
-ranked_items AS ( -- one row per ranked (query, item): its rank and the gain credited at that rank
+ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
+    label,
+    order_value,
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value DESC NULLS LAST, item ASC NULLS FIRST

@@ -30,11 +30,14 @@ WITH run_rows AS (
     qid,
     item,
     order_value,
+    label,
     label AS gain
   FROM labelled_items
 ), ranked_items AS (
   SELECT
     qid,
+    label,
+    order_value,
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value ASC NULLS FIRST, item COLLATE "C" DESC NULLS LAST

@@ -22,6 +22,7 @@ WITH run_rows AS (
     qid,
     item,
     order_value,
+    label,
     CASE label
       WHEN 0.0
       THEN CAST(0.0 AS DOUBLE PRECISION)
@@ -36,6 +37,8 @@ WITH run_rows AS (
 ), ranked_items AS (
   SELECT
     qid,
+    label,
+    order_value,
     ROW_NUMBER() OVER (PARTITION BY qid ORDER BY order_value DESC NULLS LAST, item ASC NULLS FIRST) AS rank,
     gain AS credited_gain
   FROM gained_items

@@ -22,6 +22,7 @@ WITH run_rows AS (
     qid,
     item,
     order_value,
+    label,
     (
       POWER(2.0, label) - 1.0
     ) AS gain
@@ -29,6 +30,8 @@ WITH run_rows AS (
 ), ranked_items AS (
   SELECT
     qid,
+    label,
+    order_value,
     ROW_NUMBER() OVER (PARTITION BY qid ORDER BY order_value DESC, item ASC) AS rank,
     CASE
       WHEN MIN(gain) OVER (

@@ -1,0 +1,101 @@
+"""``ndcg-sql plot``: mean NDCG@k against k for one or more runs, as a PNG.
+
+Needs matplotlib (``pip install 'ndcg_sql[plot]'``). The means come from
+:func:`ndcg_sql.evaluate`; the optional band is a percentile bootstrap
+interval computed in SQL (``evaluate(bootstrap=N, seed=S)``,
+``sql/bootstrap_intervals.sql.j2``), fixed by a seed.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from .evaluate import evaluate
+from .options import OptionError
+
+def plot(
+    runs: Mapping[str, object] | Sequence[object],
+    output: str,
+    k: Sequence[int] = tuple(range(1, 21)),
+    *,
+    bootstrap: int = 0,
+    seed: int = 0,
+    distribution: int | None = None,
+    title: str | None = None,
+    **options,
+) -> dict:
+    """Write a PNG of mean NDCG@k against k, one line per run.
+
+    Args:
+        runs: {label: ranking} or a list of rankings (labelled by position,
+            or by path when given as strings); each as :func:`ndcg_sql.evaluate` takes.
+        output: the PNG path.
+        k: the cutoffs on the x axis (positive integers).
+        bootstrap: with N > 0, a shaded 95% percentile bootstrap band from N
+            resamples of the queries (fixed by ``seed``).
+        distribution: with a cutoff d, a second panel shows the per-query
+            NDCG@d of each run (box plot: quartiles, whiskers at 1.5 IQR,
+            the mean as a triangle); d must be among ``k``.
+        title: the plot title (default: the options used).
+        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, ...).
+
+    Returns:
+        {label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers.
+
+    Raises:
+        OptionError: matplotlib missing, no run, a k that is not a positive integer.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise OptionError("plot needs matplotlib: pip install 'ndcg_sql[plot]'") from None
+    if not isinstance(runs, Mapping):
+        runs = {(run if isinstance(run, str) else f"run {i + 1}"): run for i, run in enumerate(runs)}
+    if not runs:
+        raise OptionError("plot needs at least one run")
+    cutoffs = list(k)
+    if not cutoffs or any(isinstance(c, bool) or not isinstance(c, int) or c <= 0 for c in cutoffs):
+        raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
+    if distribution is not None and distribution not in cutoffs:
+        raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
+    plotted = {}
+    spread = {}
+    if distribution is None:
+        figure, axes = plt.subplots(figsize=(7, 4.5))
+    else:
+        figure, (axes, box_axes) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [3, 2]})
+    for label, run in runs.items():
+        result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
+        points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
+                  for r in result.summary_records()]
+        plotted[label] = points
+        if distribution is not None:
+            spread[label] = [r["ndcg"] for r in result.per_query_records() if r["k"] == distribution and r["ndcg"] is not None]
+        xs = [p["k"] for p in points]
+        line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
+        if bootstrap:
+            axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
+                              color=line.get_color(), alpha=0.2, linewidth=0)
+        options_used = result.options
+    from matplotlib.ticker import MaxNLocator
+
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("k")
+    axes.set_ylabel("mean NDCG@k")
+    gain = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
+    axes.set_title(title or f"gain={gain} ties={options_used['ties']} ideal={options_used['ideal']}"
+                   + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
+    axes.grid(True, alpha=0.3)
+    axes.legend()
+    if distribution is not None:
+        box_axes.boxplot(list(spread.values()), showmeans=True)
+        box_axes.set_xticks(range(1, len(spread) + 1), [str(label) for label in spread], rotation=15, fontsize=8)
+        box_axes.set_ylabel(f"per-query NDCG@{distribution}")
+        box_axes.grid(True, axis="y", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(output, format="png", dpi=120)
+    plt.close(figure)
+    return plotted

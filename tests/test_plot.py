@@ -1,0 +1,76 @@
+"""ndcg-sql plot and the SQL bootstrap interval."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ndcg_sql
+from conftest import EXAMPLES
+from ndcg_sql.plot import plot
+from test_cli import run_cli
+
+DL = EXAMPLES / "trec_dl19_passage"
+BM25 = str(DL / "run.dl19.bm25.top100.txt")
+QRELS = str(DL / "qrels.dl19-passage.txt")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_writes_png_of_the_evaluated_means(tmp_path):
+    out = tmp_path / "ndcg.png"
+    plotted = plot({"bm25": BM25}, str(out), k=[1, 5, 10], judgments=QRELS, convention="trec_eval")
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    direct = ndcg_sql.evaluate(BM25, k=[1, 5, 10], judgments=QRELS, convention="trec_eval").summary_records()
+    assert [(p["k"], p["ndcg"]) for p in plotted["bm25"]] == [(r["k"], r["ndcg"]) for r in direct]
+
+
+def bootstrap_of(data, **kwargs):
+    rows = ndcg_sql.evaluate(data, **kwargs).summary_records()
+    return {r.get("k", r.get("measure")): (r["bootstrap_low"], r["bootstrap_high"]) for r in rows}
+
+
+def test_bootstrap_interval_is_seeded_and_close_to_numpy():
+    kwargs = dict(k=[10], judgments=QRELS, convention="trec_eval", bootstrap=4000, seed=5)
+    first = bootstrap_of(BM25, **kwargs)[10]
+    assert first == bootstrap_of(BM25, **kwargs)[10]
+    assert first == bootstrap_of(BM25, measures=["nDCG@10"], **{**kwargs, "k": None})["nDCG@10"]
+    result = ndcg_sql.evaluate(BM25, k=[10], judgments=QRELS, convention="trec_eval")
+    values = np.array([r["ndcg"] for r in result.per_query_records()])
+    rng = np.random.default_rng(0)
+    means = values[rng.integers(0, len(values), (20000, len(values)))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    # Monte Carlo error of a 2.5% quantile from 4000 resamples: about 0.002 here
+    assert first[0] == pytest.approx(low, abs=0.01) and first[1] == pytest.approx(high, abs=0.01)
+
+
+def test_bootstrap_of_equal_values_is_a_point():
+    data = pd.DataFrame({"query_id": [1, 2, 3], "item_id": [1, 1, 1], "score": [1.0] * 3, "label": [1, 2, 3]})
+    assert bootstrap_of(data, k=1, bootstrap=50) == {1: (1.0, 1.0)}  # every query: NDCG@1 = 1
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(bootstrap=-1), "bootstrap must be"), (dict(bootstrap=10, seed=-2), "seed must be"),
+    (dict(bootstrap=10, segments="query_id"), "other than the query column"),
+])
+def test_bootstrap_option_errors(kwargs, words):
+    with pytest.raises(ndcg_sql.OptionError, match=words):
+        ndcg_sql.evaluate(BM25, k=[10], judgments=QRELS, convention="trec_eval", **kwargs)
+
+
+def test_cli_plot(tmp_path):
+    out = tmp_path / "p.png"
+    done = run_cli("plot", BM25, str(DL / "run.dl19.splade_pp_ed.top100.txt"), "--judgments", QRELS,
+                   "--convention", "trec_eval", "--k", "1", "5", "10", "--bootstrap", "100", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    bad = run_cli("plot", BM25, "--k", "all", "-o", str(out))
+    assert bad.returncode == 2 and "positive integer cutoffs" in bad.stderr
+
+
+def test_distribution_panel_and_its_errors(tmp_path):
+    out = tmp_path / "d.png"
+    plot([BM25], str(out), k=[5, 10], distribution=10, judgments=QRELS, convention="trec_eval")
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    with pytest.raises(ndcg_sql.OptionError, match="must be one of the plotted k"):
+        plot([BM25], str(out), k=[5, 10], distribution=3, judgments=QRELS, convention="trec_eval")
+    with pytest.raises(ndcg_sql.OptionError, match="positive integer cutoffs"):
+        plot([BM25], str(out), k=[0], judgments=QRELS)
