@@ -132,6 +132,10 @@ class Request:
     bootstrap: int = 0
     seed: int = 0
 
+    def as_kwargs(self) -> dict:
+        """The options by name, values as given (not copied: DEFAULT_CUTOFFS stays itself)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     def given(self) -> dict:
         """The options whose value is not the default, by name."""
         return {f.name: getattr(self, f.name) for f in fields(self)

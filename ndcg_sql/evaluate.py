@@ -5,7 +5,6 @@ Nothing is computed here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 
 import duckdb
@@ -421,7 +420,7 @@ def evaluate(
         from . import warehouse
 
         return warehouse.evaluate(con, data, dialect=dialect, judgments=judgments, per_query=per_query,
-                                  **dataclasses.asdict(request))
+                                  **request.as_kwargs())
     resolved = request.resolve(judgments is not None)
     options, measure_list, segment_list = resolved.options, resolved.measures, resolved.segments
     if con is None:
