@@ -33,6 +33,8 @@ context (``ndcg_sql.sql_text``):
   in DuckDB syntax ("{x}" is the value cast to text): TRY_CAST where the
   engine has it (sqlglot writes SAFE_CAST for BigQuery), a regular-expression
   guard on Postgres and Redshift, which have no TRY_CAST.
+* ``text`` - the text type values are cast to for ``try_double`` (sqlglot
+  writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Dialect:
     float32: bool = True
     nan: str = "{x} = CAST('NaN' AS DOUBLE)"
     try_double: str = "TRY_CAST({x} AS DOUBLE)"
+    text: str = "VARCHAR"  # a text type any value casts to (sqlglot writes Redshift's as VARCHAR(MAX))
 
 
 #: Postgres/Redshift: a text holding a number as their float8 input accepts it

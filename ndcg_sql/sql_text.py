@@ -160,10 +160,12 @@ def over_per_query(per_query_sql: str, outer_sql: str) -> exp.Expression:
 
 
 def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
-    """One statement: each (name, query) of ``parts`` as a CTE of that name
-    (their own CTEs hoisted, each name taken once: they are rendered from
-    one context, so equal names hold equal queries), then ``outer_sql``.
-    Engines such as Spark refuse a CTE name defined twice.
+    """One statement: each (name, query) of ``parts`` as a CTE of that name,
+    then ``outer_sql``. Every CTE the parts and ``outer_sql`` define, nested
+    in subqueries too, is hoisted to the one WITH (before the CTE whose body
+    held it), each name taken once: they are rendered from one context, so
+    equal names hold equal queries. Engines such as Spark refuse a CTE name
+    defined twice, even in nested scopes.
 
     Raises:
         ValueError: two parts define a CTE of the same name differently.
@@ -180,18 +182,29 @@ def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
         seen[cte.alias] = text
         ctes.append(cte)
 
+    def hoist(tree: exp.Expression) -> exp.Expression:
+        """Move every WITH inside ``tree`` (its own first) out to ``ctes``; return ``tree`` without them."""
+        own = tree.args.get("with_")
+        if own is not None:
+            tree.set("with_", None)
+            for cte in own.expressions:
+                cte.set("this", hoist(cte.this))
+                take(cte)
+        for nested in list(tree.find_all(exp.With)):
+            parent = nested.parent
+            if parent is None:
+                continue
+            parent.set("with_", None)
+            for cte in nested.expressions:
+                cte.set("this", hoist(cte.this))
+                take(cte)
+        return tree
+
     for name, sql in parts:
-        inner = sqlglot.parse_one(sql, read="duckdb")
-        for cte in (inner.args.get("with_").expressions if inner.args.get("with_") else []):
-            take(cte)
-        body = inner.copy()
-        body.set("with_", None)
+        body = hoist(sqlglot.parse_one(sql, read="duckdb"))
         body.set("order", None)
         take(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name))))
-    outer = sqlglot.parse_one(outer_sql, read="duckdb")
-    if outer.args.get("with_"):
-        for cte in outer.args["with_"].expressions:
-            take(cte)
+    outer = hoist(sqlglot.parse_one(outer_sql, read="duckdb"))
     outer.set("with_", exp.With(expressions=ctes))
     return outer
 

@@ -205,7 +205,7 @@ def quantile_place(replicates: int, q: float) -> dict:
     weight = h - place
     if place + 1 >= replicates:
         weight = 0.0
-    return {"place": place, "weight": repr(float(weight))} if weight else {"place": place, "weight": 0}
+    return {"place": place, "weight": float(weight), "weight_sql": repr(float(weight))}
 
 
 def bootstrap_sql(context: dict, per_query: str, summary: str, measures, shape_: Shape,
@@ -219,13 +219,18 @@ def bootstrap_sql(context: dict, per_query: str, summary: str, measures, shape_:
         value_col="ndcg" if measures is None else "value", replicates=int(replicates),
         seed_state=int(seed) % RANDOM_PRIME, quantile_low=quantile_place(replicates, 0.025),
         quantile_high=quantile_place(replicates, 0.975), output_query_col=context["output_query_col"],
+        query_order=context.get("query_order", context["output_query_col"]),
     )
 
 
-def evaluated_sql(context: dict, per_query: str) -> str:
+def evaluated_sql(context: dict, per_query: str, measures=None) -> str:
     """One statement: how many queries (with segments, (segment, query) pairs) the per-query rows hold."""
-    return templates.render("evaluated_count.sql.j2", per_query_relation=per_query,
-                            output_query_col=context["output_query_col"], segment_cols=context["segment_cols"])
+    if measures is not None:
+        first = f"measure = {measure_context(measures, context['ties'])['measures'][0]['name_sql']}"
+    else:
+        k = context["cutoffs"][0]["k"]
+        first = "k IS NULL" if k is None else f"k = {int(k)}"
+    return templates.render("evaluated_count.sql.j2", per_query_relation=per_query, first_row=first)
 
 
 def plan_all(steps, context: dict, measures, bootstrap: int, seed: int) -> tuple[str, str, Shape]:
@@ -257,7 +262,7 @@ def run_all(con, context: dict, measures, segments, bootstrap: int, seed: int, r
     Returns (per-query table, summary table, {"evaluated": n}) (unquoted names)."""
     steps = TempTables(con)
     per_query, summary, _ = plan_all(steps, context, measures, bootstrap, seed)
-    evaluated = con.execute(evaluated_sql(context, per_query)).fetchall()[0][0]
+    evaluated = con.execute(evaluated_sql(context, per_query, measures)).fetchall()[0][0]
     summary_table = steps.add("summary", summary)
     report_options(report, measures, segments, bootstrap, seed)
     return steps.names[per_query], steps.names[summary_table], {"evaluated": evaluated}

@@ -62,7 +62,7 @@ class Numbers:
         if target.name == "duckdb":
             return cls("TRY_CAST({x} AS DOUBLE)", target.nan)
         # the engine's own TRY_CAST may refuse a numeric argument (Snowflake): go through text
-        return cls(target.try_double.replace("{x}", "CAST({x} AS VARCHAR)"), target.nan)
+        return cls(target.try_double.replace("{x}", f"CAST({{x}} AS {target.text})"), target.nan)
 
     def value(self, column: str) -> str:
         return self.number.format(x=column)

@@ -197,13 +197,18 @@ def evaluate(
             _, rows = fetch(sql_text.render(p, "per_query"))
             records = [dict(zip((request.query_col, *PER_QUERY_VALUES), map(_plain, row))) for row in rows]
     else:
+        if request.bootstrap:
+            # resamples draw queries by their place in query order: byte order for text ids, as DuckDB
+            _, rows = fetch(f"SELECT {p.context['query_col']} FROM {p.context['run_relation']} LIMIT 1")
+            if rows and isinstance(rows[0][0], str):
+                p.context["query_order"] = p.dialect.byte_order.format(item=p.context["output_query_col"])
         steps = suite.Ctes(fetch)
         per_query_relation, summary_sql, shape = suite.plan_all(
             steps, p.context, p.measures, request.bootstrap, request.seed)
         suite.report_options(report, p.measures, resolved.segments, request.bootstrap, request.seed)
         names = _output_names(shape.summary_columns, resolved.segments, request.query_col)
         summary = [dict(zip(names, map(_plain, row))) for row in steps.fetch(summary_sql)[1]]
-        _, rows = steps.fetch(suite.evaluated_sql(p.context, per_query_relation))
+        _, rows = steps.fetch(suite.evaluated_sql(p.context, per_query_relation, p.measures))
         coverage = {"evaluated": _plain(rows[0][0])}
         if p.options.judgments:
             names_, rows = fetch(templates.render("coverage.sql.j2", **p.context))
