@@ -142,7 +142,8 @@ def template_context(
         ],
         # the query key is (segments, query) (sql/normalised_rows.sql.j2)
         "segment_cols": [quote(s) for s in segments],
-        "segmented_judgments": bool(segments) and segmented_judgments,
+        # judgments per (segment, query); absent without segments (the templates default it to false)
+        **({"segmented_judgments": bool(segmented_judgments)} if segments else {}),
     }
 
 
