@@ -14,6 +14,7 @@ row order, segments, bootstrap) and turned into :class:`ndcg_sql.options.Options
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from dataclasses import dataclass, fields
@@ -108,29 +109,11 @@ SQL_TEXT = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", 
             "segments")
 
 
-@dataclass(frozen=True)
-class Request:
-    """The shared options as given (defaults of :data:`PARAMETERS`); :meth:`resolve` validates them."""
-
-    k: object = DEFAULT_CUTOFFS
-    query_col: str = "query_id"
-    item_col: str = "item_id"
-    score_col: str | None = None
-    rank_col: str | None = None
-    label_col: str = "label"
-    gain: object = "exponential"
-    ties: str = "average"
-    no_relevant: str = "zero"
-    missing_queries: str = "ignore"
-    measures: object = None
-    intervals: bool = False
-    convention: str | None = None
-    row_col: str | None = None
-    score_precision: str = "double"
-    negative_labels: str = "error"
-    segments: object = None
-    bootstrap: int = 0
-    seed: int = 0
+class _RequestMethods:
+    """The shared options as given (one attribute per :data:`PARAMETERS`
+    entry, with its default); :meth:`resolve` validates them. The class
+    :class:`Request` is made from :data:`PARAMETERS` below, so the names and
+    defaults are written once."""
 
     def as_kwargs(self) -> dict:
         """The options by name, values as given (not copied: DEFAULT_CUTOFFS stays itself)."""
@@ -142,7 +125,7 @@ class Request:
                 if getattr(self, f.name) is not BY_NAME[f.name].default
                 and getattr(self, f.name) != BY_NAME[f.name].default}
 
-    def resolve(self, judged: bool) -> "Resolved":
+    def resolve(self, judged: bool) -> Resolved:
         """Validate the options against each other and build :class:`Options`.
 
         Args:
@@ -194,12 +177,21 @@ class Request:
         )
 
 
+Request = dataclasses.make_dataclass(
+    "Request",
+    [(p.name, object, dataclasses.field(default=p.default)) for p in PARAMETERS],
+    bases=(_RequestMethods,),
+    frozen=True,
+)
+Request.__module__ = __name__
+
+
 @dataclass(frozen=True)
 class Resolved:
     """Validated options: :class:`Options`, the parsed measures, the segment
     columns, the convention's canonical name and the ordering column."""
 
-    request: Request
+    request: "Request"
     options: Options
     measures: tuple[Measure, ...] | None
     segments: tuple[str, ...]
