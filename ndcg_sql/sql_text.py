@@ -171,10 +171,10 @@ def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
         ValueError: two parts define a CTE of the same name differently.
     """
     ctes: list[exp.CTE] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, exp.Expression] = {}
 
     def take(cte: exp.CTE) -> None:
-        text = cte.this.sql(dialect="duckdb")
+        text = cte.this  # sqlglot trees compare by structure
         if cte.alias in seen:
             if seen[cte.alias] != text:
                 raise ValueError(f"two steps define the CTE {cte.alias!r} differently")

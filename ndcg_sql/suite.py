@@ -145,10 +145,10 @@ def shape(context: dict, measures, intervals_summary: bool = True) -> Shape:
         places = measure_context(measures, context["ties"])["measures"]
         place = "CASE measure" + "".join(f" WHEN {m['name_sql']} THEN {m['order']}" for m in places) + " END"
         per_query = (*segments, query, "measure", "value")
-        per_query_order = f"{place} ASC, {first}{query} ASC NULLS LAST"
+        per_query_order = f"{place} ASC NULLS FIRST, {first}{query} ASC NULLS LAST"
         summary = (*segments, "measure", "mean", "queries", "stderr", "ci_low", "ci_high")
         group = (*segments, "measure")
-        order = "".join(f"s.{s} ASC NULLS LAST, " for s in segments) + place.replace("CASE measure", "CASE s.measure") + " ASC"
+        order = "".join(f"s.{s} ASC NULLS LAST, " for s in segments) + place.replace("CASE measure", "CASE s.measure") + " ASC NULLS FIRST"
     return Shape(per_query, per_query_order, summary, group, order)
 
 
@@ -181,7 +181,7 @@ def summary_sql(context: dict, per_query: str, measures, shape_: Shape) -> str:
             grouped, mean_name, value = "measure", "mean", "value"
             places = measure_context(measures, context["ties"])["measures"]
             group_order = f"CASE group_{len(shape_.group_cols)}" + "".join(
-                f" WHEN {m['name_sql']} THEN {m['order']}" for m in places) + " END ASC"
+                f" WHEN {m['name_sql']} THEN {m['order']}" for m in places) + " END ASC NULLS FIRST"
         return templates.render(
             "segment_summary.sql.j2", per_query_relation=per_query, group_cols=list(shape_.group_cols),
             value_col=value, group_name=grouped, mean_name=mean_name, group_order=group_order, **base,
