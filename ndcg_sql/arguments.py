@@ -119,12 +119,6 @@ class _RequestMethods:
         """The options by name, values as given (not copied: DEFAULT_CUTOFFS stays itself)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def given(self) -> dict:
-        """The options whose value is not the default, by name."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if getattr(self, f.name) is not BY_NAME[f.name].default
-                and getattr(self, f.name) != BY_NAME[f.name].default}
-
     def resolve(self, judged: bool) -> Resolved:
         """Validate the options against each other and build :class:`Options`.
 

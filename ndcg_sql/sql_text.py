@@ -102,7 +102,7 @@ def plan(
                           "32-bit float type to round scores to; compute it in DuckDB, Spark or Postgres")
     if resolved.segments and options.missing_queries != "ignore" and not segmented_judgments:
         raise OptionError("segments with missing_queries='zero' need judgments per (segment, query) "
-                          "(segmented_judgments=True: the judgments carry the segment columns)")
+                          "(segmented_judgments=True, --segmented-judgments: the judgments carry the segment columns)")
     columns = Columns(request.query_col, request.item_col, resolved.order_col, None if judged else request.label_col,
                       row=request.row_col)
     if judged:

@@ -84,9 +84,9 @@ def _same_records(got: list[dict], want: list[dict], keys: list[str]):
 SUITE_CASES = {
     "measures-intervals-bootstrap-judgments-zero": dict(
         judged=True, options=dict(measures=MEASURES, ties="item-desc", gain="linear", missing_queries="zero",
-                                  bootstrap=200, seed=7)),
+                                  bootstrap=60, seed=7)),
     "segments-ndcg-bootstrap": dict(
-        segments=True, options=dict(segments="arm", k=[1, 3, None], bootstrap=100, seed=3)),
+        segments=True, options=dict(segments="arm", k=[1, 3, None], bootstrap=40, seed=3)),
     "segmented-judgments-missing-zero-measures": dict(
         segments=True, judged=True, options=dict(segments=["arm"], measures=["nDCG@3", "AP", "P@2"],
                                                   ties="item-desc", missing_queries="zero")),
