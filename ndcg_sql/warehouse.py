@@ -47,14 +47,6 @@ def fetcher(con, dialect: str):
         finally:
             cursor.close()
 
-    def rollback() -> None:
-        if not is_spark(con) and hasattr(con, "rollback"):
-            try:
-                con.rollback()
-            except Exception:  # noqa: BLE001 - autocommit connections may refuse; nothing to undo
-                pass
-
-    fetch.rollback = rollback
     return fetch
 
 
@@ -252,10 +244,3 @@ def _judgments_have(fetch, table, judgments, dialect: str, request: Request, seg
     types = {s: "?" for s in segments if identifiers.folded(s, target.fold) in stored}
     options = Options.build(missing_queries=request.missing_queries, judgments=True)
     return _check_segments({s: "?" for s in segments}, types, segments, options)
-
-
-def _rollback(fetch) -> None:
-    """After a failed statement, Postgres refuses the next one until a rollback."""
-    rollback = getattr(fetch, "rollback", None)
-    if rollback is not None:
-        rollback()

@@ -163,9 +163,6 @@ class Redshift(Postgres):
             def cursor(self):
                 return Cursor()
 
-            def rollback(self):
-                con.rollback()
-
         return Connection()
 
 
