@@ -230,7 +230,7 @@ def input_checks_file() -> str:
 def files(types: set[str]) -> dict[str, str]:
     """{file name: text} of the generated data macros."""
     return {
-        "tmpl_dialects.sql": dialect_file(types),
+        "tmpl_dialects.sql": dialect_file(types | {"VARCHAR"}),  # VARCHAR: query ids of failing input checks
         "tmpl_options.sql": options_file(),
         "tmpl_input_checks.sql": input_checks_file(),
     }

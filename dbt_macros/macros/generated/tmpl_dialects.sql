@@ -7,7 +7,7 @@
 {%- endmacro %}
 
 {% macro default__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": "FLOAT"} -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": "FLOAT", "VARCHAR": "VARCHAR"} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
@@ -16,7 +16,7 @@
 {%- endmacro %}
 
 {% macro bigquery__sql_type(name) -%}
-  {%- set value = {"BIGINT": "INT64", "DECIMAL(38, 18)": "BIGNUMERIC", "DOUBLE": "FLOAT64", "FLOAT": none} -%}
+  {%- set value = {"BIGINT": "INT64", "DECIMAL(38, 18)": "BIGNUMERIC", "DOUBLE": "FLOAT64", "FLOAT": none, "VARCHAR": "STRING"} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
@@ -25,7 +25,16 @@
 {%- endmacro %}
 
 {% macro snowflake__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": none} -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": none, "VARCHAR": "VARCHAR"} -%}
+  {%- if value.get(name, 'unknown') is none -%}
+    {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
+       ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
+  {%- endif -%}
+  {{ return(value.get(name, name)) }}
+{%- endmacro %}
+
+{% macro spark__sql_type(name) -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": "FLOAT", "VARCHAR": "STRING"} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
@@ -34,7 +43,16 @@
 {%- endmacro %}
 
 {% macro postgres__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE PRECISION", "FLOAT": "REAL"} -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE PRECISION", "FLOAT": "REAL", "VARCHAR": "TEXT"} -%}
+  {%- if value.get(name, 'unknown') is none -%}
+    {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
+       ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
+  {%- endif -%}
+  {{ return(value.get(name, name)) }}
+{%- endmacro %}
+
+{% macro redshift__sql_type(name) -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE PRECISION", "FLOAT": "REAL", "VARCHAR": "VARCHAR(MAX)"} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
