@@ -25,6 +25,7 @@ import re
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 
 from . import conventions, dialects, identifiers, measures, validation
 from .options import Options
@@ -79,10 +80,12 @@ def transpile_expression(sql: str, dialect: dialects.Dialect) -> str:
 
 
 def literal_escapes(dialect: dialects.Dialect) -> dict[str, str]:
-    """How a quote and a backslash are written inside a string literal (found from sqlglot)."""
-    quote = exp.Literal.string("'").sql(dialect=dialect.sqlglot)
-    backslash = exp.Literal.string("\\").sql(dialect=dialect.sqlglot)
-    return {"open": quote[0], "close": quote[-1], "quote": quote[1:-1], "backslash": backslash[1:-1]}
+    """How a quote and a backslash are written inside a '...' string literal, from sqlglot's
+    tokenizer of the engine: a doubled quote where the engine reads one (standard SQL),
+    else a backslash escape; a backslash doubled where it is an escape character."""
+    escapes = Dialect.get_or_raise(dialect.sqlglot).tokenizer_class.STRING_ESCAPES
+    return {"open": "'", "close": "'", "quote": "''" if "'" in escapes else "\\'",
+            "backslash": "\\\\" if "\\" in escapes else "\\"}
 
 
 def _dispatched(name: str, params: str, values: dict[str, object], body: str, doc: str) -> str:
@@ -230,7 +233,7 @@ def input_checks_file() -> str:
 def files(types: set[str]) -> dict[str, str]:
     """{file name: text} of the generated data macros."""
     return {
-        "tmpl_dialects.sql": dialect_file(types | {"VARCHAR"}),  # VARCHAR: query ids of failing input checks
+        "tmpl_dialects.sql": dialect_file(types),
         "tmpl_options.sql": options_file(),
         "tmpl_input_checks.sql": input_checks_file(),
     }

@@ -7,7 +7,7 @@
 {%- endmacro %}
 
 {% macro default__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": "FLOAT", "VARCHAR": "VARCHAR"} -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": "FLOAT"} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
@@ -16,7 +16,7 @@
 {%- endmacro %}
 
 {% macro bigquery__sql_type(name) -%}
-  {%- set value = {"BIGINT": "INT64", "DECIMAL(38, 18)": "BIGNUMERIC", "DOUBLE": "FLOAT64", "FLOAT": none, "VARCHAR": "STRING"} -%}
+  {%- set value = {"BIGINT": "INT64", "DECIMAL(38, 18)": "BIGNUMERIC", "DOUBLE": "FLOAT64", "FLOAT": none} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
@@ -25,16 +25,7 @@
 {%- endmacro %}
 
 {% macro snowflake__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": none, "VARCHAR": "VARCHAR"} -%}
-  {%- if value.get(name, 'unknown') is none -%}
-    {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
-       ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
-  {%- endif -%}
-  {{ return(value.get(name, name)) }}
-{%- endmacro %}
-
-{% macro spark__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": "FLOAT", "VARCHAR": "STRING"} -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE", "FLOAT": none} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
@@ -43,16 +34,7 @@
 {%- endmacro %}
 
 {% macro postgres__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE PRECISION", "FLOAT": "REAL", "VARCHAR": "TEXT"} -%}
-  {%- if value.get(name, 'unknown') is none -%}
-    {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
-       ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
-  {%- endif -%}
-  {{ return(value.get(name, name)) }}
-{%- endmacro %}
-
-{% macro redshift__sql_type(name) -%}
-  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE PRECISION", "FLOAT": "REAL", "VARCHAR": "VARCHAR(MAX)"} -%}
+  {%- set value = {"BIGINT": "BIGINT", "DECIMAL(38, 18)": "DECIMAL(38, 18)", "DOUBLE": "DOUBLE PRECISION", "FLOAT": "REAL"} -%}
   {%- if value.get(name, 'unknown') is none -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: " ~ target.type ~ " has no 4-byte float type: scores "
        ~ "cannot be compared as float32 there (score_precision / conventions trec_eval, xgboost)") }}
@@ -121,7 +103,7 @@
 {%- endmacro %}
 
 {% macro snowflake__string_literal(text) -%}
-  {%- set value = {"open": "'", "close": "'", "quote": "\\'", "backslash": "\\\\"} -%}
+  {%- set value = {"open": "'", "close": "'", "quote": "''", "backslash": "\\\\"} -%}
   {{ return(value['open'] ~ (text | string | replace('\\', value['backslash']) | replace("'", value['quote'])) ~ value['close']) }}
 {%- endmacro %}
 
@@ -131,7 +113,7 @@
 {%- endmacro %}
 
 {% macro redshift__string_literal(text) -%}
-  {%- set value = {"open": "'", "close": "'", "quote": "\\'", "backslash": "\\\\"} -%}
+  {%- set value = {"open": "'", "close": "'", "quote": "''", "backslash": "\\\\"} -%}
   {{ return(value['open'] ~ (text | string | replace('\\', value['backslash']) | replace("'", value['quote'])) ~ value['close']) }}
 {%- endmacro %}
 

@@ -9,8 +9,7 @@
       judgments_query_col, judgments_item_col, judgments_label_col  its columns (default: the model's)
       gain          'exponential' (default) or 'linear'
       limit         at most this many query ids per check (default 100)
-    Failing rows: column_name (the user's column), problem, query_id (as text; NULL for NULL
-    query ids). -#}
+    Failing rows: column_name (the user's column), problem, query_id (NULL for NULL query ids). -#}
 {% test ndcg_valid_input(model, query_col='query_id', item_col='item_id', score_col=none, rank_col=none,
                          label_col='label', judgments=none, judgments_query_col=none, judgments_item_col=none,
                          judgments_label_col=none, gain='exponential', limit=100) %}
@@ -39,7 +38,7 @@
 {% if not loop.first %}UNION ALL
 {% endif -%}
 SELECT {{ ndcg_sql.string_literal(column) }} AS column_name, {{ ndcg_sql.string_literal(check['problem']) }} AS problem,
-  CAST(offending.qid AS {{ ndcg_sql.sql_type('VARCHAR') }}) AS query_id
+  offending.qid AS query_id
 FROM (
 {{ ndcg_sql.tmpl_validate_examples(relation=check['relation'], condition=check['condition'], limit=limit, **context) }}
 ) AS offending
