@@ -173,3 +173,35 @@ def test_dbt_input_check_runs_on_engine(engine):  # noqa: F811
     }
     clean = identifiers.table(["dbt_run"], fold).sql(dialect=dialects.get(engine.dialect).sqlglot)
     assert run_sql(engine, macros.test_ndcg_valid_input(clean))[1] == []
+
+
+def test_dbt_segments_and_gate_run_on_engine(engine):  # noqa: F811
+    """segment_cols (each arm evaluated on its own rows) and the generic test ndcg_at_least, in the
+    engine's SQL: per-arm values equal the Python runner's on that arm; the gate returns no row at
+    a threshold below every arm's mean and one row per arm above it."""
+    fold = dialects.get(engine.dialect).fold
+    arms = [("a", *row) for row in TEXT_RUN] + [("b", q, item, -score, label % 2) for q, item, score, label in TEXT_RUN]
+    table = identifiers.table(["dbt_arms"], fold)
+    engine.load(table, [identifiers.folded(c, fold) for c in ("arm", "query_id", "item_id", "score", "label")], arms)
+    relation = table.sql(dialect=dialects.get(engine.dialect).sqlglot)
+    macros = macros_for(engine)
+    options = dict(k=[1, 3, None], ties="item-asc", gain="linear")
+    got = keyed(*run_sql(engine, macros.ndcg_per_query(relation, segment_cols=["arm"], **options)), 3)
+    means = {}
+    for arm in ("a", "b"):
+        frame = pd.DataFrame([row[1:] for row in arms if row[0] == arm], columns=["query_id", "item_id", "score", "label"])
+        result = ndcg_sql.evaluate(frame, **options)
+        want = {(arm, r["query_id"], r["k"]): r for r in result.per_query_records()}
+        assert_same({key: got[key] for key in want}, want, ("cg", "dcg", "idcg", "ndcg"))
+        means[arm] = next(r["ndcg"] for r in result.summary_records() if r["k"] == 3)
+    assert len(got) == 2 * 5 * 3
+    ranking = dict(options, k=None)
+    passing = macros.test_ndcg_at_least(relation, min(means.values()) - 1e-9, 3, "query_id", ["arm"], ranking)
+    assert run_sql(engine, passing)[1] == []
+    failing = macros.test_ndcg_at_least(relation, max(means.values()) + 1e-9, 3, "query_id", ["arm"], ranking)
+    assert sorted(row[0] for row in run_sql(engine, failing)[1]) == ["a", "b"]
+    # a per-query model without rows for the cutoff under test fails the gate (one row, NULL mean)
+    per_query_at_1 = macros.ndcg_per_query(relation, segment_cols=["arm"], **dict(options, k=[1]))
+    missing = macros.test_ndcg_at_least(f"({per_query_at_1}) AS per_query_at_1", 0.0, 3, "query_id", [], None)
+    rows = run_sql(engine, missing)[1]
+    assert len(rows) == 1 and rows[0][1] is None

@@ -58,5 +58,6 @@ FROM summary_rows
 WHERE {{ k_condition }} AND (ndcg IS NULL OR ndcg < {{ threshold }})
 UNION ALL
 SELECT {% for s in segments %}NULL, {% endfor %}{{ k_value }}, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}), {{ threshold }}
-WHERE NOT EXISTS (SELECT 1 FROM summary_rows WHERE {{ k_condition }})
+FROM (SELECT COUNT(*) AS rows_at_k FROM summary_rows WHERE {{ k_condition }}) AS counted  -- (BigQuery: no WHERE without FROM)
+WHERE counted.rows_at_k = 0
 {%- endmacro %}
