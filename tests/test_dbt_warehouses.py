@@ -137,6 +137,19 @@ def test_dbt_measures_sql_runs_on_engine_as_to_sql(engine, tables):  # noqa: F81
     assert len(want) == 5 * len(MEASURES)  # 4 judged queries in the run + 1 judged query missing from it
     assert_same(got, want, ("value",))
 
+    # the measures' summary (mean, standard error, interval) over those rows, as the Python runner's
+    columns, rows = run_sql(engine, macros_for(engine).ndcg_measures_summary(f"({dbt_sql}) AS measure_rows", MEASURES))
+    summary = {row["measure"]: row for row in (dict(zip([c.lower() for c in columns], r)) for r in rows)}
+    run = pd.DataFrame([r[:3] for r in TEXT_RUN], columns=["query_id", "item_id", "score"])
+    qrels = pd.DataFrame(TEXT_JUDGMENTS, columns=["query_id", "item_id", "label"])
+    records = ndcg_sql.evaluate(run, judgments=qrels, measures=MEASURES, **options).summary_records()
+    assert [r["measure"] for r in records] == list(summary)
+    for record in records:
+        row = summary[record["measure"]]
+        assert row["queries"] == record["queries"]
+        for field in ("mean", "stderr", "ci_low", "ci_high"):
+            assert math.isclose(float(row[field]), record[field], rel_tol=TOLERANCE, abs_tol=TOLERANCE), (record, row)
+
 
 @pytest.mark.parametrize("convention", ["trec_eval", "sklearn"])
 def test_dbt_conventions_on_engine_match_the_runner(engine, tables, convention):  # noqa: F811
