@@ -429,3 +429,28 @@ def test_input_checks_are_the_runners():
         checks = validation.checks_for(options, roles, portable=dialect != "duckdb")
         assert [c["problem"] for c in table["judgments|rank|linear"]] == [c.problem for c in checks]
         assert len(table) == 8
+
+
+@pytest.mark.parametrize("convention", ["lightgbm", "xgboost", "xgboost-minus", "sklearn"])
+def test_dbt_convention_with_row_order_runs_in_duckdb(convention):
+    """convention= with the input row order (LightGBM, XGBoost: row_col) in the dbt macros, rendered
+    by the stand-in and run by DuckDB: the Python runner's numbers (which tests/test_conventions.py
+    proves equal to LightGBM's and XGBoost's own metrics)."""
+    import duckdb
+    import numpy as np
+    import pandas as pd
+
+    import ndcg_sql
+
+    data = pd.read_csv(ROOT / "examples" / "lightgbm_lambdarank" / "rank.test.scored.csv")
+    data["row"] = np.arange(len(data))
+    data["score"] = data["score"].round(1)  # ties, so that the row order matters
+    row = {} if convention == "sklearn" else {"row_col": "row"}
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    sql = macros.ndcg_per_query("lr", item_col="doc_id", k=[1, 5, None], convention=convention, **row)
+    con = duckdb.connect()
+    con.register("lr", data)
+    got = {(q, k): ndcg for q, k, _, _, _, ndcg in con.sql(sql).fetchall()}
+    result = ndcg_sql.evaluate(data, item_col="doc_id", k=[1, 5, None], convention=convention, **row)
+    want = {(r["query_id"], r["k"]): r["ndcg"] for r in result.per_query_records()}
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
