@@ -1,6 +1,7 @@
 {#- The context of the per-query SQL template (sql/per_query.sql.j2) from the
     options of ndcg_per_query: the dbt counterpart of template_context() in
-    ndcg_sql/evaluate.py and of the checks in ndcg_sql/options.py. Column names
+    ndcg_sql/evaluate.py and of the checks in ndcg_sql/options.py; a convention
+    fills in its options as ndcg_sql/conventions.py resolve() does. Column names
     are quoted by ndcg_sql.quote_identifier; numbers are checked to be numbers.
     Raises a compiler error naming the option for any value outside its domain. -#}
 {% macro ranking_context(relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties,
