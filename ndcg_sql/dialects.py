@@ -21,10 +21,9 @@ context (``ndcg_sql.sql_text``):
 * ``name_parts`` - the parts of a qualified table name, outermost first
   (BigQuery ``project.dataset.table``, Snowflake/Postgres ``db.schema.table``,
   Spark ``catalog.schema.table``). Every part is quoted separately.
-* ``float32`` - whether the engine has a 32-bit float (DuckDB FLOAT, Spark
-  FLOAT, Postgres/Redshift REAL) to round scores to under
-  ``score_precision="float32"``; BigQuery (FLOAT64 only) and Snowflake (FLOAT
-  is 64-bit) have none, so that option is refused there.
+* ``float32`` - whether the engine has a 4-byte float type (what sqlglot writes
+  for DuckDB's ``FLOAT``), needed to compare scores as float32 (trec_eval's and
+  XGBoost's conventions). BigQuery has none, and Snowflake's ``FLOAT`` is a double.
 * ``nan`` - how to test a DOUBLE for NaN, in DuckDB syntax: ``x = NaN`` is
   true on DuckDB, Snowflake, Spark and Postgres (NaN equals itself there),
   false on BigQuery, which has IS_NAN. Redshift's DOUBLE PRECISION takes no NaN
@@ -35,6 +34,10 @@ context (``ndcg_sql.sql_text``):
   guard on Postgres and Redshift, which have no TRY_CAST.
 * ``text`` - the text type values are cast to for ``try_double`` (sqlglot
   writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
+
+The dbt macros cannot call sqlglot: ``ndcg_sql.dbt_gen`` turns this table
+(with sqlglot's spelling of each type and expression) into per-engine dbt
+macros (``dbt_macros/macros/generated/tmpl_dialects.sql``).
 """
 
 from __future__ import annotations
