@@ -155,9 +155,12 @@ class _RequestMethods:
         check_bootstrap(self.bootstrap, self.seed)
         if not isinstance(self.intervals, bool):
             raise OptionError(f"intervals must be True or False; got {self.intervals!r}")
-        if (options.ties == "input-order") != (self.row_col is not None):
-            raise OptionError("ties='input-order' needs row_col (--row-col), the column of input row positions, "
-                              "and row_col needs it")
+        if options.ties == "input-order" and self.row_col is None:
+            raise OptionError("ties='input-order' needs row_col (--row-col): the column of input row positions "
+                              "that orders tied items")
+        if options.ties != "input-order" and self.row_col is not None:
+            raise OptionError(f"row_col (--row-col) is only used with ties='input-order' (ties is {options.ties!r}): "
+                              "give ties='input-order' (--ties input-order) or leave row_col out")
         if measure_list is not None:
             check_ties(measure_list, options.ties)
         if self.query_col.lower() in OUTPUT_COLUMNS:

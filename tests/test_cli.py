@@ -76,6 +76,10 @@ def test_gain_mapping_on_the_command_line():
         (["sql"], 2, "give either a RUN file or --table NAME"),
         (["evaluate", RUN, "--ties", "random"], 2, "invalid choice: 'random'"),
         (["evaluate", RUN, "--gain", "0:0,1:1,1:2"], 2, "gives a label twice"),
+        (["sql", RUN, "--item-col", "doc_id", "--ties", "input-order", "--k", "10"], 2,
+         "ties='input-order' needs row_col (--row-col): the column of input row positions"),
+        (["sql", RUN, "--item-col", "doc_id", "--row-col", "score"], 2,
+         "row_col (--row-col) is only used with ties='input-order' (ties is 'average')"),
     ],
 )
 def test_errors_are_one_line_with_status(args, status, words):

@@ -154,8 +154,9 @@ def test_xgboost_conventions_match_xgboost(source):
     (dict(convention="trec_eval", ties="item-asc"), "sets ties='item-desc'"),
     (dict(convention="galago"), "convention must be one of"),
     (dict(convention="lightgbm"), "needs row_col"),
-    (dict(ties="input-order"), "needs row_col"),
-    (dict(row_col="row"), "needs it"),
+    (dict(ties="input-order"), r"ties='input-order' needs row_col \(--row-col\): the column of input row positions"),
+    (dict(row_col="row"), r"row_col \(--row-col\) is only used with ties='input-order' \(ties is 'average'\)"),
+    (dict(row_col="row", convention="trec_eval"), r"only used with ties='input-order' \(ties is 'item-desc'\)"),
 ])
 def test_convention_option_errors(kwargs, words):
     data = pd.DataFrame({"query_id": [1, 1], "item_id": [1, 2], "score": [1.0, 1.0], "label": [1, 0], "row": [0, 1]})

@@ -19,8 +19,11 @@
       'negative_labels': ndcg_sql.option_choice('negative_labels', negative_labels, ['error', 'zero'])},
       judgments is not none) -%}
   {%- set gain, ties, no_relevant = chosen['gain'], chosen['ties'], chosen['no_relevant'] -%}
-  {%- if (ties == 'input-order') != (row_col is not none) -%}
-    {{ fail("ndcg_sql: ties='input-order' needs row_col, the column of input row positions, and row_col needs it") }}
+  {%- if ties == 'input-order' and row_col is none -%}
+    {{ fail("ndcg_sql: ties='input-order' needs row_col: the column of input row positions that orders tied items") }}
+  {%- endif -%}
+  {%- if ties != 'input-order' and row_col is not none -%}
+    {{ fail("ndcg_sql: row_col is only used with ties='input-order' (ties is '" ~ ties ~ "'): give ties='input-order' or leave row_col out") }}
   {%- endif -%}
   {%- set item_type = ndcg_sql.option_choice('item_type', item_type, ['text', 'number']) -%}
   {%- if relation is none -%}{{ fail("ndcg_sql: give the ranking relation (a ref(), source() or CTE name)") }}{%- endif -%}
