@@ -187,15 +187,33 @@ def _number(value) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+#: Options reported in the JSON but not on the text output's "options:" line: the cutoffs and
+#: measures are the table's rows, k_beyond_list is a sentence describing a fixed rule.
+_NOT_ON_OPTIONS_LINE = ("k", "measures", "k_beyond_list")
+
+
+def options_line(options: dict) -> str:
+    """The "options: ..." line of the text output: every reported option that shaped the numbers
+    (the same as the JSON "options", less the cutoffs and measures that head the rows)."""
+    parts = []
+    for name, value in options.items():
+        if name in _NOT_ON_OPTIONS_LINE or value is None:
+            continue
+        if name == "gain" and not isinstance(value, str):
+            value = "mapping " + json.dumps(value, separators=(",", ":"))
+        elif name == "bootstrap" and isinstance(value, dict):
+            parts.append(f"bootstrap={value['replicates']} bootstrap_seed={value['seed']}")
+            continue
+        elif isinstance(value, (list, tuple)):
+            value = ",".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = json.dumps(value, separators=(",", ":"))
+        parts.append(f"{name}={value}")
+    return "options: " + " ".join(parts) + "\n"
+
+
 def print_table(result: Result, out) -> None:
-    options = result.options
-    gain = options["gain"] if isinstance(options["gain"], str) else "mapping " + json.dumps(options["gain"])
-    out.write(
-        f"options: gain={gain} discount={options['discount']} ties={options['ties']} "
-        f"ideal={options['ideal']} no_relevant={options['no_relevant']}"
-        + (f" missing_queries={options['missing_queries']}" if options["missing_queries"] else "")
-        + "\n"
-    )
+    out.write(options_line(result.options))
     out.write("queries: " + " ".join(f"{key}={value}" for key, value in result.coverage.items()) + "\n")
     records = result.summary_records()
     if result.options.get("segments"):
@@ -292,8 +310,9 @@ def _compare(args) -> int:
     elif args.format == "csv":
         write_csv(result.summary, sys.stdout)
     else:
+        sys.stdout.write(options_line(result.options))
         columns = (*(args.segments or ()), "measure", "queries", "mean_a", "mean_b", "mean_difference", "ci_low",
-                   "ci_high", "t_p_value", "permutation_p_value", "wins", "ties", "losses")
+                   "ci_high", "t_p_value", "permutation_p_value", "wins", "ties", "losses", "only_a", "only_b")
         rows = [columns] + [tuple(_number(r[c]) if not isinstance(r[c], str) else r[c] for c in columns)
                             for r in result.summary]
         widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]

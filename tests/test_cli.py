@@ -60,6 +60,19 @@ def test_table_output_names_the_options():
     assert "0.5058310024399073" in done.stdout  # trec_eval: 0.5058
 
 
+def test_table_options_line_has_every_option_of_the_json():
+    """The text output's options line names every option the JSON reports (less k and measures, the rows)."""
+    args = ("evaluate", DL_RUN, "--judgments", DL_QRELS, "--convention", "trec_eval", "--k", "10")
+    table, as_json = run_cli(*args), run_cli(*args, "--format", "json")
+    assert table.returncode == 0 and as_json.returncode == 0, table.stderr
+    line = table.stdout.splitlines()[0]
+    options = json.loads(as_json.stdout)["options"]
+    for name in ("gain", "ties", "ideal", "no_relevant", "missing_queries", "score_precision", "negative_labels",
+                 "convention", "ranking_by"):
+        assert f" {name}={options[name]}" in line, name
+    assert "score_precision=float32" in line and "negative_labels=zero" in line and "convention=trec_eval" in line
+
+
 def test_gain_mapping_on_the_command_line():
     done = run_cli("evaluate", RUN, "--item-col", "doc_id", "--gain", "0:0,1:1,2:3,3:7,4:15", "--format", "json")
     exponential = run_cli("evaluate", RUN, "--item-col", "doc_id", "--format", "json")

@@ -147,13 +147,34 @@ def test_cli_compare_table_and_per_query_csv(tmp_path):
     done = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--convention", "trec_eval",
                    "--measures", "nDCG@10", "--per-query", str(path))
     assert done.returncode == 0, done.stderr
-    header, row = done.stdout.splitlines()[:2]
+    options, header, row = done.stdout.splitlines()[:3]
     assert header.split()[:3] == ["measure", "queries", "mean_a"] and row.split()[:2] == ["nDCG@10", "43"]
+    assert options.split() == ["options:", "gain=linear", "discount=1/log2(rank", "+", "1)", "ties=item-desc",
+                               "ranking_by=score", "ideal=judgments", "no_relevant=zero", "missing_queries=ignore",
+                               "score_precision=float32", "negative_labels=zero", "convention=trec_eval",
+                               "permutations=10000", "seed=0"]
     rows = list(csv.DictReader(open(path)))
     assert len(rows) == 43
     assert all(float(r["difference"]) == float(r["a"]) - float(r["b"]) for r in rows)
     bad = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--k", "10")
     assert bad.returncode == 2 and "not --k" in bad.stderr
+
+
+def test_cli_compare_table_counts_unpaired_queries(tmp_path):
+    """The text table shows only_a / only_b as the JSON does: queries only one run evaluated."""
+    qids = list(dict.fromkeys(line.split()[0] for line in open(BM25)))
+    judged = {line.split()[0] for line in open(QRELS)}
+    kept = set(qids[:-5])  # B (SPLADE's run) lacks the last five queries of A (BM25's)
+    lines = open(SPLADE).read().splitlines()
+    (tmp_path / "b.txt").write_text("\n".join(line for line in lines if line.split()[0] in kept) + "\n")
+    done = run_cli("compare", BM25, str(tmp_path / "b.txt"), "--judgments", QRELS, "--gain", "linear",
+                   "--ties", "item-desc", "--measures", "nDCG@10")
+    assert done.returncode == 0, done.stderr
+    header, row = (line.split() for line in done.stdout.splitlines()[1:3])
+    values = dict(zip(header, row))
+    assert header[-2:] == ["only_a", "only_b"]
+    assert int(values["only_a"]) == len((set(qids) - kept) & judged) == 5
+    assert int(values["only_b"]) == 0 and int(values["queries"]) == len(kept & judged)
 
 
 # ------------------------------------------------------------------ seeded draws, per segment
