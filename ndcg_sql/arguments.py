@@ -128,8 +128,9 @@ class _RequestMethods:
         Raises:
             OptionError: an option outside its domain or contradicting another
                 (a convention's value, k with measures, score_col with rank_col,
-                row_col without ties="input-order", bad segments, bootstrap or
-                seed, AP/RR/Success with ties="average").
+                row_col without ties="input-order", missing_queries="zero"
+                without judgments, bad segments, bootstrap or seed,
+                AP/RR/Success with ties="average").
         """
         if self.score_col is not None and self.rank_col is not None:
             raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
@@ -151,6 +152,9 @@ class _RequestMethods:
             input_kind="rank" if self.rank_col is not None else "score",
             score_precision=chosen["score_precision"], negative_labels=chosen["negative_labels"],
         )
+        if options.missing_queries == "zero" and not judged:
+            raise OptionError("missing_queries='zero' (--missing-queries zero) needs judgments (--judgments): "
+                              "only judged queries can be missing from the run")
         segments = segment_list(self.segments, self.query_col)
         check_bootstrap(self.bootstrap, self.seed)
         if not isinstance(self.intervals, bool):

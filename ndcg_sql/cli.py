@@ -53,14 +53,22 @@ def _gain(text: str):
     return dict(pairs)
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+#: --k's help where cutoffs are positive integers or 'all' (evaluate, sql).
+K_HELP = "cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)"
+#: --k's help of plot: the x axis takes numbers only.
+PLOT_K_HELP = "cutoffs on the x axis: positive integers, not 'all' (default: 1 2 ... 20)"
+#: --k's help of compare, which takes the cutoffs in the measure names.
+COMPARE_K_HELP = "not used: compare takes the cutoffs in --measures (nDCG@10 P@5)"
+
+
+def _common(parser: argparse.ArgumentParser, k_help: str = K_HELP) -> None:
     parser.add_argument("--judgments", metavar="FILE", help="relevance judgments (qrels); labels and the ideal ranking come from here")
-    parser.add_argument("--k", nargs="+", default=None, metavar="K",
-                        help="cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)")
+    parser.add_argument("--k", nargs="+", default=None, metavar="K", help=k_help)
     parser.add_argument("--gain", type=_gain, default="exponential",
                         help="exponential (2^label - 1, default), linear (label), or a mapping like 0:0,1:1,2:3")
     parser.add_argument("--ties", choices=TIES, default="average",
-                        help="equal scores: average (tie-aware, default), item-asc, item-desc (trec_eval)")
+                        help="equal scores: average (tie-aware, default), item-asc, item-desc (trec_eval), "
+                             "input-order (with --row-col; LightGBM, XGBoost)")
     parser.add_argument("--no-relevant", choices=NO_RELEVANT, default="zero",
                         help="NDCG of a query with IDCG@k = 0: zero (default), skip, one")
     parser.add_argument("--missing-queries", choices=MISSING_QUERIES, default="ignore",
@@ -111,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     pair = commands.add_parser("compare", help="compare two runs on the same queries (paired t-test, permutation test)")
     pair.add_argument("run_a", metavar="A", help="the first ranking (differences are A - B)")
     pair.add_argument("run_b", metavar="B", help="the second ranking, same kinds as A")
-    _common(pair)
+    _common(pair, COMPARE_K_HELP)
     pair.add_argument("--measures", nargs="+", metavar="NAME", default=["nDCG@10"],
                       help="measures in ir_measures notation (default: nDCG@10)")
     pair.add_argument("--permutations", type=int, default=10_000,
@@ -134,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="add a panel with each run's per-query NDCG@K (K among --k)")
     picture.add_argument("--input-format", choices=FORMATS, help="format of the runs when their file endings do not tell")
     picture.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
-    _common(picture)
+    _common(picture, PLOT_K_HELP)
 
     sql = commands.add_parser("sql", help="print the per-query SQL instead of running it")
     sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")

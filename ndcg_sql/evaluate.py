@@ -279,7 +279,7 @@ def validate(fetch, context: dict, checks: list[validation.Check], query_col: st
 
     relations: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
-        relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
+        relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
     sql = templates.render(
         "validate_counts.sql.j2",
         relations=[{"name": name, "checks": items} for name, items in relations.items()],
@@ -310,7 +310,15 @@ def validate(fetch, context: dict, checks: list[validation.Check], query_col: st
                     )
                 )
                 examples = [r[0] for r in rows]
-            problems.append(validation.describe_failure(check, failing, query_col, examples))
+            values = None
+            if check.values:
+                _, rows = fetch(templates.render(
+                    "validate_values.sql.j2", relation=check.relation, condition=check.condition,
+                    value=check.values, limit=validation.EXAMPLES + 1, **context,
+                ))
+                values = [r[0] for r in rows]
+            input_rows = int(counts[f"rows_{index}"] or 0) if check.rows else None
+            problems.append(validation.describe_failure(check, failing, query_col, examples, input_rows, values))
     if problems:
         raise InputError("bad input:\n  " + "\n  ".join(problems))
 

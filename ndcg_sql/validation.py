@@ -30,6 +30,13 @@ class Check:
     relation: the normalised CTE it is checked on; condition: SQL over that
     CTE's normalised columns (our own text, never user text); column: the
     user's column name(s) the problem is in; problem: what is wrong.
+    counted / rows: when one row of the relation stands for several input
+    rows (a duplicated pair), what one relation row is, and the SQL giving the
+    input rows it stands for (the message counts both).
+    values / named: SQL of the offending value (e.g. the label), whose few
+    distinct values the message names through ``named`` ("{values}" is
+    replaced by "label 4 is" or "labels 4, 5 are"). hint: how to accept
+    such input, if an option does (ends the message line).
     """
 
     relation: str
@@ -37,6 +44,11 @@ class Check:
     column: str
     problem: str
     query_ids_known: bool = True
+    counted: str | None = None
+    rows: str | None = None
+    values: str | None = None
+    named: str | None = None
+    hint: str | None = None
 
 
 #: Largest finite double; a larger absolute value is infinite.
@@ -71,29 +83,37 @@ class Numbers:
         return self.nan.format(x=self.value(column))
 
 
+#: The hint of the negative-label message: the option (Python, CLI) that accepts them.
+NEGATIVE_HINT = "negative_labels='zero' (--negative-labels zero) counts them as label 0, as trec_eval does"
+
+
 def _label_checks(relation: str, column: str, options: Options, numbers: Numbers) -> list[Check]:
     value = numbers.value("label_raw")
     finite = f"NOT ({numbers.is_nan('label_raw')}) AND ABS({value}) <= {MAX_DOUBLE}"
+    where = " in the judgments" if relation == "judgment_rows" else ""
     checks = [
-        Check(relation, "label_raw IS NULL", column, "NULL labels"),
-        Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
-        Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column, "NaN or infinite labels"),
+        Check(relation, "label_raw IS NULL", column, f"NULL labels{where}"),
+        Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, f"non-numeric labels{where}"),
+        Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
+              f"NaN or infinite labels{where}"),
     ]
     if options.negative_labels == "error":
-        checks.append(Check(relation, f"{finite} AND {value} < 0", column, "negative labels"))
+        checks.append(Check(relation, f"{finite} AND {value} < 0", column, f"negative labels{where}", hint=NEGATIVE_HINT))
     if options.gain == "exponential":
         checks.append(
             Check(
                 relation,
                 f"{finite} AND {value} > {MAX_EXPONENTIAL_LABEL}",
                 column,
-                f"labels above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' or a mapping)",
+                f"labels{where} above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' or a mapping)",
             )
         )
     elif options.gain == "mapping":
         labels = ", ".join(repr(label) for label, _ in options.gain_mapping)
         counted = f"GREATEST({value}, 0.0)" if options.negative_labels == "zero" else value
-        checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column, "labels missing from the gain mapping"))
+        checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
+                            f"labels{where} missing from the gain mapping", values=counted,
+                            named=f"{{values}} missing from the gain mapping{where}"))
     return checks
 
 
@@ -123,7 +143,8 @@ def checks_for(options: Options, columns: dict[str, str], portable: bool = False
     if options.ties == "input-order":
         checks.append(Check("run_rows", "row_order IS NULL", columns["row"], "NULL row numbers"))
     checks += [
-        Check("run_duplicate_pairs", "TRUE", f"{columns['query']}, {columns['item']}", "duplicate (query, item) rows in the ranking"),
+        Check("run_duplicate_pairs", "TRUE", f"{columns['query']}, {columns['item']}", "duplicate (query, item) rows in the ranking",
+              counted="duplicated (query, item) pair", rows="copies"),
     ]
     if options.judgments:
         checks += [
@@ -135,6 +156,8 @@ def checks_for(options: Options, columns: dict[str, str], portable: bool = False
                 "TRUE",
                 f"{columns['j_query']}, {columns['j_item']}",
                 "duplicate (query, item) rows in the judgments",
+                counted="duplicated (query, item) pair",
+                rows="copies",
             ),
         ]
     else:
@@ -158,11 +181,40 @@ def check_types(types: dict[str, str], roles: dict[str, str], where: str) -> Non
             )
 
 
-def describe_failure(check: Check, rows: int, query_col: str, examples: list) -> str:
-    """One line of an error message: column, problem, row count, a few query ids."""
-    line = f"column {check.column!r}: {check.problem} ({rows} row{'s' if rows != 1 else ''})"
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
+def _number_text(value) -> str:
+    """A label as the user wrote it: 4.0 is "4"."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def describe_failure(check: Check, rows: int, query_col: str, examples: list,
+                     input_rows: int | None = None, values: list | None = None) -> str:
+    """One line of an error message: column, problem, row count, a few query ids.
+
+    Args:
+        rows: relation rows breaking the check (input rows, or duplicated pairs
+            when ``check.counted`` is set; then ``input_rows`` counts the input rows).
+        values: a few distinct offending values, named by ``check.named``.
+    """
+    problem = check.problem
+    if check.named and values:
+        shown = ", ".join(_number_text(v) for v in values[:EXAMPLES]) + (", ..." if len(values) > EXAMPLES else "")
+        subject = f"label {shown} is" if len(values) == 1 else f"labels {shown} are"
+        problem = check.named.replace("{values}", subject)
+    if check.counted and input_rows is not None:
+        count = f"{_plural(rows, check.counted)}, {_plural(input_rows, 'row')}"
+    else:
+        count = _plural(rows, "row")
+    line = f"column {check.column!r}: {problem} ({count})"
     if check.query_ids_known and examples:
         shown = ", ".join(str(example) for example in examples[:EXAMPLES])
         more = ", ..." if len(examples) > EXAMPLES else ""
         line += f", e.g. in {query_col} {shown}{more}"
+    if check.hint:
+        line += f" - {check.hint}"
     return line

@@ -91,6 +91,8 @@ def test_gain_mapping_on_the_command_line():
         (["evaluate", RUN, "--gain", "0:0,1:1,1:2"], 2, "gives a label twice"),
         (["sql", RUN, "--item-col", "doc_id", "--ties", "input-order", "--k", "10"], 2,
          "ties='input-order' needs row_col (--row-col): the column of input row positions"),
+        (["evaluate", RUN, "--item-col", "doc_id", "--missing-queries", "zero"], 2,
+         "missing_queries='zero' (--missing-queries zero) needs judgments (--judgments)"),
         (["sql", RUN, "--item-col", "doc_id", "--row-col", "score"], 2,
          "row_col (--row-col) is only used with ties='input-order' (ties is 'average')"),
     ],

@@ -407,6 +407,7 @@ def test_dbt_measure_names_are_refused_as_by_the_runner(names, message):
     [(dict(convention="lightgbm", gain="linear"), "sets gain"), (dict(convention="nope"), "convention must be one of"),
      (dict(convention="sklearn", judgments='"q"'), "give labels, not judgments"), (dict(ties="input-order"), "needs row_col:"),
      (dict(row_col="row"), "row_col is only used with ties='input-order' \\(ties is 'average'\\)"),
+     (dict(missing_queries="zero"), "missing_queries='zero' needs judgments"),
      (dict(measures=["AP"], ties="average"), "need ties")],
 )
 def test_dbt_conventions_refuse_contradictions(arguments, message):

@@ -74,3 +74,18 @@ def test_distribution_panel_and_its_errors(tmp_path):
         plot([BM25], str(out), k=[5, 10], distribution=3, judgments=QRELS, convention="trec_eval")
     with pytest.raises(ndcg_sql.OptionError, match="positive integer cutoffs"):
         plot([BM25], str(out), k=[0], judgments=QRELS)
+
+
+def test_plot_help_tells_the_cutoffs_it_takes():
+    """plot takes integer cutoffs only (default 1..20): its --help says so, and refuses 'all'."""
+    from ndcg_sql import plot as plot_module
+    import inspect
+
+    done = run_cli("plot", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "positive integers, not 'all' (default: 1 2 ... 20)" in text and "1 3 5 10 20 all" not in text
+    assert tuple(inspect.signature(plot_module.plot).parameters["k"].default) == tuple(range(1, 21))
+    refused = run_cli("plot", "run.txt", "-o", "x.png", "--k", "5", "all")
+    assert refused.returncode == 2 and "not 'all'" in refused.stderr
+

@@ -92,6 +92,32 @@ def test_duplicate_judgments():
     assert "query_id 1" in message
 
 
+def test_duplicate_counts_pairs_and_rows():
+    """Two rows sharing a pair are one duplicated pair and two rows; three copies of another pair add
+    one pair and three rows."""
+    data = good()
+    data = pd.concat([data, data.iloc[[2]], data.iloc[[4, 4]]], ignore_index=True)
+    message = error_of(data)
+    assert "duplicate (query, item) rows in the ranking (2 duplicated (query, item) pairs, 5 rows)" in message
+    one = error_of(pd.concat([good(), good().iloc[[0]]], ignore_index=True))
+    assert "(1 duplicated (query, item) pair, 2 rows)" in one
+
+
+def test_judgment_label_errors_name_the_judgments():
+    run = good().drop(columns=["label"])
+    qrels = pd.DataFrame({"query_id": [1, 2, 3], "item_id": ["a", "c", "d"], "label": [None, -1.0, 5000.0]})
+    message = error_of(run, judgments=qrels)
+    assert "column 'label': NULL labels in the judgments (1 row), e.g. in query_id 1" in message
+    assert "column 'label': negative labels in the judgments (1 row), e.g. in query_id 2" in message
+    assert "column 'label': labels in the judgments above 1023" in message and "query_id 3" in message
+
+
+def test_negative_labels_error_names_the_option_that_accepts_them():
+    message = error_of(good(label=(2, -1.0)))
+    assert "negative labels (1 row), e.g. in query_id 2 - negative_labels='zero' (--negative-labels zero)" in message
+    assert ndcg_sql.evaluate(good(label=(2, -1.0)), negative_labels="zero").summary_records()
+
+
 def test_negative_judgment_and_null_run_label_is_fine_with_judgments():
     run = good(label=(0, None))  # the run's label column is not used with judgments
     qrels = pd.DataFrame({"query_id": [1, 2], "item_id": ["a", "c"], "label": [1.0, -2.0]})
@@ -117,7 +143,13 @@ def test_several_problems_at_once():
 
 def test_labels_missing_from_a_gain_mapping():
     message = error_of(good(), gain={0: 0, 1: 1, 2: 3})
-    assert "labels missing from the gain mapping" in message and "query_id 3" in message
+    assert "column 'label': label 3 is missing from the gain mapping (1 row), e.g. in query_id 3" in message
+    several = error_of(good(label=(0, 7.0)), gain={0: 0, 1: 1, 2: 3})
+    assert "labels 3, 7 are missing from the gain mapping (2 rows)" in several
+    run = good().drop(columns=["label"])
+    qrels = pd.DataFrame({"query_id": [1, 2], "item_id": ["a", "c"], "label": [1.5, 4.0]})
+    judged = error_of(run, judgments=qrels, gain={0: 0, 1: 1})
+    assert "labels 1.5, 4 are missing from the gain mapping in the judgments (2 rows)" in judged
 
 
 def test_large_labels_are_fine_with_linear_gain():
@@ -165,6 +197,15 @@ def test_bad_cutoffs(k):
 def test_bad_options(option, value):
     with pytest.raises(OptionError):
         ndcg_sql.evaluate(good(), **{option: value})
+
+
+def test_missing_queries_zero_needs_judgments():
+    with pytest.raises(OptionError, match=r"missing_queries='zero' \(--missing-queries zero\) needs judgments \(--judgments\)"):
+        ndcg_sql.evaluate(good(), missing_queries="zero")
+    with pytest.raises(OptionError, match="needs judgments"):
+        ndcg_sql.to_sql("ranking", missing_queries="zero")
+    qrels = good()[["query_id", "item_id", "label"]]
+    assert ndcg_sql.evaluate(good().drop(columns=["label"]), judgments=qrels, missing_queries="zero").summary_records()
 
 
 def test_score_and_rank_together_is_an_error():

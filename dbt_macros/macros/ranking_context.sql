@@ -25,6 +25,9 @@
   {%- if ties != 'input-order' and row_col is not none -%}
     {{ fail("ndcg_sql: row_col is only used with ties='input-order' (ties is '" ~ ties ~ "'): give ties='input-order' or leave row_col out") }}
   {%- endif -%}
+  {%- if ndcg_sql.option_choice('missing_queries', missing_queries, ['ignore', 'zero']) == 'zero' and judgments is none -%}
+    {{ fail("ndcg_sql: missing_queries='zero' needs judgments: only judged queries can be missing from the run") }}
+  {%- endif -%}
   {%- set item_type = ndcg_sql.option_choice('item_type', item_type, ['text', 'number']) -%}
   {%- if relation is none -%}{{ fail("ndcg_sql: give the ranking relation (a ref(), source() or CTE name)") }}{%- endif -%}
   {%- if score_col is not none and rank_col is not none -%}{{ fail("ndcg_sql: give score_col or rank_col, not both") }}{%- endif -%}

@@ -136,11 +136,11 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
 {% with %}{#- (query, item) pairs given more than once: in a ranking an item has one
     rank, in judgments one label. -#}
 run_duplicate_pairs AS ( -- one row per (query, item) that the ranking lists more than once
-  SELECT qid, item FROM run_rows GROUP BY qid, item HAVING COUNT(*) > 1
+  SELECT qid, item, COUNT(*) AS copies FROM run_rows GROUP BY qid, item HAVING COUNT(*) > 1
 )
 {%- if judgments %},
 judgment_duplicate_pairs AS ( -- one row per (query, item) judged more than once
-  SELECT qid, item FROM judgment_rows GROUP BY qid, item HAVING COUNT(*) > 1
+  SELECT qid, item, COUNT(*) AS copies FROM judgment_rows GROUP BY qid, item HAVING COUNT(*) > 1
 )
 {%- endif %}
 {% endwith %}
