@@ -147,6 +147,24 @@ def template_context(
     }
 
 
+def require_pandas():
+    """Import and return pandas (with numpy, which DuckDB's ``.df()`` needs too).
+
+    Raises:
+        ImportError: pandas or numpy is not installed; the message names the
+            extra that installs them.
+    """
+    try:
+        import numpy  # noqa: F401
+        import pandas
+    except ImportError as error:
+        raise ImportError(
+            f"DataFrame results need pandas and numpy ({error}): pip install 'ndcg_sql[dataframes]', "
+            "or use summary_records() / per_query_records(), which need neither"
+        ) from error
+    return pandas
+
+
 @dataclass
 class Result:
     """The outcome of :func:`evaluate`.
@@ -183,11 +201,13 @@ class Result:
     definitions: list = field(default_factory=list)
 
     def per_query_df(self):
-        """Per-query rows as a pandas DataFrame (needs pandas)."""
+        """Per-query rows as a pandas DataFrame (needs pandas: ImportError naming the extra otherwise)."""
+        require_pandas()
         return self.per_query.df()
 
     def summary_df(self):
-        """Summary rows as a pandas DataFrame (needs pandas)."""
+        """Summary rows as a pandas DataFrame (needs pandas: ImportError naming the extra otherwise)."""
+        require_pandas()
         return self.summary.df()
 
     def summary_records(self) -> list[dict]:

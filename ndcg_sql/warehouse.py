@@ -17,7 +17,7 @@ from typing import Sequence
 
 from . import dialects, identifiers, sql_text, suite, templates, validation
 from .arguments import Request, takes_options
-from .evaluate import validate
+from .evaluate import require_pandas, validate
 from .options import OptionError, Options
 
 #: Column names of the rows fetched, in the order the SQL returns them.
@@ -94,14 +94,14 @@ class WarehouseResult:
         return self.per_query
 
     def summary_df(self):
-        """Summary rows as a pandas DataFrame (needs pandas)."""
-        import pandas
+        """Summary rows as a pandas DataFrame (needs pandas: ImportError naming the extra otherwise)."""
+        pandas = require_pandas()
 
         return pandas.DataFrame(self.summary, columns=list(self.summary[0]) if self.summary else list(SUMMARY_COLUMNS))
 
     def per_query_df(self):
-        """Per-query rows as a pandas DataFrame (needs pandas)."""
-        import pandas
+        """Per-query rows as a pandas DataFrame (needs pandas: ImportError naming the extra otherwise)."""
+        pandas = require_pandas()
 
         return pandas.DataFrame(self.per_query_records())
 

@@ -90,3 +90,16 @@ def test_input_format_can_be_forced(tmp_path, frame, expected):
     frame.to_csv(data, index=False)
     got = per_query_map(ndcg_sql.evaluate(str(data), item_col="doc_id", input_format="csv"))
     assert got == expected
+
+
+@pytest.mark.parametrize("missing", ["pandas", "numpy"])
+def test_dataframe_results_without_pandas_name_the_extra(monkeypatch, missing):
+    """summary_df / per_query_df without pandas (or numpy): an ImportError telling how to install them."""
+    import sys
+
+    result = ndcg_sql.evaluate(duckdb.connect().sql(
+        "SELECT 1 AS query_id, 'a' AS item_id, 1.0 AS score, 1 AS label"), k=1)
+    monkeypatch.setitem(sys.modules, missing, None)  # `import <missing>` now raises ImportError
+    for method in (result.summary_df, result.per_query_df):
+        with pytest.raises(ImportError, match=r"pip install 'ndcg_sql\[dataframes\]'"):
+            method()
