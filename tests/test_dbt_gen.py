@@ -456,3 +456,53 @@ def test_dbt_convention_with_row_order_runs_in_duckdb(convention):
     result = ndcg_sql.evaluate(data, item_col="doc_id", k=[1, 5, None], convention=convention, **row)
     want = {(r["query_id"], r["k"]): r["ndcg"] for r in result.per_query_records()}
     assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+def test_readme_dbt_snippets_are_models_and_tests_of_the_integration_project():
+    """Every `-- models/NAME.sql` snippet of README's dbt section is that model of
+    dbt_macros/integration_tests (which tests/test_dbt.py builds with dbt), and every test
+    in its YAML snippets is declared there, with the same arguments."""
+    import re
+
+    import yaml
+
+    project = ROOT / "dbt_macros" / "integration_tests"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("\n## dbt\n"):]
+    section = section[:section.index("\n## ", 5)]
+    squash = lambda text: re.sub(r"\s+", "", text)  # noqa: E731
+    models = re.findall(r"^-- models/(\w+)\.sql[^\n]*\n(\{\{.*?\}\})\n", section, flags=re.S | re.M)
+    assert len(models) >= 6
+    for name, call in models:
+        body = "\n".join(line for line in (project / "models" / f"{name}.sql").read_text().splitlines()
+                         if not line.startswith("--"))
+        assert squash(call) == squash(body), name
+    declared = {}
+    for kind in ("models", "seeds"):
+        for entry in yaml.safe_load((project / "models" / "schema.yml").read_text())[kind]:
+            declared.setdefault(entry["name"], []).extend(entry.get("data_tests", []))
+    blocks = re.findall(r"```yaml\n(.*?)```", section, flags=re.S)
+    shown = 0
+    for block in blocks:
+        data = yaml.safe_load(block)
+        for kind in ("models", "seeds"):
+            for entry in (data.get(kind) or []) if isinstance(data, dict) else []:
+                for test in entry["data_tests"]:
+                    name, arguments = next(iter(test.items()))
+                    matching = [t for t in declared.get(entry["name"], []) if isinstance(t, dict) and name in t]
+                    want = arguments["arguments"]
+                    assert any(_var_defaults(t[name]["arguments"]) == want for t in matching), (entry["name"], name, want)
+                    shown += 1
+    assert shown >= 4
+
+
+def _var_defaults(arguments: dict) -> dict:
+    """Test arguments with "{{ var('name', default) }}" replaced by the default."""
+    import re
+
+    def value(text):
+        found = re.fullmatch(r"\{\{ var\('\w+', ([\d.]+)\) \}\}", text) if isinstance(text, str) else None
+        return float(found.group(1)) if found else text
+
+    return {key: value(text) for key, text in arguments.items()}
+

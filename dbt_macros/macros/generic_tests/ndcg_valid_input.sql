@@ -1,8 +1,8 @@
 {#- Generic test: the ranking (and its judgments) is fit for NDCG - the input checks of the
     Python runner (ndcg_sql/validation.py, generated into ndcg_sql.input_checks): NULL query
     ids, item ids, scores (or ranks) and labels, duplicate (query, item) rows, negative labels,
-    labels above 1023 with exponential gain; on DuckDB also non-numeric and NaN scores and
-    labels (other engines: the portable checks; a non-numeric column fails their CAST).
+    labels above 1023 with exponential gain, non-numeric and NaN scores and labels, on every
+    engine (its own NaN test and safe cast, ndcg_sql/dialects.py).
       query_col, item_col, label_col   column names of the tested model ('query_id', 'item_id', 'label')
       score_col / rank_col  score (default 'score') or logged rank column
       judgments     optional judgments relation: their labels are checked instead
