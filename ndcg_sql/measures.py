@@ -161,6 +161,7 @@ def check_ties(measures: Iterable[Measure], ties: str) -> None:
     nonlinear = [m.name for m in measures if m.family not in LINEAR]
     if nonlinear and ties == "average":
         raise OptionError(
-            f"{', '.join(nonlinear)} {'needs' if len(nonlinear) == 1 else 'need'} ties='item-asc' or 'item-desc' (trec_eval's): they are not "
+            f"{', '.join(nonlinear)} {'needs' if len(nonlinear) == 1 else 'need'} ties='item-asc', 'item-desc' (trec_eval's) "
+            "or 'input-order', or a convention that sets one (--ties, --convention): they are not "
             "linear in the relevance at each rank, so tie averaging does not define them"
         )
