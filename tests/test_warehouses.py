@@ -160,8 +160,11 @@ def test_engine_reports_bad_input(engine):
     with pytest.raises(ndcg_sql.InputError) as error:
         ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect)
     message = str(error.value)
-    assert "duplicate (query, item) rows in the ranking" in message and "q1" in message
-    assert "NULL labels" in message and "q2" in message
+    assert "duplicate (query, item) rows in the ranking (1 duplicated (query, item) pair, 2 rows)" in message
+    assert "q1" in message and "NULL labels" in message and "q2" in message
+    with pytest.raises(ndcg_sql.InputError) as error:  # the offending labels are named on the engine too
+        ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, gain={0: 0, 1: 1})
+    assert "column 'label': label 2 is missing from the gain mapping (1 row), e.g. in query_id q1" in str(error.value)
 
 
 @pytest.fixture(scope="module")
