@@ -82,6 +82,41 @@ def ideal_labels(options: Options, labels: tuple | None) -> list[float] | None:
     return [float(label) for label in range(highest, lowest - 1, -1) if label > 0]
 
 
+#: Whole numbers up to this are exact doubles, and so are their sums while they stay below it.
+EXACT_WHOLE = 2**53
+
+
+def exact_gains(options: Options, labels: tuple | None, longest_list: int | None) -> bool:
+    """Whether every gain of the input is a whole number and no list's gains add up past 2^53.
+
+    Then every sum of gains a query has is exact in doubles, whatever order its
+    terms come in (sql/ranked_items.sql.j2 uses it to average tie groups without
+    ordering their items). ``labels`` is (lowest, highest, count of non-whole
+    labels) of the labels gains are taken from; ``longest_list`` the most items
+    of any list. False when either is unknown.
+    """
+    if longest_list is None:
+        return False
+    if options.gain == "mapping":
+        gains = [value for _, value in options.gain_mapping]
+        if not all(float(value).is_integer() for value in gains):
+            return False
+        largest = max(abs(value) for value in gains)
+    else:
+        if labels is None or labels[0] is None or labels[2]:
+            return False
+        lowest, highest = float(labels[0]), float(labels[1])
+        if options.negative_labels == "zero":
+            lowest, highest = max(lowest, 0.0), max(highest, 0.0)
+        if options.gain == "exponential":
+            if lowest < 0 or highest > 52:
+                return False
+            largest = 2.0**highest
+        else:
+            largest = max(abs(lowest), abs(highest))
+    return max(1, longest_list) * largest <= EXACT_WHOLE
+
+
 def template_context(
     options: Options,
     columns: Columns,
@@ -141,6 +176,7 @@ def template_context(
         "tail_cutoffs": [
             cutoff for cutoff in cutoffs if beyond_head and (cutoff["k"] is None or cutoff["k"] > head)
         ],
+        "exact_gains": options.ties == "average" and exact_gains(options, labels, longest_list),
         # summary.sql.j2 groups by these besides k (the dbt package's segments); none here
         "segment_cols": [],
     }

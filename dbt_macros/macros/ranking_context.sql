@@ -57,6 +57,7 @@
       'row_col': none,
       'score_precision': 'double',
       'negative_labels': 'error',
+      'exact_gains': false,
   } -%}
   {#- Pieces of the context that do not come from an option, set as the Python runner sets
       them for data it has not read (dbt compiles before reading any): head_length and
