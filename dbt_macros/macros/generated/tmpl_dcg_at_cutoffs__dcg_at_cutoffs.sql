@@ -1,6 +1,6 @@
 {#- Generated from sql/dcg_at_cutoffs.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{%- macro tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, name, ranking, prefix, with_ideal=false) -%}{% set cutoffs = ndcg_context['cutoffs'] %}{% set head_length = ndcg_context['head_length'] %}{% set tail_cutoffs = ndcg_context['tail_cutoffs'] -%}
+{%- macro tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, name, ranking, prefix) -%}{% set cutoffs = ndcg_context['cutoffs'] %}{% set head_length = ndcg_context['head_length'] %}{% set tail_cutoffs = ndcg_context['tail_cutoffs'] -%}
 {%- if ranking is not none %}
 {%- if tail_cutoffs %}
 {{ name }}_by_position AS ( -- one row per (query, position): its gain, and CG and DCG of the positions from the head's end through it
@@ -14,12 +14,6 @@
     SUM(CASE WHEN position > {{ head_length }} THEN gain * {{ ndcg_sql.tmpl_discount__discount_of(ndcg_context, 'position') }} END) OVER (
       PARTITION BY qid ORDER BY position ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS tail_dcg
-    {%- if with_ideal %},
-    ideal_gain,
-    SUM(CASE WHEN position > {{ head_length }} THEN ideal_gain * {{ ndcg_sql.tmpl_discount__discount_of(ndcg_context, 'position') }} END) OVER (
-      PARTITION BY qid ORDER BY position ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tail_ideal_dcg
-    {%- endif %}
   FROM {{ ranking }}
 ),
 {%- endif %}
@@ -31,17 +25,9 @@
     {%- for p in range(1, head_length + 1) %},
     MAX(CASE WHEN position = {{ p }} THEN gain END) AS gain_at_{{ p }}
     {%- endfor %}
-    {%- if with_ideal %}
-    {%- for p in range(1, head_length + 1) %},
-    MAX(CASE WHEN position = {{ p }} THEN ideal_gain END) AS ideal_gain_at_{{ p }}
-    {%- endfor %}
-    {%- endif %}
     {%- for cutoff in tail_cutoffs %},
     MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_cg END{% else %}tail_cg{% endif %}) AS tail_cg_{{ cutoff.id }},
     MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_dcg END{% else %}tail_dcg{% endif %}) AS tail_dcg_{{ cutoff.id }}
-    {%- if with_ideal %},
-    MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_ideal_dcg END{% else %}tail_ideal_dcg{% endif %}) AS tail_ideal_dcg_{{ cutoff.id }}
-    {%- endif %}
     {%- endfor %}
   FROM {% if tail_cutoffs %}{{ name }}_by_position{% else %}{{ ranking }}{% endif %}
   GROUP BY qid
@@ -54,9 +40,6 @@
     {%- set in_tail = cutoff.id in tail_cutoffs | map(attribute='id') | list %},
     {{ ndcg_sql.tmpl_dcg_at_cutoffs__head_sum(ndcg_context, cutoff.k if cutoff.k is not none else head_length, false) }}{% if in_tail %} + COALESCE(tail_cg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}cg_{{ cutoff.id }},
     {{ ndcg_sql.tmpl_dcg_at_cutoffs__head_sum(ndcg_context, cutoff.k if cutoff.k is not none else head_length, true) }}{% if in_tail %} + COALESCE(tail_dcg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}dcg_{{ cutoff.id }}
-    {%- if with_ideal %},
-    {{ ndcg_sql.tmpl_dcg_at_cutoffs__head_sum(ndcg_context, cutoff.k if cutoff.k is not none else head_length, true, 'ideal_gain_at_') }}{% if in_tail %} + COALESCE(tail_ideal_dcg_{{ cutoff.id }}, 0.0){% endif %} AS ideal_dcg_{{ cutoff.id }}
-    {%- endif %}
     {%- endfor %}
   FROM {{ name }}_by_query
 )

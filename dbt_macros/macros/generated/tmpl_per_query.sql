@@ -43,10 +43,6 @@
 {#- import 'gain.sql.j2' as gain_sql with context (generated: see ndcg_context) -#}
 {#- import 'discount.sql.j2' as discount_sql with context (generated: see ndcg_context) -#}
 {#- import 'dcg_at_cutoffs.sql.j2' as dcg_sql with context (generated: see ndcg_context) -#}
-{#- import 'ideal_gains.sql.j2' as ideal_sql with context (generated: see ndcg_context) -#}
-{#- the ideal ranking rides along with the run's when it is the ranked list
-    itself and its labels are known (ideal_items.sql.j2) -#}
-{%- set ideal_in_ranking = not judgments and ideal_labels is not none -%}
 {%- set no_relevant_value = {'zero': 'CAST(0.0 AS DOUBLE)', 'skip': 'CAST(NULL AS DOUBLE)', 'one': 'CAST(1.0 AS DOUBLE)'}[no_relevant] -%}
 WITH
 {% with %}{#- The only place user column names appear. Every later CTE speaks of
@@ -177,10 +173,7 @@ labelled_items AS ( -- one row per ranked (query, item)
     the tie group's mean is the same whatever order its items come in and
     equals the gain when they are all equal: the ranking then needs no item
     order inside a tie group and no MIN/MAX guard (a cheaper sort, the same
-    numbers to the bit).
-    With ideal_in_ranking (per_query.sql.j2) the same window also counts the
-    query's items of each label with a positive gain (ideal_labels), over the
-    whole partition: the ideal ranking needs nothing else. -#}
+    numbers to the bit). -#}
 {%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
 {%- set exact_ties = ties == 'average' and exact_gains -%}
 {%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
@@ -190,10 +183,6 @@ labelled_items AS ( -- one row per ranked (query, item)
 {#- a tie group: the peers of a row in the order-value window (BigQuery cannot
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
-{%- set rank_window -%}
-PARTITION BY qid
-      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
-{%- endset -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
   SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
@@ -204,13 +193,9 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
     label,
     order_value,
     ROW_NUMBER() OVER (
-      {{ rank_window }}
+      PARTITION BY qid
+      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
     ) AS rank,
-    {%- if ideal_in_ranking | default(false) %}
-    {%- for grade in ideal_labels %}
-    COUNT(CASE WHEN label = {{ grade.label }} THEN 1 END) OVER ({{ rank_window }} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS items_of_grade_{{ loop.index }},
-    {%- endfor %}
-    {%- endif %}
     {% if exact_ties -%}
     AVG(gain) OVER ({{ tie_group }})
     {%- elif ties == 'average' -%}
@@ -225,7 +210,6 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
   FROM gained_items
 )
 {% endwith %},
-{%- if not ideal_in_ranking %}
 {% with %}{#- The ideal ranking: every item the query could have shown, by gain
     descending. From the ranked list itself (default), or with judgments
     from all judged items of the query, retrieved or not (trec_eval).
@@ -253,7 +237,7 @@ ideal_dcg_by_query AS ( -- one row per query: the gain at each head position of 
   SELECT
     qid
     {%- for p in range(1, head_length + 1) %},
-    {{ ndcg_sql.tmpl_ideal_gains__gain_at(ndcg_context, p) }} AS gain_at_{{ p }}
+    {% if ideal_labels %}CASE{% for grade in ideal_labels %} WHEN {{ p }} <= {% for earlier in range(1, loop.index + 1) %}{% if not loop.first %} + {% endif %}items_of_grade_{{ earlier }}{% endfor %} THEN {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, grade.label) }}{% endfor %} END{% else %}CAST(NULL AS DOUBLE){% endif %} AS gain_at_{{ p }}
     {%- endfor %}
   FROM ideal_label_counts
 )
@@ -265,14 +249,11 @@ ideal_items AS ( -- one row per (query, position in the ideal ranking) with the 
 )
 {%- endif %}
 {% endwith %},
-{%- endif %}
-run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there{% if ideal_in_ranking %}, and the gain at that position of the ideal ranking{% endif %}
-  SELECT qid, rank AS position, credited_gain AS gain{% if ideal_in_ranking %}, {{ ndcg_sql.tmpl_ideal_gains__gain_at(ndcg_context, 'rank') }} AS ideal_gain{% endif %} FROM ranked_items
+run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there
+  SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
 ),
-{{ ndcg_sql.tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'run_dcg', 'run_positions', '', ideal_in_ranking) }},
-{%- if not ideal_in_ranking %}
+{{ ndcg_sql.tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'run_dcg', 'run_positions', '') }},
 {{ ndcg_sql.tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'ideal_dcg', none if (ideal_labels is not none and not tail_cutoffs) else 'ideal_items', 'ideal_') }},
-{%- endif %}
 {% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
 cutoffs AS ( -- one row per cutoff
   {%- for cutoff in cutoffs %}
@@ -284,16 +265,11 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   SELECT
     i.qid,
     c.k,
-    {%- set r = 'i' if ideal_in_ranking else 'r' %}
-    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE({{ r }}.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
-    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE({{ r }}.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN i.ideal_dcg_{{ cutoff.id }}{% endfor %} END AS idcg
-  {%- if ideal_in_ranking %}
-  FROM run_dcg_at_cutoffs AS i
-  {%- else %}
   FROM ideal_dcg_at_cutoffs AS i
   {% if judgments and missing_queries == 'zero' %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
-  {%- endif %}
   CROSS JOIN cutoffs AS c
 )
 SELECT

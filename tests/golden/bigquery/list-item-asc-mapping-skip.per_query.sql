@@ -40,30 +40,22 @@ WITH run_rows AS (
     label,
     order_value,
     ROW_NUMBER() OVER (PARTITION BY qid ORDER BY order_value DESC, item ASC) AS rank,
-    COUNT(CASE WHEN label = 3.0 THEN 1 END) OVER (
-      PARTITION BY qid
-      ORDER BY order_value DESC, item ASC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
-    ) AS items_of_grade_1,
-    COUNT(CASE WHEN label = 2.0 THEN 1 END) OVER (
-      PARTITION BY qid
-      ORDER BY order_value DESC, item ASC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
-    ) AS items_of_grade_2,
-    COUNT(CASE WHEN label = 1.0 THEN 1 END) OVER (
-      PARTITION BY qid
-      ORDER BY order_value DESC, item ASC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING
-    ) AS items_of_grade_3,
     gain AS credited_gain
   FROM gained_items
-), run_positions AS (
+), ideal_label_counts AS (
   SELECT
     qid,
-    rank AS position,
-    credited_gain AS gain,
+    COUNT(CASE WHEN CAST(label_raw AS FLOAT64) = 3.0 THEN 1 END) AS items_of_grade_1,
+    COUNT(CASE WHEN CAST(label_raw AS FLOAT64) = 2.0 THEN 1 END) AS items_of_grade_2,
+    COUNT(CASE WHEN CAST(label_raw AS FLOAT64) = 1.0 THEN 1 END) AS items_of_grade_3
+  FROM run_labels
+  GROUP BY
+    qid
+), ideal_dcg_by_query AS (
+  SELECT
+    qid,
     CASE
-      WHEN rank <= items_of_grade_1
+      WHEN 1 <= items_of_grade_1
       THEN CASE 3.0
         WHEN 0.0
         THEN CAST(0.0 AS FLOAT64)
@@ -74,7 +66,7 @@ WITH run_rows AS (
         WHEN 3.0
         THEN CAST(7.0 AS FLOAT64)
       END
-      WHEN rank <= items_of_grade_1 + items_of_grade_2
+      WHEN 1 <= items_of_grade_1 + items_of_grade_2
       THEN CASE 2.0
         WHEN 0.0
         THEN CAST(0.0 AS FLOAT64)
@@ -85,7 +77,7 @@ WITH run_rows AS (
         WHEN 3.0
         THEN CAST(7.0 AS FLOAT64)
       END
-      WHEN rank <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      WHEN 1 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
       THEN CASE 1.0
         WHEN 0.0
         THEN CAST(0.0 AS FLOAT64)
@@ -96,7 +88,678 @@ WITH run_rows AS (
         WHEN 3.0
         THEN CAST(7.0 AS FLOAT64)
       END
-    END AS ideal_gain
+    END AS gain_at_1,
+    CASE
+      WHEN 2 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 2 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 2 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_2,
+    CASE
+      WHEN 3 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 3 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 3 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_3,
+    CASE
+      WHEN 4 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 4 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 4 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_4,
+    CASE
+      WHEN 5 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 5 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 5 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_5,
+    CASE
+      WHEN 6 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 6 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 6 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_6,
+    CASE
+      WHEN 7 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 7 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 7 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_7,
+    CASE
+      WHEN 8 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 8 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 8 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_8,
+    CASE
+      WHEN 9 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 9 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 9 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_9,
+    CASE
+      WHEN 10 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 10 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 10 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_10,
+    CASE
+      WHEN 11 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 11 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 11 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_11,
+    CASE
+      WHEN 12 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 12 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 12 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_12,
+    CASE
+      WHEN 13 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 13 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 13 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_13,
+    CASE
+      WHEN 14 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 14 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 14 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_14,
+    CASE
+      WHEN 15 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 15 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 15 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_15,
+    CASE
+      WHEN 16 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 16 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 16 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_16,
+    CASE
+      WHEN 17 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 17 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 17 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_17,
+    CASE
+      WHEN 18 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 18 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 18 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_18,
+    CASE
+      WHEN 19 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 19 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 19 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_19,
+    CASE
+      WHEN 20 <= items_of_grade_1
+      THEN CASE 3.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 20 <= items_of_grade_1 + items_of_grade_2
+      THEN CASE 2.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+      WHEN 20 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3
+      THEN CASE 1.0
+        WHEN 0.0
+        THEN CAST(0.0 AS FLOAT64)
+        WHEN 1.0
+        THEN CAST(1.0 AS FLOAT64)
+        WHEN 2.0
+        THEN CAST(3.0 AS FLOAT64)
+        WHEN 3.0
+        THEN CAST(7.0 AS FLOAT64)
+      END
+    END AS gain_at_20
+  FROM ideal_label_counts
+), run_positions AS (
+  SELECT
+    qid,
+    rank AS position,
+    credited_gain AS gain
   FROM ranked_items
 ), run_dcg_by_query AS (
   SELECT
@@ -120,27 +783,7 @@ WITH run_rows AS (
     MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
     MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
     MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
-    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20,
-    MAX(CASE WHEN position = 1 THEN ideal_gain END) AS ideal_gain_at_1,
-    MAX(CASE WHEN position = 2 THEN ideal_gain END) AS ideal_gain_at_2,
-    MAX(CASE WHEN position = 3 THEN ideal_gain END) AS ideal_gain_at_3,
-    MAX(CASE WHEN position = 4 THEN ideal_gain END) AS ideal_gain_at_4,
-    MAX(CASE WHEN position = 5 THEN ideal_gain END) AS ideal_gain_at_5,
-    MAX(CASE WHEN position = 6 THEN ideal_gain END) AS ideal_gain_at_6,
-    MAX(CASE WHEN position = 7 THEN ideal_gain END) AS ideal_gain_at_7,
-    MAX(CASE WHEN position = 8 THEN ideal_gain END) AS ideal_gain_at_8,
-    MAX(CASE WHEN position = 9 THEN ideal_gain END) AS ideal_gain_at_9,
-    MAX(CASE WHEN position = 10 THEN ideal_gain END) AS ideal_gain_at_10,
-    MAX(CASE WHEN position = 11 THEN ideal_gain END) AS ideal_gain_at_11,
-    MAX(CASE WHEN position = 12 THEN ideal_gain END) AS ideal_gain_at_12,
-    MAX(CASE WHEN position = 13 THEN ideal_gain END) AS ideal_gain_at_13,
-    MAX(CASE WHEN position = 14 THEN ideal_gain END) AS ideal_gain_at_14,
-    MAX(CASE WHEN position = 15 THEN ideal_gain END) AS ideal_gain_at_15,
-    MAX(CASE WHEN position = 16 THEN ideal_gain END) AS ideal_gain_at_16,
-    MAX(CASE WHEN position = 17 THEN ideal_gain END) AS ideal_gain_at_17,
-    MAX(CASE WHEN position = 18 THEN ideal_gain END) AS ideal_gain_at_18,
-    MAX(CASE WHEN position = 19 THEN ideal_gain END) AS ideal_gain_at_19,
-    MAX(CASE WHEN position = 20 THEN ideal_gain END) AS ideal_gain_at_20
+    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20
   FROM run_positions
   GROUP BY
     qid
@@ -175,25 +818,6 @@ WITH run_rows AS (
         )
       )
     ) AS dcg_1,
-    (
-      (
-        (
-          COALESCE(ideal_gain_at_1, 0.0) * (
-            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(1 AS FLOAT64) + 1.0), 0)
-          ) + COALESCE(ideal_gain_at_2, 0.0) * (
-            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(2 AS FLOAT64) + 1.0), 0)
-          )
-        ) + COALESCE(ideal_gain_at_3, 0.0) * (
-          CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(3 AS FLOAT64) + 1.0), 0)
-        )
-      ) + (
-        COALESCE(ideal_gain_at_4, 0.0) * (
-          CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(4 AS FLOAT64) + 1.0), 0)
-        ) + COALESCE(ideal_gain_at_5, 0.0) * (
-          CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(5 AS FLOAT64) + 1.0), 0)
-        )
-      )
-    ) AS ideal_dcg_1,
     (
       (
         (
@@ -251,47 +875,98 @@ WITH run_rows AS (
           )
         )
       )
-    ) AS dcg_2,
+    ) AS dcg_2
+  FROM run_dcg_by_query
+), ideal_dcg_at_cutoffs AS (
+  SELECT
+    qid,
+    (
+      (
+        (
+          COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+        ) + COALESCE(gain_at_3, 0.0)
+      ) + (
+        COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+      )
+    ) AS ideal_cg_1,
+    (
+      (
+        (
+          COALESCE(gain_at_1, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(1 AS FLOAT64) + 1.0), 0)
+          ) + COALESCE(gain_at_2, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(2 AS FLOAT64) + 1.0), 0)
+          )
+        ) + COALESCE(gain_at_3, 0.0) * (
+          CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(3 AS FLOAT64) + 1.0), 0)
+        )
+      ) + (
+        COALESCE(gain_at_4, 0.0) * (
+          CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(4 AS FLOAT64) + 1.0), 0)
+        ) + COALESCE(gain_at_5, 0.0) * (
+          CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(5 AS FLOAT64) + 1.0), 0)
+        )
+      )
+    ) AS ideal_dcg_1,
     (
       (
         (
           (
-            COALESCE(ideal_gain_at_1, 0.0) * (
+            COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+          ) + COALESCE(gain_at_3, 0.0)
+        ) + (
+          COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+          ) + COALESCE(gain_at_8, 0.0)
+        ) + (
+          COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+        )
+      )
+    ) AS ideal_cg_2,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) * (
               CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(1 AS FLOAT64) + 1.0), 0)
-            ) + COALESCE(ideal_gain_at_2, 0.0) * (
+            ) + COALESCE(gain_at_2, 0.0) * (
               CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(2 AS FLOAT64) + 1.0), 0)
             )
-          ) + COALESCE(ideal_gain_at_3, 0.0) * (
+          ) + COALESCE(gain_at_3, 0.0) * (
             CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(3 AS FLOAT64) + 1.0), 0)
           )
         ) + (
-          COALESCE(ideal_gain_at_4, 0.0) * (
+          COALESCE(gain_at_4, 0.0) * (
             CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(4 AS FLOAT64) + 1.0), 0)
-          ) + COALESCE(ideal_gain_at_5, 0.0) * (
+          ) + COALESCE(gain_at_5, 0.0) * (
             CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(5 AS FLOAT64) + 1.0), 0)
           )
         )
       ) + (
         (
           (
-            COALESCE(ideal_gain_at_6, 0.0) * (
+            COALESCE(gain_at_6, 0.0) * (
               CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(6 AS FLOAT64) + 1.0), 0)
-            ) + COALESCE(ideal_gain_at_7, 0.0) * (
+            ) + COALESCE(gain_at_7, 0.0) * (
               CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(7 AS FLOAT64) + 1.0), 0)
             )
-          ) + COALESCE(ideal_gain_at_8, 0.0) * (
+          ) + COALESCE(gain_at_8, 0.0) * (
             CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(8 AS FLOAT64) + 1.0), 0)
           )
         ) + (
-          COALESCE(ideal_gain_at_9, 0.0) * (
+          COALESCE(gain_at_9, 0.0) * (
             CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(9 AS FLOAT64) + 1.0), 0)
-          ) + COALESCE(ideal_gain_at_10, 0.0) * (
+          ) + COALESCE(gain_at_10, 0.0) * (
             CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(10 AS FLOAT64) + 1.0), 0)
           )
         )
       )
     ) AS ideal_dcg_2
-  FROM run_dcg_by_query
+  FROM ideal_dcg_by_query
 ), cutoffs AS (
   SELECT
     1 AS cutoff_id,
@@ -306,18 +981,20 @@ WITH run_rows AS (
     c.k,
     CASE c.cutoff_id
       WHEN 1
-      THEN COALESCE(i.cg_1, 0.0)
+      THEN COALESCE(r.cg_1, 0.0)
       WHEN 2
-      THEN COALESCE(i.cg_2, 0.0)
+      THEN COALESCE(r.cg_2, 0.0)
     END AS cg,
     CASE c.cutoff_id
       WHEN 1
-      THEN COALESCE(i.dcg_1, 0.0)
+      THEN COALESCE(r.dcg_1, 0.0)
       WHEN 2
-      THEN COALESCE(i.dcg_2, 0.0)
+      THEN COALESCE(r.dcg_2, 0.0)
     END AS dcg,
     CASE c.cutoff_id WHEN 1 THEN i.ideal_dcg_1 WHEN 2 THEN i.ideal_dcg_2 END AS idcg
-  FROM run_dcg_at_cutoffs AS i
+  FROM ideal_dcg_at_cutoffs AS i
+  INNER JOIN run_dcg_at_cutoffs AS r
+    ON i.qid = r.qid
   CROSS JOIN cutoffs AS c
 )
 SELECT
