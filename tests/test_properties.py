@@ -82,10 +82,14 @@ def per_query_rows(con, context):
 
 
 @SETTINGS
-@given(rows=rankings(), cutoffs=CUTOFFS, gain=GAINS, judged=st.booleans(), negative=st.booleans())
-def test_exact_gains_ranking_gives_the_general_rankings_numbers_to_the_bit(rows, cutoffs, gain, judged, negative):
-    # sql/ranked_items.sql.j2 with exact_gains (no item order inside tie groups, no MIN/MAX
-    # guard) against the general ranking, on the same data: every value equal, not just close
+@given(rows=rankings(), cutoffs=CUTOFFS, gain=GAINS, judged=st.booleans(), negative=st.booleans(),
+       head=st.sampled_from([None, 1, 2, 3]))
+def test_shortcuts_give_the_general_sqls_numbers_to_the_bit(rows, cutoffs, gain, judged, negative, head):
+    # what the input profile lets the SQL skip, against the general SQL on the same data, every
+    # value equal (not just close): exact_gains (sql/ranked_items.sql.j2: no item order inside
+    # tie groups, no MIN/MAX guard) and known labels (ideal_labels: the ideal ranking counted
+    # per label instead of numbered by a sort);
+    # head: fewer positions summed column-wise, so that the running sums past them are used
     con = duckdb.connect()
     data = frame(rows)
     if negative:
@@ -100,9 +104,14 @@ def test_exact_gains_ranking_gives_the_general_rankings_numbers_to_the_bit(rows,
         columns.j_query, columns.j_item, columns.j_label = "query_id", "item_id", "label"
     context = template_context(options, columns, '"run"', '"qrels"' if judged else None,
                                longest_list=longest, labels=labels)
-    if gain != "exponential" or not negative:
-        assert context["exact_gains"]
-    assert per_query_rows(con, context) == per_query_rows(con, dict(context, exact_gains=False))
+    assert context["exact_gains"] and context["ideal_labels"] is not None
+    if head is not None:
+        context["head_length"] = head
+        context["tail_cutoffs"] = [c for c in context["cutoffs"] if c["k"] is None or c["k"] > head]
+    general = per_query_rows(con, dict(context, exact_gains=False, ideal_labels=None))
+    assert per_query_rows(con, context) == general
+    assert per_query_rows(con, dict(context, exact_gains=False)) == general
+    assert per_query_rows(con, dict(context, ideal_labels=None)) == general
 
 
 def test_exact_gains_only_when_every_sum_of_gains_is_exact():
