@@ -17,6 +17,15 @@ mechanically and without knowing what they compute:
   ``ndcg_sql.tmpl_<x>__m(ndcg_context, ...)``, where ``ndcg_context`` is the
   entry macro's arguments as a dict (what "with context" gave the import).
 
+* a cast to a DuckDB type (``AS DOUBLE``, also inside Jinja string literals)
+  becomes ``AS {{ ndcg_sql.sql_type('DOUBLE') }}``: an ``adapter.dispatch``
+  macro that gives the engine's spelling (:mod:`ndcg_sql.dbt_pieces`, from
+  the table in :mod:`ndcg_sql.dialects`), so the macros speak every engine's
+  SQL; on DuckDB the text is the templates' own.
+
+Besides the templates, :mod:`ndcg_sql.dbt_pieces` writes the data the macros
+need (engine differences, conventions, the measure grammar, the input checks).
+
 ``python -m ndcg_sql.dbt_gen [OUT_DIR]`` writes the files (default
 ``dbt_macros/macros/generated``); ``--check`` exits 1 when the files on disk
 differ from what would be generated. ``tests/test_dbt_gen.py`` asserts that the
@@ -34,12 +43,16 @@ from pathlib import Path
 import jinja2
 from jinja2 import meta
 
-from . import templates
+from . import dbt_pieces, templates
 
 #: Entry templates exposed to dbt, and the name of the generated macro.
 ENTRIES = {
     "per_query.sql.j2": "tmpl_per_query",
     "summary.sql.j2": "tmpl_summary",
+    "measures_per_query.sql.j2": "tmpl_measures_per_query",
+    "measure_rows.sql.j2": "tmpl_measure_rows",
+    "measure_summary.sql.j2": "tmpl_measure_summary",
+    "validate_examples.sql.j2": "tmpl_validate_examples",
 }
 #: The dbt package name (``name:`` in ``dbt_macros/dbt_project.yml``).
 PACKAGE = "ndcg_sql"
@@ -62,6 +75,41 @@ _MACRO = re.compile(
 )
 
 
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def engine_neutral(text: str, found: set[str] | None = None) -> str:
+    """Casts to DuckDB types made per-engine: ``AS T`` -> ``AS {{ ndcg_sql.sql_type('T') }}`` in
+    SQL text, and inside string literals of Jinja code as a concatenation. The types met are
+    added to ``found``."""
+    found = set() if found is None else found
+
+    def in_text(m):
+        found.add(m.group(1))
+        return f"AS {{{{ {PACKAGE}.sql_type('{m.group(1)}') }}}}"
+
+    def in_string(literal):
+        quote = literal.group(0)[0]
+        if not dbt_pieces.TYPE_PATTERN.search(literal.group(0)):
+            return literal.group(0)
+
+        def piece(m):
+            found.add(m.group(1))
+            return f"AS {quote} ~ {PACKAGE}.sql_type('{m.group(1)}') ~ {quote}"
+
+        return "(" + dbt_pieces.TYPE_PATTERN.sub(piece, literal.group(0)) + ")"
+
+    out = []
+    for segment in _SEGMENT.split(text):
+        if segment.startswith("{#"):
+            out.append(segment)
+        elif segment.startswith(("{{", "{%")):
+            out.append(_STRING.sub(in_string, segment))
+        else:
+            out.append(dbt_pieces.TYPE_PATTERN.sub(in_text, segment))
+    return "".join(out)
+
+
 class GenerationError(RuntimeError):
     """A template uses a Jinja construct the generator cannot carry into dbt."""
 
@@ -80,6 +128,7 @@ class _Module:
 
     template: str
     macros: dict[str, str] = field(default_factory=dict)  # macro name -> generated dbt macro name
+    entry: bool = False  # macros defined in an entry template itself (no module prelude)
 
 
 class Generator:
@@ -108,6 +157,17 @@ class Generator:
                 module.macros[match.group(2)] = f"{PREFIX}{_stem(template)}__{match.group(2)}"
             self._collect_imports(text)
         return self.modules[template]
+
+    def _entry_macros(self, template: str) -> None:
+        """Macros an entry template defines for its own use become dbt macros too."""
+        text = self.read(template)
+        found = {m.group(2) for m in _MACRO.finditer(text)}
+        if found and template not in self.modules:
+            module = _Module(template, entry=True)
+            module.macros = {name: f"{PREFIX}{_stem(template)}__{name}" for name in sorted(found)}
+            self.modules[template] = module
+            for name in found:
+                self._bind(name, (template, name))
 
     def _bind(self, alias: str, target: tuple[str, str | None]) -> None:
         if self.aliases.get(alias, target) != target:
@@ -172,6 +232,8 @@ class Generator:
         if template in stack:
             raise GenerationError(f"templates include each other: {' -> '.join(stack + (template,))}")
         text = self.read(template)
+        if not stack and template in self.modules and self.modules[template].entry:
+            text = _MACRO.sub("", text)  # made its own dbt macros
         out = []
         for segment in _SEGMENT.split(text):
             tag = _TAG.match(segment)
@@ -240,7 +302,7 @@ class Generator:
     def _helpers(self, template: str):
         """(generated name, file text, free variables) of each macro of an imported template."""
         text = self.read(template)
-        prelude = self._prelude(template, _MACRO.sub("", text))
+        prelude = "" if self.modules[template].entry else self._prelude(template, _MACRO.sub("", text))
         for match in _MACRO.finditer(text):
             l1, name, params, r1, body, l2, r2 = match.groups()
             body = self._rewrite_segments(body, template)
@@ -299,20 +361,27 @@ class Generator:
         )
         return text, [var for var in args if var not in optional]
 
-    def generate(self) -> dict[str, str]:
-        """{file name: text} of every generated macro file."""
+    def generate(self, data: bool = False) -> dict[str, str]:
+        """{file name: text} of every generated macro file (with ``data``, also the data
+        macros of :mod:`ndcg_sql.dbt_pieces`)."""
         files: dict[str, str] = {}
         for template in self.entries:
+            self._entry_macros(template)
             self._collect_imports(self.read(template))
         for template, name in self.entries.items():
             files[f"{name}.sql"], _ = self.entry_file(template, name)
         for template in self.modules:
             for generated, text, _ in self._helpers(template):
                 files[f"{generated}.sql"] = text
+        types: set[str] = set()
+        files = {name: engine_neutral(text, types) for name, text in files.items()}
+        if data:
+            files.update(dbt_pieces.files(types))
         return dict(sorted(files.items()))
 
     def context_variables(self, template: str) -> list[str]:
         """The context variables the dbt macro generated from ``template`` requires."""
+        self._entry_macros(template)
         self._collect_imports(self.read(template))
         return self.entry_file(template, self.entries.get(template, "probe"))[1]
 
@@ -327,7 +396,7 @@ def generate(source=None, entries: dict[str, str] | None = None) -> dict[str, st
         GenerationError: a template uses template inheritance, defines macros
             outside an imported template, or imports a name twice differently.
     """
-    return Generator(source, entries).generate()
+    return Generator(source, entries).generate(data=source is None and entries is None)
 
 
 def write(out_dir: Path, source=None) -> list[str]:

@@ -21,6 +21,13 @@ context (``ndcg_sql.sql_text``):
 * ``name_parts`` - the parts of a qualified table name, outermost first
   (BigQuery ``project.dataset.table``, Snowflake/Postgres ``db.schema.table``,
   Spark ``catalog.schema.table``). Every part is quoted separately.
+* ``float32`` - whether the engine has a 4-byte float type (what sqlglot writes
+  for DuckDB's ``FLOAT``), needed to compare scores as float32 (trec_eval's and
+  XGBoost's conventions). BigQuery has none, and Snowflake's ``FLOAT`` is a double.
+
+The dbt macros cannot call sqlglot: ``ndcg_sql.dbt_gen`` turns this table
+(with sqlglot's spelling of each type and expression) into per-engine dbt
+macros (``dbt_macros/macros/generated/tmpl_dialects.sql``).
 """
 
 from __future__ import annotations
@@ -37,14 +44,15 @@ class Dialect:
     byte_order: str  # DuckDB-syntax template, "{item}" is the item column
     fold: str | None  # "upper", "lower" or None (names kept as given)
     name_parts: tuple[str, ...]
+    float32: bool = True
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table")),
-        Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table")),
-        Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table")),
+        Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False),
+        Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"), float32=False),
         Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table")),
         Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table")),
         Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table")),

@@ -3,8 +3,10 @@
 dbt puts every macro of a package in one namespace (``ndcg_sql.<macro>``), offers
 ``return()``, ``adapter.dispatch``, ``exceptions.raise_compiler_error``,
 ``modules.re`` and the ``do`` statement. This reproduces just that (dispatch to
-``default__`` or to ``<adapter>__``), so unit tests can compare what the macros
-build with what the Python runner builds. tests/test_dbt.py runs real dbt.
+``<adapter>__``, then to the adapter's parents as dbt searches them - dbt-redshift
+falls back to ``postgres__``, dbt-databricks to ``spark__`` - then ``default__``),
+so unit tests can compare what the macros build, for any adapter type, with what
+the Python runner builds. tests/test_dbt.py runs real dbt.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from pathlib import Path
 
 import jinja2
 
+#: Adapters whose dispatch search goes through a parent adapter's macros first (as in dbt).
+PARENTS = {"redshift": ("postgres",), "databricks": ("spark",)}
 _MACRO = re.compile(r"\{%-?\s*(macro|test)\s+(\w+)\s*\(")
 
 
@@ -41,7 +45,10 @@ def load(files: dict[str, str], adapter: str = "duckdb") -> types.SimpleNamespac
     namespace = types.SimpleNamespace()
 
     def dispatch(name, package=None):
-        return getattr(namespace, f"{adapter}__{name}", None) or getattr(namespace, f"default__{name}")
+        for prefix in (adapter, *PARENTS.get(adapter, ()), "default"):
+            if hasattr(namespace, f"{prefix}__{name}"):
+                return getattr(namespace, f"{prefix}__{name}")
+        raise CompilerError(f"no macro {name} for {adapter}")
 
     env.globals.update(
         ndcg_sql=namespace,

@@ -250,7 +250,8 @@ class BigQuery:
             response = query.execute()
             names = [(column.name,) for column in query.columns]
         rows = []
-        for row in response.content.table_data.row:
+        table_data = response.content.table_data
+        for row in table_data.row if table_data is not None else []:  # no table data: no rows
             cells = []
             for cell in row.cell:
                 for attribute in ("int64_value", "double_value", "string_value", "bool_value"):

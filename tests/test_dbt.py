@@ -1,12 +1,16 @@
-"""The dbt package run by dbt itself (dbt-core's dbtRunner, dbt-duckdb) on real data.
+"""The dbt package run by dbt itself (dbt-core's dbtRunner) on real data, on dbt-duckdb and dbt-postgres.
 
 dbt_macros/integration_tests/ is copied (with the package) to a temporary
-folder and built once: seeds from examples/ (LightGBM lambdarank, TREC DL 2019
-BM25 and SPLADE++ runs with NIST's judgments), models calling the macros, and
-the generic test gating mean NDCG@k. Every number dbt computed is compared
-with the numpy reference (tests/reference.py, to 1e-9) and with the Python
-runner on the same data (identical floats); the generic test must pass at the
-configured thresholds and fail when a threshold is raised above the measured mean.
+folder and built once per adapter: seeds from examples/ (LightGBM lambdarank,
+TREC DL 2019 BM25 and SPLADE++ runs with NIST's judgments), models calling the
+macros (NDCG, named measures, peer conventions), the generic test gating mean
+NDCG@k and the input test. Every number dbt computed is compared with the numpy
+reference (tests/reference.py, to 1e-9), with the peers (pytrec_eval,
+scikit-learn) and with the Python runner on the same data; the gate must pass at
+the configured thresholds and fail when a threshold is raised above the measured
+mean; the input test must pass on the seeds and fail on a seed with faults put in.
+On dbt-postgres the project runs against a throwaway Postgres server started
+the way tests/engines.py starts it (ICU collation: string order is not byte order).
 """
 
 import os
@@ -39,30 +43,43 @@ def invoke(project: Path, *args: str):
     )
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory):
-    """The integration project, built; yields (project folder, DuckDB file)."""
+def copy_project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("dbt") / "dbt_macros"
     shutil.copytree(
         PACKAGE, root,
         ignore=shutil.ignore_patterns("target", "logs", "dbt_packages", "package-lock.yml", "*.duckdb"),
     )
-    project = root / "integration_tests"
-    database = project / "integration_tests.duckdb"
-    saved = {name: os.environ.get(name) for name in ("NDCG_SQL_DBT_DUCKDB", "DBT_SEND_ANONYMOUS_USAGE_STATS")}
-    os.environ["NDCG_SQL_DBT_DUCKDB"] = str(database)
-    os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"  # no network from tests
-    try:
-        deps = invoke(project, "deps")
-        assert deps.success, deps.exception
-        build = invoke(project, "build")
-        yield project, database, build
-    finally:
-        for name, value in saved.items():
+    return root / "integration_tests"
+
+
+class environment:
+    """Environment variables set for a block (dbt reads its profile's through env_var())."""
+
+    def __init__(self, **values):
+        self.values = {"DBT_SEND_ANONYMOUS_USAGE_STATS": "false", **values}  # no network from tests
+
+    def __enter__(self):
+        self.saved = {name: os.environ.get(name) for name in self.values}
+        os.environ.update(self.values)
+
+    def __exit__(self, *_):
+        for name, value in self.saved.items():
             if value is None:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    """The integration project, built on dbt-duckdb; yields (project folder, DuckDB file, build result)."""
+    project = copy_project(tmp_path_factory)
+    database = project / "integration_tests.duckdb"
+    with environment(NDCG_SQL_DBT_DUCKDB=str(database)):
+        deps = invoke(project, "deps")
+        assert deps.success, deps.exception
+        build = invoke(project, "build")
+        yield project, database, build
 
 
 def table(database: Path, name: str) -> list[dict]:
@@ -75,9 +92,14 @@ def test_build_passes_every_model_seed_and_generic_test(project):
     _, _, build = project
     assert build.success, build.exception
     statuses = {result.node.name: str(result.status) for result in build.result.results}
-    assert len(statuses) == 15
+    assert len(statuses) == NODES
     assert set(statuses.values()) <= {"success", "pass"}, statuses
     assert sum(name.startswith("ndcg_sql_ndcg_at_least") for name in statuses) == 3
+    assert sum(name.startswith("ndcg_sql_ndcg_valid_input") for name in statuses) == 2
+
+
+#: seeds (3; bad_ranking only on demand), models (13) and data tests (6) of the project
+NODES = 22
 
 
 # What each per-query model computes, as arguments of ndcg_sql.evaluate (the Python runner)
@@ -283,3 +305,183 @@ def test_column_names_are_quoted_not_pasted(project):
     result = invoke(project_dir, "compile", "--inline", "select {{ ndcg_sql.quote_identifier('a\"b; drop') }} as x")
     assert result.success, result.exception
     assert 'select "a""b; drop" as x' in result.result.results[0].node.compiled_code
+
+
+# ---------------------------------------------------------------- measures, conventions, input checks
+
+LAMBDARANK_MEASURES = [("nDCG@10", None), ("P@5", ("P", 5, 1.0)), ("R@10", ("R", 10, 1.0)), ("AP", ("AP", None, 1.0)),
+                       ("RR", ("RR", None, 1.0)), ("P(rel=2)@5", ("P", 5, 2.0)), ("Success@1", ("Success", 1, 1.0))]
+TREC_MEASURES = {"nDCG@10": "ndcg_cut_10", "P@10": "P_10", "R@100": "recall_100", "AP": "map", "RR": "recip_rank"}
+
+
+def measure_rows(rows) -> dict:
+    return {(row["query_id"], row["measure"]): row["value"] for row in rows}
+
+
+def check_lambdarank_measures(read):
+    """lambdarank_measures against the numpy reference (binary measures by item id ascending)."""
+    got = measure_rows(read("lambdarank_measures"))
+    data = lambdarank()
+    rows = list(zip(data["query_id"], data["doc_id"], data["score"], data["label"]))
+    binary = [(name, *spec) for name, spec in LAMBDARANK_MEASURES if spec is not None]
+    expected = reference.measures(rows, binary, ties="item-asc")
+    ndcg, _ = reference.evaluate(rows, [10], ties="item-asc")
+    expected.update({(q, "nDCG@10"): values[3] for (q, k), values in ndcg.items()})
+    assert set(got) == set(expected)
+    for key, value in expected.items():
+        assert reference.close(got[key], value, TOL), (key, got[key], value)
+    # the summary: mean, count, standard error and interval, as scipy computes them
+    from scipy import stats
+
+    summary = read("lambdarank_measures_summary")
+    assert [row["measure"] for row in summary] == [name for name, _ in LAMBDARANK_MEASURES]
+    for row in summary:
+        values = [value for (q, measure), value in expected.items() if measure == row["measure"]]
+        assert row["queries"] == len(values)
+        assert reference.close(row["mean"], sum(values) / len(values), TOL)
+        assert reference.close(row["stderr"], stats.sem(values), TOL)
+        low, high = stats.norm.interval(0.95, loc=sum(values) / len(values), scale=stats.sem(values))
+        assert reference.close(row["ci_low"], low, 1e-8) and reference.close(row["ci_high"], high, 1e-8)
+
+
+def check_conventions(read):
+    """sklearn: scikit-learn's ndcg_score itself; trec_eval: pytrec_eval itself (float32 scores)."""
+    import pytrec_eval
+    from sklearn.metrics import ndcg_score
+
+    got = measure_rows(read("lambdarank_sklearn"))
+    data = lambdarank()
+    for qid, group in data.groupby("query_id"):
+        if len(group) < 2:  # scikit-learn refuses one-item lists
+            continue
+        for name, k in (("nDCG@5", 5), ("nDCG", None)):
+            want = ndcg_score([group["label"].to_numpy()], [group["score"].to_numpy()], k=k)
+            assert reference.close(got[(qid, name)], want, TOL), (qid, name)
+    got = measure_rows(read("dl19_bm25_trec_eval"))
+    run, qrels = bm25(), dl19_qrels()
+    run_dict, qrels_dict = {}, {}
+    for q, d, s in zip(run["query_id"], run["item_id"], run["score"]):
+        run_dict.setdefault(q, {})[d] = float(s)
+    for q, d, rel in zip(qrels["query_id"], qrels["item_id"], qrels["label"]):
+        qrels_dict.setdefault(q, {})[d] = int(rel)
+    expected = pytrec_eval.RelevanceEvaluator(qrels_dict, set(TREC_MEASURES.values())).evaluate(run_dict)
+    assert {q for q, _ in got} == set(expected)
+    for qid, values in expected.items():
+        for name, measure in TREC_MEASURES.items():
+            assert reference.close(got[(qid, name)], values[measure], TOL), (qid, name)
+    # P(rel=2)@10: trec_eval -l 2, from the numpy reference
+    rows = list(zip(run["query_id"], run["item_id"], run["score"], [0] * len(run)))
+    level2 = reference.measures(rows, [("P(rel=2)@10", "P", 10, 2.0)], ties="item-desc",
+                                judgments=list(zip(qrels["query_id"], qrels["item_id"], qrels["label"])))
+    for key, value in level2.items():
+        assert reference.close(got[key], value, TOL), key
+
+
+def check_bad_input_fails(project_dir):
+    """The input test passes on the seeds (the build) and fails on the seed with three faults."""
+    result = invoke(project_dir, "build", "--vars", "{bad_input: true}", "--select", "bad_ranking")
+    assert not result.success
+    outcome = {r.node.name: (str(r.status), r.failures) for r in result.result.results}
+    failed = {name: failures for name, (status, failures) in outcome.items() if status == "fail"}
+    assert list(failed.values()) == [3], outcome  # duplicate (query 1), NULL label (2), negative label (3)
+
+
+def test_measures_model_matches_reference(project):
+    _, database, _ = project
+    check_lambdarank_measures(lambda name: table(database, name))
+
+
+def test_convention_models_match_the_peer_tools(project):
+    _, database, _ = project
+    check_conventions(lambda name: table(database, name))
+
+
+def test_input_test_fails_on_bad_input(project):
+    project_dir, _, _ = project
+    check_bad_input_fails(project_dir)
+
+
+# ---------------------------------------------------------------- the same project on dbt-postgres
+
+
+@pytest.fixture(scope="module")
+def postgres_project(tmp_path_factory):
+    """The integration project built on dbt-postgres against a throwaway server
+    (tests/engines.py; NDCG_SQL_POSTGRES_DSN for an existing one);
+    yields (project folder, reader of a table by name, build result)."""
+    import psycopg
+
+    from engines import Postgres
+
+    server = Postgres()
+    try:
+        if server.base:
+            settings = {"host": server.base, "port": "5432", "user": "postgres", "dbname": "postgres"}
+        else:
+            settings = psycopg.conninfo.conninfo_to_dict(os.environ[Postgres.dsn_variable])
+        variables = {f"NDCG_SQL_DBT_PG_{key.upper()}": str(value) for key, value in settings.items()
+                     if key in ("host", "port", "user", "password", "dbname")}
+        project = copy_project(tmp_path_factory)
+
+        def read(name):
+            with server.con.cursor() as cursor:
+                cursor.execute(f'SELECT * FROM "ndcg_sql_it"."{name}"')
+                names = [d.name for d in cursor.description]
+                return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+        with environment(**variables):
+            deps = invoke(project, "deps")
+            assert deps.success, deps.exception
+            build = invoke(project, "build", "--target", "postgres")
+            yield project, read, build
+    finally:
+        server.close()
+
+
+def test_postgres_build_passes(postgres_project):
+    _, _, build = postgres_project
+    assert build.success, build.exception
+    statuses = {result.node.name: str(result.status) for result in build.result.results}
+    assert len(statuses) == NODES
+    assert set(statuses.values()) <= {"success", "pass"}, statuses
+
+
+def test_postgres_models_match_reference(postgres_project):
+    _, read, _ = postgres_project
+    for model, (load, _, options) in MODELS.items():
+        expected, _ = reference_values(load(), options)
+        got = per_query(read(model))
+        assert_matches_reference(got, expected)
+    rows = read("dl19_arms_per_query")
+    runs = dl19_runs()
+    options = dict(judgments=True, gain="linear", ties="item-desc", k=[1, 3, 10, None])
+    for arm in ("bm25", "splade_pp_ed"):
+        expected, _ = reference_values(runs[runs["arm"] == arm].drop(columns=["arm"]), options)
+        assert_matches_reference(per_query(rows, arm), expected)
+    for summary_model, per_query_model in (("lambdarank_summary", "lambdarank_per_query"),
+                                           ("dl19_bm25_summary", "dl19_bm25_per_query")):
+        load, _, options = MODELS[per_query_model]
+        _, means = reference_values(load(), options)
+        got = read(summary_model)
+        assert sorted(row["k"] or 0 for row in got) == sorted(k or 0 for k in options["k"])
+        for row in got:
+            assert reference.close(row["ndcg"], means[row["k"]][0], TOL)
+            assert row["queries"] == means[row["k"]][1]
+
+
+def test_postgres_measures_and_conventions(postgres_project):
+    _, read, _ = postgres_project
+    check_lambdarank_measures(read)
+    check_conventions(read)
+
+
+def test_postgres_gates(postgres_project):
+    project_dir, _, _ = postgres_project
+    result = invoke(project_dir, "test", "--target", "postgres", "--select", "test_name:ndcg_at_least",
+                    "--vars", "{lambdarank_min_ndcg_at_10: 0.75, dl19_min_ndcg_at_10: 0.6}")
+    assert not result.success
+    failed = {r.node.name: r.failures for r in result.result.results if str(r.status) == "fail"}
+    assert sorted(failed.values()) == [1, 1], failed
+    result = invoke(project_dir, "build", "--target", "postgres", "--vars", "{bad_input: true}", "--select", "bad_ranking")
+    outcome = {r.node.name: (str(r.status), r.failures) for r in result.result.results}
+    assert [failures for status, failures in outcome.values() if status == "fail"] == [3], outcome

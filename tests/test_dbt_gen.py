@@ -18,7 +18,7 @@ import pytest
 import dbt_standin as dbt_standin_module
 from conftest import ROOT
 from dbt_standin import CompilerError
-from ndcg_sql import dbt_gen, templates
+from ndcg_sql import dbt_gen, dialects, templates
 from ndcg_sql.evaluate import Columns, template_context
 from ndcg_sql.identifiers import quote
 from ndcg_sql.options import Options
@@ -309,3 +309,148 @@ def test_dbt_segments_without_judgments_run_in_duckdb():
         )
         for (q, k), values in expected.items():
             assert all(reference.close(a, b) for a, b in zip(got[(arm, q, k)], values)), (arm, q, k)
+
+
+def without_comments_and_order(sql: str, dialect: str) -> str:
+    import sqlglot
+
+    tree = sqlglot.parse_one(sql, read=dialect)
+    tree.set("order", None)  # to_sql orders the per-query rows; the macro leaves that to the model
+    for node in tree.find_all(sqlglot.exp.Expression):
+        node.comments = None
+    return tree.sql(dialect=dialect, pretty=True)
+
+
+@pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
+def test_dbt_macros_render_the_sql_to_sql_transpiles_for_each_engine(dialect):
+    """For every adapter type, the macros (engine pieces generated from ndcg_sql/dialects.py,
+    chosen by adapter.dispatch) render the same statement as sqlglot's translation of the
+    runner's SQL (`to_sql(dialect=...)`): equal syntax trees, option set by option set.
+    (tests/test_dbt_warehouses.py executes both on each engine.)"""
+    import ndcg_sql
+    from ndcg_sql import identifiers
+
+    target = dialects.get(dialect)
+    macros = dbt_standin_module.load(PACKAGE_MACROS, adapter=dialect)
+    run = identifiers.table(["runs"], target.fold).sql(dialect=target.sqlglot)
+    qrels = identifiers.table(["qrels"], target.fold).sql(dialect=target.sqlglot)
+    checked = 0
+    for index, (judged, kind, given, _) in enumerate(option_sets()):
+        if index % 16 != 3:  # every 16th combination (parsing large statements takes time); each value appears
+            continue
+        given = dict(given, k=[1, 3, 40, None] if index % 2 else [10, 2])
+        order = {"rank_col": "position"} if kind == "rank" else {}
+        dbt_sql = macros.ndcg_per_query(run, judgments=qrels if judged else None, **order, **given)
+        emitted = ndcg_sql.to_sql("runs", judgments_table="qrels" if judged else None, dialect=dialect, **order, **given)
+        assert without_comments_and_order(dbt_sql, target.sqlglot) == without_comments_and_order(emitted, target.sqlglot), given
+        checked += 1
+    assert checked == 10
+
+
+@pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
+def test_engine_pieces_are_sqlglots_translation(dialect):
+    """The generated per-engine macros hold sqlglot's spelling of each cast type and of the
+    byte-order expression of ndcg_sql/dialects.py, and the engine's name case rule."""
+    import sqlglot
+
+    target = dialects.get(dialect)
+    macros = dbt_standin_module.load(PACKAGE_MACROS, adapter=dialect)
+    cast = sqlglot.parse_one("CAST(x AS DOUBLE)", read="duckdb").sql(dialect=target.sqlglot)
+    assert f"CAST(x AS {macros.sql_type('DOUBLE')})" == cast
+    byte_order = target.byte_order.format(item="item")
+    assert macros.item_byte_order() == sqlglot.parse_one(byte_order, read="duckdb").sql(dialect=target.sqlglot)
+    assert macros.name_fold() == target.fold
+    if target.float32:
+        assert macros.sql_type("FLOAT") in ("FLOAT", "REAL")
+    else:
+        with pytest.raises(CompilerError, match="float32"):
+            macros.sql_type("FLOAT")
+    literal = macros.string_literal("it's a \\ name")
+    assert sqlglot.parse_one(literal, read=target.sqlglot).this == "it's a \\ name"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [["nDCG@10", "P@5", "R@100", "AP", "RR", "P(rel=2)@5"], ["map", "MRR", "Hit@3", "ndcg", "P(rel=2.5)@2", "P@5", "cg@4"],
+     "nDCG@10, P(rel=2)@5 AP", ["DCG@3", "AP@10", "RR@5", "Success@1", "P(rel=0.5)@1"]],
+)
+def test_dbt_measure_names_parse_as_the_runners(names):
+    from ndcg_sql.measures import parse_measures
+
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    parsed = macros.parse_measures(names)
+    assert [(m["family"], m["k"], m["rel"], m["name"]) for m in parsed] == [
+        (m.family, m.k, m.rel, m.name) for m in parse_measures(names)
+    ]
+    from ndcg_sql.suite import measure_context
+
+    assert macros.measure_context(parsed, "item-desc") == measure_context(parse_measures(names), "item-desc")
+
+
+@pytest.mark.parametrize(
+    "names, message",
+    [(["nDCG@x"], "positive integer"), (["P"], "needs a cutoff"), (["nDCG(rel=2)@5"], "gain option"),
+     (["Q@5"], "unknown measure"), (["P(lvl=2)@5"], "only parameter"), ([], "at least one")],
+)
+def test_dbt_measure_names_are_refused_as_by_the_runner(names, message):
+    from ndcg_sql.measures import parse_measures
+    from ndcg_sql.options import OptionError
+
+    with pytest.raises(OptionError, match=message):
+        parse_measures(names)
+    with pytest.raises(CompilerError, match=message):
+        dbt_standin_module.load(PACKAGE_MACROS).parse_measures(names)
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [(dict(convention="lightgbm", gain="linear"), "sets gain"), (dict(convention="nope"), "convention must be one of"),
+     (dict(convention="sklearn", judgments='"q"'), "give labels, not judgments"), (dict(ties="input-order"), "needs row_col"),
+     (dict(measures=["AP"], ties="average"), "need ties")],
+)
+def test_dbt_conventions_refuse_contradictions(arguments, message):
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    arguments = dict(arguments)
+    measures = arguments.pop("measures", ["nDCG@5"])
+    with pytest.raises(CompilerError, match=message):
+        macros.ndcg_measures('"run"', measures, **arguments)
+
+
+def test_input_checks_are_the_runners():
+    """ndcg_sql.input_checks holds validation.checks_for's checks (all on DuckDB, the portable ones
+    transpiled elsewhere)."""
+    from ndcg_sql import validation
+
+    for dialect in dialects.DIALECTS:
+        table = dbt_standin_module.load(PACKAGE_MACROS, adapter=dialect).input_checks()
+        options = Options.build(judgments=True, input_kind="rank", gain="linear")
+        roles = {"query": "@query@", "item": "@item@", "order": "@order@", "label": "@label@",
+                 "j_query": "@query@", "j_item": "@item@", "j_label": "@label@"}
+        checks = validation.checks_for(options, roles, portable=dialect != "duckdb")
+        assert [c["problem"] for c in table["judgments|rank|linear"]] == [c.problem for c in checks]
+        assert len(table) == 8
+
+
+@pytest.mark.parametrize("convention", ["lightgbm", "xgboost", "xgboost-minus", "sklearn"])
+def test_dbt_convention_with_row_order_runs_in_duckdb(convention):
+    """convention= with the input row order (LightGBM, XGBoost: row_col) in the dbt macros, rendered
+    by the stand-in and run by DuckDB: the Python runner's numbers (which tests/test_conventions.py
+    proves equal to LightGBM's and XGBoost's own metrics)."""
+    import duckdb
+    import numpy as np
+    import pandas as pd
+
+    import ndcg_sql
+
+    data = pd.read_csv(ROOT / "examples" / "lightgbm_lambdarank" / "rank.test.scored.csv")
+    data["row"] = np.arange(len(data))
+    data["score"] = data["score"].round(1)  # ties, so that the row order matters
+    row = {} if convention == "sklearn" else {"row_col": "row"}
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    sql = macros.ndcg_per_query("lr", item_col="doc_id", k=[1, 5, None], convention=convention, **row)
+    con = duckdb.connect()
+    con.register("lr", data)
+    got = {(q, k): ndcg for q, k, _, _, _, ndcg in con.sql(sql).fetchall()}
+    result = ndcg_sql.evaluate(data, item_col="doc_id", k=[1, 5, None], convention=convention, **row)
+    want = {(r["query_id"], r["k"]): r["ndcg"] for r in result.per_query_records()}
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)

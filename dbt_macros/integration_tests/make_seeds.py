@@ -5,6 +5,9 @@
 - dl19_runs.csv: the BM25 and SPLADE++ runs of TREC DL 2019 passage, top 100,
   one arm each (columns arm, query_id, item_id, rank, score).
 - dl19_qrels.csv: NIST's judgments of TREC DL 2019 passage (query_id, item_id, label).
+- bad_ranking.csv: the first 3 lambdarank test queries with three faults put in, for the
+  input test ndcg_valid_input to find: query 1 lists an item twice, query 2 has a
+  NULL (empty) label, query 3 a negative label.
 Sources and licences: examples/SOURCE.md. Run from anywhere: python make_seeds.py
 """
 
@@ -35,6 +38,19 @@ def write_seeds(seeds: Path = HERE / "seeds", examples: Path = EXAMPLES) -> None
             fields = line.split()  # qid iter docid rel
             if fields:
                 writer.writerow([fields[0], fields[2], fields[3]])
+    with open(examples / "lightgbm_lambdarank" / "rank.test.scored.csv", newline="") as source:
+        rows = [row for row in csv.reader(source)]
+    header, body = rows[0], [row for row in rows[1:] if row[0] in ("1", "2", "3")]
+    firsts = {}
+    for index, row in enumerate(body):
+        firsts.setdefault(row[0], index)
+    body.append(list(body[firsts["1"]]))  # query 1: a (query, item) row twice
+    body[firsts["2"]][2] = ""  # query 2: a NULL label
+    body[firsts["3"]][2] = "-1"  # query 3: a negative label
+    with open(seeds / "bad_ranking.csv", "w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(body)
 
 
 if __name__ == "__main__":

@@ -21,23 +21,38 @@
       segment_cols  optional columns of the ranking (experiment arm, date,
                     device): a query is evaluated once per segment, and the
                     output starts with these columns
-    Inputs are not checked here (the Python runner does): test the ranking for
-    unique (query, item) and non-null scores and labels with dbt tests. -#}
+      item_type     'text' (default) or 'number': with ties item-asc/item-desc,
+                    text ids are compared in byte order (the engine's
+                    expression, ndcg_sql.item_byte_order); numbers as numbers
+      convention    a peer tool's conventions: 'trec_eval', 'sklearn',
+                    'lightgbm', 'xgboost', 'xgboost-minus' (sets gain, ties,
+                    no_relevant, score_precision, negative_labels)
+      row_col       with ties='input-order' (LightGBM, XGBoost): the column
+                    numbering the input rows
+      score_precision  'double' or 'float32' (scores rounded to float32 first)
+      negative_labels  'error' or 'zero' (count negative labels as 0)
+    Inputs are not checked here (the Python runner does): add the generic test
+    ndcg_sql.ndcg_valid_input to the ranking (same checks as the runner). -#}
 {% macro ndcg_per_query(relation, query_col='query_id', item_col='item_id', score_col=none, rank_col=none,
                         label_col='label', k=[1, 3, 5, 10, 20, none], gain='exponential', ties='average',
                         no_relevant='zero', judgments=none, missing_queries='ignore', segment_cols=[],
-                        judgments_query_col=none, judgments_item_col=none, judgments_label_col=none) -%}
+                        judgments_query_col=none, judgments_item_col=none, judgments_label_col=none,
+                        item_type='text', convention=none, row_col=none, score_precision='double',
+                        negative_labels='error') -%}
   {{ return(adapter.dispatch('ndcg_per_query', 'ndcg_sql')(
       relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties, no_relevant,
-      judgments, missing_queries, segment_cols, judgments_query_col, judgments_item_col, judgments_label_col)) }}
+      judgments, missing_queries, segment_cols, judgments_query_col, judgments_item_col, judgments_label_col,
+      item_type, convention, row_col, score_precision, negative_labels)) }}
 {%- endmacro %}
 
 {% macro default__ndcg_per_query(relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties,
                                  no_relevant, judgments, missing_queries, segment_cols,
-                                 judgments_query_col, judgments_item_col, judgments_label_col) -%}
+                                 judgments_query_col, judgments_item_col, judgments_label_col,
+                                 item_type, convention, row_col, score_precision, negative_labels) -%}
   {%- set context = ndcg_sql.ranking_context(
       relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties, no_relevant,
-      judgments, missing_queries, judgments_query_col, judgments_item_col, judgments_label_col) -%}
+      judgments, missing_queries, judgments_query_col, judgments_item_col, judgments_label_col,
+      item_type, row_col, score_precision, negative_labels, convention) -%}
   {%- if not segment_cols -%}
     {{ return(ndcg_sql.tmpl_per_query(**context)) }}
   {%- endif -%}

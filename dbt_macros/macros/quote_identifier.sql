@@ -1,10 +1,17 @@
 {#- A user-given column name as a quoted SQL identifier, never pasted as text:
-    the same rule as ndcg_sql/identifiers.py (sqlglot): the engine's quote
-    character around the name, a quote character inside it doubled (BigQuery:
-    backslash-escaped). Raises a compiler error for an empty or non-string name. -#}
+    the same rule as ndcg_sql/identifiers.py (sqlglot): a plain name (letters,
+    digits, underscores) is first folded as the engine folds unquoted names
+    (Snowflake upper, Postgres/Redshift lower: ndcg_sql.name_fold, generated
+    from ndcg_sql/dialects.py), then the engine's quote character goes around
+    the name, a quote character inside it doubled (BigQuery: backslash-escaped).
+    Raises a compiler error for an empty or non-string name. -#}
 {% macro quote_identifier(name) -%}
   {%- if name is not string or name | length == 0 -%}
     {{ exceptions.raise_compiler_error("ndcg_sql: a column name must be a non-empty string; got " ~ name) }}
+  {%- endif -%}
+  {%- set fold = ndcg_sql.name_fold() -%}
+  {%- if fold is not none and modules.re.fullmatch(ndcg_sql.plain_name_pattern(), name) -%}
+    {%- set name = name | upper if fold == 'upper' else name | lower -%}
   {%- endif -%}
   {{ return(adapter.dispatch('quote_identifier', 'ndcg_sql')(name)) }}
 {%- endmacro %}

@@ -1,12 +1,28 @@
 {#- The context of the per-query SQL template (sql/per_query.sql.j2) from the
     options of ndcg_per_query: the dbt counterpart of template_context() in
-    ndcg_sql/evaluate.py and of the checks in ndcg_sql/options.py. Column names
+    ndcg_sql/evaluate.py and of the checks in ndcg_sql/options.py; a convention
+    fills in its options as ndcg_sql/conventions.py resolve() does. Column names
     are quoted by ndcg_sql.quote_identifier; numbers are checked to be numbers.
     Raises a compiler error naming the option for any value outside its domain. -#}
 {% macro ranking_context(relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties,
                          no_relevant, judgments, missing_queries,
-                         judgments_query_col, judgments_item_col, judgments_label_col) -%}
+                         judgments_query_col, judgments_item_col, judgments_label_col,
+                         item_type='text', row_col=none, score_precision='double', negative_labels='error',
+                         convention=none) -%}
   {%- set fail = exceptions.raise_compiler_error -%}
+  {#- a peer convention (ndcg_sql/conventions.py) fills in the options it sets -#}
+  {%- set chosen = ndcg_sql.resolve_convention(convention, {
+      'gain': gain if gain is mapping else ndcg_sql.option_choice('gain', gain, ['exponential', 'linear']),
+      'ties': ndcg_sql.option_choice('ties', ties, ['average', 'item-asc', 'item-desc', 'input-order']),
+      'no_relevant': ndcg_sql.option_choice('no_relevant', no_relevant, ['zero', 'skip', 'one']),
+      'score_precision': ndcg_sql.option_choice('score_precision', score_precision, ['double', 'float32']),
+      'negative_labels': ndcg_sql.option_choice('negative_labels', negative_labels, ['error', 'zero'])},
+      judgments is not none) -%}
+  {%- set gain, ties, no_relevant = chosen['gain'], chosen['ties'], chosen['no_relevant'] -%}
+  {%- if (ties == 'input-order') != (row_col is not none) -%}
+    {{ fail("ndcg_sql: ties='input-order' needs row_col, the column of input row positions, and row_col needs it") }}
+  {%- endif -%}
+  {%- set item_type = ndcg_sql.option_choice('item_type', item_type, ['text', 'number']) -%}
   {%- if relation is none -%}{{ fail("ndcg_sql: give the ranking relation (a ref(), source() or CTE name)") }}{%- endif -%}
   {%- if score_col is not none and rank_col is not none -%}{{ fail("ndcg_sql: give score_col or rank_col, not both") }}{%- endif -%}
   {%- set order_col = rank_col if rank_col is not none else (score_col if score_col is not none else 'score') -%}
@@ -50,21 +66,22 @@
       'input_kind': 'rank' if rank_col is not none else 'score',
       'gain': gain_kind,
       'gain_mapping': gain_mapping,
-      'ties': ndcg_sql.option_choice('ties', ties, ['average', 'item-asc', 'item-desc']),
-      'no_relevant': ndcg_sql.option_choice('no_relevant', no_relevant, ['zero', 'skip', 'one']),
+      'ties': ties,
+      'no_relevant': no_relevant,
       'missing_queries': ndcg_sql.option_choice('missing_queries', missing_queries, ['ignore', 'zero']),
       'cutoffs': cutoffs,
-      'row_col': none,
-      'score_precision': 'double',
-      'negative_labels': 'error',
+      'row_col': ndcg_sql.quote_identifier(row_col) if row_col is not none else none,
+      'score_precision': chosen['score_precision'],
+      'negative_labels': chosen['negative_labels'],
       'exact_gains': false,
   } -%}
+  {%- if chosen['score_precision'] == 'float32' -%}{%- do ndcg_sql.sql_type('FLOAT') -%}{%- endif -%}
   {#- Pieces of the context that do not come from an option, set as the Python runner sets
       them for data it has not read (dbt compiles before reading any): head_length and
       tail_cutoffs (how many top positions are summed column-wise, and the cutoffs beyond
       them), ideal_labels (labels counted for the ideal ranking: known only from a gain
-      mapping) and item_order (the item-id tie-break expression: DuckDB compares strings in
-      byte order, so the item column itself); segment_cols is empty (ndcg_per_query
+      mapping) and item_order (the item-id tie-break expression: text ids compared in byte
+      order, ndcg_sql.item_byte_order from ndcg_sql/dialects.py; numbers as they are); segment_cols is empty (ndcg_per_query
       evaluates segments through query keys). A template that does not use one ignores it;
       tests/test_dbt_gen.py compares this context with the runner's. -#}
   {%- set finite = cutoffs | rejectattr('k', 'none') | map(attribute='k') | list -%}
@@ -82,6 +99,34 @@
     {%- endfor -%}
   {%- endif -%}
   {%- do context.update({'head_length': head, 'tail_cutoffs': tail_cutoffs, 'ideal_labels': ideal_labels,
-                         'item_order': 'item', 'segment_cols': []}) -%}
+                         'item_order': ndcg_sql.item_byte_order() if (ties in ['item-asc', 'item-desc'] and item_type == 'text') else 'item',
+                         'segment_cols': []}) -%}
   {{ return(context) }}
+{%- endmacro %}
+
+{#- The options a peer convention sets (ndcg_sql/conventions.py resolve, from the generated
+    ndcg_sql.convention_table): given values filled in; a given value (not the default) that
+    contradicts the convention, an unknown convention, or judgments where the convention takes
+    the ideal ranking from the list are compiler errors. -#}
+{% macro resolve_convention(convention, given, judged) -%}
+  {%- if convention is none -%}{{ return(given) }}{%- endif -%}
+  {%- set table = ndcg_sql.convention_table() -%}
+  {%- set key = convention | string | lower | replace('_', '-') | replace('trec-eval', 'trec_eval') -%}
+  {%- set name = table['aliases'].get(key, key) -%}
+  {%- if name not in table['conventions'] -%}
+    {{ exceptions.raise_compiler_error("ndcg_sql: convention must be one of " ~ table['conventions'].keys() | join(', ') ~ "; got " ~ convention) }}
+  {%- endif -%}
+  {%- set preset = table['conventions'][name] -%}
+  {%- if judged and not preset.get('judgments_allowed', true) -%}
+    {{ exceptions.raise_compiler_error("ndcg_sql: convention '" ~ name ~ "' takes the ideal ranking from the list itself; give labels, not judgments") }}
+  {%- endif -%}
+  {%- set out = given.copy() -%}
+  {%- for option, value in preset.items() if option != 'judgments_allowed' -%}
+    {%- set mine = given.get(option, table['defaults'][option]) -%}
+    {%- if mine != table['defaults'][option] and mine != value -%}
+      {{ exceptions.raise_compiler_error("ndcg_sql: convention '" ~ name ~ "' sets " ~ option ~ "=" ~ value ~ "; got " ~ option ~ "=" ~ mine) }}
+    {%- endif -%}
+    {%- do out.update({option: value}) -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {%- endmacro %}

@@ -6,6 +6,6 @@
 {%- elif gain == 'linear' -%}
 {{ label }}
 {%- else -%}
-CASE {{ label }}{% for pair in gain_mapping %} WHEN {{ pair[0] }} THEN CAST({{ pair[1] }} AS DOUBLE){% endfor %} END
+CASE {{ label }}{% for pair in gain_mapping %} WHEN {{ pair[0] }} THEN CAST({{ pair[1] }} AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endfor %} END
 {%- endif -%}
 {%- endmacro -%}

@@ -43,7 +43,7 @@
 {#- import 'gain.sql.j2' as gain_sql with context (generated: see ndcg_context) -#}
 {#- import 'discount.sql.j2' as discount_sql with context (generated: see ndcg_context) -#}
 {#- import 'dcg_at_cutoffs.sql.j2' as dcg_sql with context (generated: see ndcg_context) -#}
-{%- set no_relevant_value = {'zero': 'CAST(0.0 AS DOUBLE)', 'skip': 'CAST(NULL AS DOUBLE)', 'one': 'CAST(1.0 AS DOUBLE)'}[no_relevant] -%}
+{%- set no_relevant_value = {'zero': ('CAST(0.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'skip': ('CAST(NULL AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'one': ('CAST(1.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')}[no_relevant] -%}
 WITH
 {% with %}{#- The only place user column names appear. Every later CTE speaks of
     qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
@@ -65,7 +65,7 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {{ query_key }} AS qid,
     {{ item_col }} AS item,
     {{ order_col }} AS order_raw,
-    {% if judgments %}CAST(NULL AS DOUBLE){% else %}{{ label_col }}{% endif %} AS label_raw
+    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ label_col }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
     {%- endif %}
@@ -126,13 +126,13 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
     judgments of a large log are usually 0). -#}
-{%- set judged_label = 'GREATEST(CAST(label_raw AS DOUBLE), 0.0)' if negative_labels == 'zero' else 'CAST(label_raw AS DOUBLE)' %}
+{%- set judged_label = ('GREATEST(CAST(label_raw AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ '), 0.0)') if negative_labels == 'zero' else ('CAST(label_raw AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
     r.qid,
     r.item,
-    {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS FLOAT) AS DOUBLE){% else %}CAST(r.order_raw AS DOUBLE){% endif %} AS order_value,
+    {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
     r.row_order{% endif %}
   FROM run_rows AS r
@@ -147,8 +147,8 @@ labelled_items AS ( -- one row per ranked (query, item)
   SELECT
     qid,
     item,
-    {% if score_precision == 'float32' %}CAST(CAST(order_raw AS FLOAT) AS DOUBLE){% else %}CAST(order_raw AS DOUBLE){% endif %} AS order_value,
-    {% if negative_labels == 'zero' %}GREATEST(CAST(label_raw AS DOUBLE), 0.0){% else %}CAST(label_raw AS DOUBLE){% endif %} AS label{% if ties == 'input-order' %},
+    {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    {% if negative_labels == 'zero' %}GREATEST(CAST(label_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0.0){% else %}CAST(label_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS label{% if ties == 'input-order' %},
     row_order{% endif %}
   FROM run_rows
 )
@@ -220,7 +220,7 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
     label, and the items of one label fill consecutive positions, the highest
     gain first. Otherwise the items are numbered by gain descending. -#}
 {%- set ideal_source -%}
-    SELECT qid, {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, 'GREATEST(CAST(label_raw AS DOUBLE), 0.0)' if negative_labels == 'zero' else 'CAST(label_raw AS DOUBLE)') }} AS gain
+    SELECT qid, {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, ('GREATEST(CAST(label_raw AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ '), 0.0)') if negative_labels == 'zero' else ('CAST(label_raw AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')) }} AS gain
     FROM {% if judgments %}judgment_labels{% else %}run_labels{% endif %}
 {%- endset -%}
 {%- if ideal_labels is not none and not tail_cutoffs %}
@@ -228,7 +228,7 @@ ideal_label_counts AS ( -- one row per query: how many items it has of each labe
   SELECT
     qid
     {%- for grade in ideal_labels %},
-    COUNT(CASE WHEN CAST(label_raw AS DOUBLE) = {{ grade.label }} THEN 1 END) AS items_of_grade_{{ loop.index }}
+    COUNT(CASE WHEN CAST(label_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}) = {{ grade.label }} THEN 1 END) AS items_of_grade_{{ loop.index }}
     {%- endfor %}
   FROM {% if judgments %}judgment_labels{% else %}run_labels{% endif %}
   GROUP BY qid
@@ -237,7 +237,7 @@ ideal_dcg_by_query AS ( -- one row per query: the gain at each head position of 
   SELECT
     qid
     {%- for p in range(1, head_length + 1) %},
-    {% if ideal_labels %}CASE{% for grade in ideal_labels %} WHEN {{ p }} <= {% for earlier in range(1, loop.index + 1) %}{% if not loop.first %} + {% endif %}items_of_grade_{{ earlier }}{% endfor %} THEN {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, grade.label) }}{% endfor %} END{% else %}CAST(NULL AS DOUBLE){% endif %} AS gain_at_{{ p }}
+    {% if ideal_labels %}CASE{% for grade in ideal_labels %} WHEN {{ p }} <= {% for earlier in range(1, loop.index + 1) %}{% if not loop.first %} + {% endif %}items_of_grade_{{ earlier }}{% endfor %} THEN {{ ndcg_sql.tmpl_gain__gain_of(ndcg_context, grade.label) }}{% endfor %} END{% else %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS gain_at_{{ p }}
     {%- endfor %}
   FROM ideal_label_counts
 )
@@ -257,7 +257,7 @@ run_positions AS ( -- one row per ranked (query, item): its position and the gai
 {% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
 cutoffs AS ( -- one row per cutoff
   {%- for cutoff in cutoffs %}
-  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS BIGINT){% else %}CAST(NULL AS BIGINT){% endif %} AS k
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS {{ ndcg_sql.sql_type('BIGINT') }}){% else %}CAST(NULL AS {{ ndcg_sql.sql_type('BIGINT') }}){% endif %} AS k
   {%- endfor %}
 )
 {% endwith %},
@@ -275,10 +275,10 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
 SELECT
   qid AS {{ output_query_col }},
   k,
-  CAST(cg AS DOUBLE) AS cg,
-  CAST(dcg AS DOUBLE) AS dcg,
-  CAST(idcg AS DOUBLE) AS idcg,
-  CASE WHEN idcg > 0 THEN CAST(dcg AS DOUBLE) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
+  CAST(cg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS cg,
+  CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,
+  CAST(idcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS idcg,
+  CASE WHEN idcg > 0 THEN CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
 FROM query_values
 {%- if ordered | default(false) %}
 ORDER BY qid ASC NULLS LAST, k ASC NULLS LAST

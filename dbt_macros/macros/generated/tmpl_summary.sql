@@ -23,7 +23,7 @@ WITH
 {% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
 cutoffs AS ( -- one row per cutoff
   {%- for cutoff in cutoffs %}
-  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS BIGINT){% else %}CAST(NULL AS BIGINT){% endif %} AS k
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS {{ ndcg_sql.sql_type('BIGINT') }}){% else %}CAST(NULL AS {{ ndcg_sql.sql_type('BIGINT') }}){% endif %} AS k
   {%- endfor %}
 )
 {% endwith %},
@@ -33,10 +33,10 @@ cutoff_means AS ( -- one row per ({% for segment in segment_cols %}segment, {% e
     {{ segment }},
     {%- endfor %}
     k,
-    CAST(SUM(CAST(ndcg AS DECIMAL(38, 18))) AS DOUBLE) / NULLIF(COUNT(ndcg), 0) AS ndcg,
+    CAST(SUM(CAST(ndcg AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(COUNT(ndcg), 0) AS ndcg,
     COUNT(ndcg) AS queries,
     COUNT(*) AS evaluated,
-    CAST(SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS BIGINT) AS no_relevant
+    CAST(SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS no_relevant
   FROM {{ per_query_relation }}
   GROUP BY {% for segment in segment_cols %}{{ segment }}, {% endfor %}k
 )
@@ -52,9 +52,9 @@ SELECT
   {%- endfor %}
   c.k,
   m.ndcg,
-  CAST(COALESCE(m.queries, 0) AS BIGINT) AS queries,
-  CAST(COALESCE(m.no_relevant, 0) AS BIGINT) AS no_relevant,
-  CAST(COALESCE(m.evaluated, 0) AS BIGINT) AS evaluated
+  CAST(COALESCE(m.queries, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS queries,
+  CAST(COALESCE(m.no_relevant, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS no_relevant,
+  CAST(COALESCE(m.evaluated, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS evaluated
 FROM cutoffs AS c
 {%- if segment_cols %}
 CROSS JOIN segments AS s

@@ -25,7 +25,7 @@
   {%- endif -%}
   {%- if k is none or (k is string and k | trim | lower == 'all') -%}
     {%- set k_condition = 'k IS NULL' -%}
-    {%- set k_value = 'CAST(NULL AS BIGINT)' -%}
+    {%- set k_value = 'CAST(NULL AS ' ~ ndcg_sql.sql_type('BIGINT') ~ ')' -%}
     {%- set k_cutoff = none -%}
   {%- elif k is integer and k is not boolean and k > 0 -%}
     {%- set k_condition = 'k = ' ~ k -%}
@@ -57,6 +57,7 @@ SELECT {% for s in segments %}{{ s }}, {% endfor %}k, ndcg, {{ threshold }} AS t
 FROM summary_rows
 WHERE {{ k_condition }} AND (ndcg IS NULL OR ndcg < {{ threshold }})
 UNION ALL
-SELECT {% for s in segments %}NULL, {% endfor %}{{ k_value }}, CAST(NULL AS DOUBLE), {{ threshold }}
-WHERE NOT EXISTS (SELECT 1 FROM summary_rows WHERE {{ k_condition }})
+SELECT {% for s in segments %}NULL, {% endfor %}{{ k_value }}, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}), {{ threshold }}
+FROM (SELECT COUNT(*) AS rows_at_k FROM summary_rows WHERE {{ k_condition }}) AS counted  -- (BigQuery: no WHERE without FROM)
+WHERE counted.rows_at_k = 0
 {%- endmacro %}
