@@ -51,10 +51,11 @@ def floor(run, out, judgments=None, memory_limit=None):
 
 
 def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
-    """``ndcg_sql.evaluate`` with the default options (validation included)."""
+    """``ndcg_sql.evaluate`` with the default options (validation included); without a
+    memory limit given here, on the connection evaluate opens itself (its default memory_limit)."""
     import ndcg_sql
 
-    con = _connect(memory_limit)
+    con = _connect(memory_limit) if memory_limit else None
     timer = Timer()
     result = ndcg_sql.evaluate(run, judgments=judgments, con=con)
     result.summary.fetchall()

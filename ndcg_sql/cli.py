@@ -21,7 +21,7 @@ import duckdb
 import sqlglot.errors
 
 from . import __version__, progress
-from .evaluate import Result, evaluate
+from .evaluate import DEFAULT_MEMORY_LIMIT, Result, connect, evaluate
 from .inputs import FORMATS
 from .conventions import CONVENTIONS
 from .options import GAINS, MISSING_QUERIES, NEGATIVE_LABELS, NO_RELEVANT, SCORE_PRECISIONS, TIES, OptionError
@@ -114,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--input-format", choices=FORMATS, help="format of RUN when its file ending does not tell")
     run.add_argument("--judgments-format", choices=FORMATS, help="format of --judgments when its ending does not tell")
     run.add_argument("--threads", type=int, help="DuckDB threads (default: all cores)")
+    run.add_argument("--memory-limit", default=DEFAULT_MEMORY_LIMIT, metavar="SIZE",
+                     help=f"DuckDB memory limit, past which it spills to disk (default {DEFAULT_MEMORY_LIMIT}; "
+                          "'none': DuckDB's own, 80%% of RAM)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
     pair = commands.add_parser("compare", help="compare two runs on the same queries (paired t-test, permutation test)")
@@ -257,7 +260,7 @@ def write_csv(records: list[dict], out) -> None:
 
 
 def _evaluate(args) -> int:
-    con = duckdb.connect()
+    con = connect(None if args.memory_limit.lower() == "none" else args.memory_limit)
     options = _drop_default_k(_options(args))
     if args.threads is not None:
         options["threads"] = args.threads

@@ -7,6 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ndcg_sql
+from ndcg_sql import templates
+from ndcg_sql.evaluate import Columns, exact_gains, template_context
+from ndcg_sql.options import Options
 from test_reference import CUTOFFS, GAINS, rankings, frame
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -60,3 +63,65 @@ def test_ideal_ranking_scores_one(rows, cutoffs, ties):
     for row in result.per_query_records():
         if row["idcg"] > 0:
             assert row["ndcg"] == 1.0
+
+
+@SETTINGS
+@given(rows=rankings(), cutoffs=CUTOFFS, gain=GAINS, ties=st.just("average"), seed=st.integers(0, 2**32 - 1))
+def test_row_order_and_threads_do_not_change_results_with_whole_gains(rows, cutoffs, gain, ties, seed):
+    # whole-number labels: the tie groups are averaged without ordering their items (exact_gains)
+    data = frame(rows)
+    shuffled = data.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    one = ndcg_sql.evaluate(data, k=cutoffs, ties=ties, gain=gain, con=duckdb.connect(), threads=1)
+    many = ndcg_sql.evaluate(shuffled, k=cutoffs, ties=ties, gain=gain, con=duckdb.connect(), threads=4)
+    assert everything(one) == everything(many)
+
+
+def per_query_rows(con, context):
+    sql = templates.render("per_query.sql.j2", **context)
+    return con.sql(f"SELECT * FROM ({sql}) AS p ORDER BY 1, k NULLS LAST").fetchall()
+
+
+@SETTINGS
+@given(rows=rankings(), cutoffs=CUTOFFS, gain=GAINS, judged=st.booleans(), negative=st.booleans(),
+       head=st.sampled_from([None, 1, 2, 3]))
+def test_shortcuts_give_the_general_sqls_numbers_to_the_bit(rows, cutoffs, gain, judged, negative, head):
+    # what the input profile lets the SQL skip, against the general SQL on the same data, every
+    # value equal (not just close): exact_gains (sql/ranked_items.sql.j2: no item order inside
+    # tie groups, no MIN/MAX guard) and known labels (ideal_labels: the ideal ranking counted
+    # per label instead of numbered by a sort);
+    # head: fewer positions summed column-wise, so that the running sums past them are used
+    con = duckdb.connect()
+    data = frame(rows)
+    if negative:
+        data["label"] = data["label"] - 1  # negative labels, counted as 0 (negative_labels="zero")
+    con.register("run", data)
+    con.register("qrels", data.iloc[::2])
+    options = Options.build(k=cutoffs, gain=gain, judgments=judged, negative_labels="zero" if negative else "error")
+    labels = con.sql("SELECT MIN(label), MAX(label), 0 FROM run").fetchall()[0]
+    longest = con.sql("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM run GROUP BY query_id)").fetchall()[0][0]
+    columns = Columns("query_id", "item_id", "score", None if judged else "label")
+    if judged:
+        columns.j_query, columns.j_item, columns.j_label = "query_id", "item_id", "label"
+    context = template_context(options, columns, '"run"', '"qrels"' if judged else None,
+                               longest_list=longest, labels=labels)
+    assert context["exact_gains"] and context["ideal_labels"] is not None
+    if head is not None:
+        context["head_length"] = head
+        context["tail_cutoffs"] = [c for c in context["cutoffs"] if c["k"] is None or c["k"] > head]
+    general = per_query_rows(con, dict(context, exact_gains=False, ideal_labels=None))
+    assert per_query_rows(con, context) == general
+    assert per_query_rows(con, dict(context, exact_gains=False)) == general
+    assert per_query_rows(con, dict(context, ideal_labels=None)) == general
+
+
+def test_exact_gains_only_when_every_sum_of_gains_is_exact():
+    exponential, linear = Options.build(), Options.build(gain="linear")
+    assert exact_gains(exponential, (0, 4, 0), 10)
+    assert not exact_gains(exponential, (0, 4, 1), 10)  # a fractional label
+    assert not exact_gains(exponential, (0, 4, 0), None)  # list lengths unknown
+    assert not exact_gains(exponential, None, 10)
+    assert exact_gains(exponential, (0, 40, 0), 2**13) and not exact_gains(exponential, (0, 40, 0), 2**13 + 1)
+    assert not exact_gains(exponential, (0, 60, 0), 1)  # 2^60 - 1 is not a double
+    assert exact_gains(linear, (-3, 7, 0), 10)
+    assert exact_gains(Options.build(gain={0: 0.0, 1: 3.0}), None, 10)
+    assert not exact_gains(Options.build(gain={0: 0.0, 1: 0.5}), None, 10)

@@ -79,6 +79,7 @@
       'row_col': ndcg_sql.quote_identifier(row_col) if row_col is not none else none,
       'score_precision': chosen['score_precision'],
       'negative_labels': chosen['negative_labels'],
+      'exact_gains': false,
   } -%}
   {%- if chosen['score_precision'] == 'float32' -%}{%- do ndcg_sql.sql_type('FLOAT') -%}{%- endif -%}
   {#- Pieces of the context that do not come from an option, set as the Python runner sets

@@ -1,10 +1,11 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro tmpl_per_query(cutoffs, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties) -%}
+{% macro tmpl_per_query(cutoffs, exact_gains, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'cutoffs'") }}{% endif -%}
+{%- if exact_gains is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'exact_gains'") }}{% endif -%}
 {%- if gain is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'gain'") }}{% endif -%}
 {%- if gain_mapping is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'gain_mapping'") }}{% endif -%}
 {%- if head_length is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'head_length'") }}{% endif -%}
@@ -30,7 +31,7 @@
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
@@ -159,17 +160,25 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     per_query.sql.j2 joins the run's values to the ideal ones.
     score_precision float32 rounds the order value to the nearest float32
     (trec_eval, XGBoost); negative_labels zero counts negative labels as 0
-    (trec_eval). -#}
+    (trec_eval).
+    A judged item whose label counts as 0 is labelled exactly as an unjudged
+    one, so only the other judgments are joined: a smaller join (most
+    judgments of a large log are usually 0). -#}
+{%- set judged_label = ('GREATEST(CAST(label_raw AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ '), 0.0)') if negative_labels == 'zero' else ('CAST(label_raw AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
     r.qid,
     r.item,
     {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
-    COALESCE({% if negative_labels == 'zero' %}GREATEST(CAST(j.label_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0.0){% else %}CAST(j.label_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %}, 0.0) AS label{% if ties == 'input-order' %},
+    COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
     r.row_order{% endif %}
   FROM run_rows AS r
-  LEFT JOIN judgment_rows AS j ON r.qid = j.qid AND r.item = j.item
+  LEFT JOIN (
+    SELECT qid, item, {{ judged_label }} AS label
+    FROM judgment_rows
+    WHERE {{ judged_label }} <> 0.0
+  ) AS j ON r.qid = j.qid AND r.item = j.item
 )
 {%- else %}
 labelled_items AS ( -- one row per ranked (query, item)
@@ -196,8 +205,15 @@ labelled_items AS ( -- one row per ranked (query, item)
       input-order - the row-order column ascending (LightGBM's and XGBoost's
                   stable sorts keep tied rows in input order)
     Both windows partition by query and order by the order value, so one sort
-    serves both (no second partitioning by tie group). -#}
+    serves both (no second partitioning by tie group).
+    exact_gains (the caller checked the input: every gain is a whole number
+    and no list's gains add up past 2^53) makes every sum of gains exact, so
+    the tie group's mean is the same whatever order its items come in and
+    equals the gain when they are all equal: the ranking then needs no item
+    order inside a tie group and no MIN/MAX guard (a cheaper sort, the same
+    numbers to the bit). -#}
 {%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
+{%- set exact_ties = ties == 'average' and exact_gains -%}
 {%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
 {#- Keys are never NULL (checked); NULLs are placed as the smallest value,
     BigQuery's fixed rule for windowed aggregates, so every engine agrees. -#}
@@ -216,9 +232,11 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
     order_value,
     ROW_NUMBER() OVER (
       PARTITION BY qid
-      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}
+      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
     ) AS rank,
-    {% if ties == 'average' -%}
+    {% if exact_ties -%}
+    AVG(gain) OVER ({{ tie_group }})
+    {%- elif ties == 'average' -%}
     CASE
       WHEN MIN(gain) OVER ({{ tie_group }}) = MAX(gain) OVER ({{ tie_group }})
         THEN gain

@@ -21,9 +21,17 @@ WITH run_rows AS (
     r.qid,
     r.item,
     CAST(r.order_raw AS FLOAT64) AS order_value,
-    COALESCE(CAST(j.label_raw AS FLOAT64), 0.0) AS label
+    COALESCE(j.label, 0.0) AS label
   FROM run_rows AS r
-  LEFT JOIN judgment_rows AS j
+  LEFT JOIN (
+    SELECT
+      qid,
+      item,
+      CAST(label_raw AS FLOAT64) AS label
+    FROM judgment_rows
+    WHERE
+      CAST(label_raw AS FLOAT64) <> 0.0
+  ) AS j
     ON r.qid = j.qid AND r.item = j.item
 ), gained_items AS (
   SELECT
