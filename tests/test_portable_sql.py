@@ -79,7 +79,7 @@ def statements(args: dict):
     checks = validation.checks_for(p.options, p.columns.roles(), portable=True)
     relations: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
-        relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
+        relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
     yield "validate_counts", templates.render(
         "validate_counts.sql.j2", relations=[{"name": n, "checks": c} for n, c in relations.items()], **p.context
     )
@@ -87,6 +87,11 @@ def statements(args: dict):
         yield "validate_examples", templates.render(
             "validate_examples.sql.j2", relation=check.relation, condition=check.condition, limit=6, **p.context
         )
+        if check.values:
+            yield "validate_values", templates.render(
+                "validate_values.sql.j2", relation=check.relation, condition=check.condition, value=check.values,
+                limit=6, **p.context,
+            )
     yield "item_probe", templates.render("item_probe.sql.j2", **p.context)
 
 
