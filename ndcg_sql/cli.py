@@ -120,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     pair.add_argument("--permutations", type=int, default=10_000,
                       help="sign patterns of the permutation test (default 10000; exact when 2^queries is fewer)")
     pair.add_argument("--seed", type=int, default=0, help="seed of the sampled sign patterns (default 0)")
+    pair.add_argument("--segments", nargs="+", metavar="COL",
+                      help="segment columns: one comparison per (segment values, measure)")
     pair.add_argument("--format", choices=("table", "json", "csv"), default="table", help="output (default: table)")
     pair.add_argument("--per-query", metavar="FILE", help="also write query, measure, a, b, difference as CSV")
     pair.add_argument("--input-format", choices=FORMATS, help="format of A and B when their file endings do not tell")
@@ -148,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="type of the item ids, needed with --ties item-asc/item-desc (default: text)")
     sql.add_argument("--statement", choices=("per_query", "summary", "coverage"), default="per_query",
                      help="per-query rows (default), the summary per k, or the query counts")
+    sql.add_argument("--segments", nargs="+", metavar="COL",
+                     help="segment columns: every metric per (segment values, query)")
+    sql.add_argument("--segmented-judgments", action="store_true",
+                     help="with --segments: the judgments carry the segment columns (judgments per segment)")
     _common(sql)
     return parser
 
@@ -278,7 +284,7 @@ def _compare(args) -> int:
     result = compare(
         args.run_a, args.run_b, args.measures, permutations=args.permutations, seed=args.seed, con=con,
         judgments=args.judgments, input_format=args.input_format, judgments_format=args.judgments_format,
-        **options,
+        segments=args.segments, **options,
     )
     if args.per_query:
         with open(args.per_query, "w", newline="", encoding="utf-8") as handle:
@@ -289,9 +295,10 @@ def _compare(args) -> int:
     elif args.format == "csv":
         write_csv(result.summary, sys.stdout)
     else:
-        columns = ("measure", "queries", "mean_a", "mean_b", "mean_difference", "ci_low", "ci_high",
-                   "t_p_value", "permutation_p_value", "wins", "ties", "losses")
-        rows = [columns] + [tuple(_number(r[c]) if c != "measure" else r[c] for c in columns) for r in result.summary]
+        columns = (*(args.segments or ()), "measure", "queries", "mean_a", "mean_b", "mean_difference", "ci_low",
+                   "ci_high", "t_p_value", "permutation_p_value", "wins", "ties", "losses")
+        rows = [columns] + [tuple(_number(r[c]) if not isinstance(r[c], str) else r[c] for c in columns)
+                            for r in result.summary]
         widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
         for row in rows:
             sys.stdout.write("  ".join(cell.rjust(width) for cell, width in zip(row, widths)).rstrip() + "\n")
@@ -328,10 +335,6 @@ def _sql(args) -> int:
     if args.judgments and args.judgments_table:
         raise OptionError("give --judgments FILE or --judgments-table NAME, not both")
     options = _drop_default_k(_options(args))
-    extra = {"convention": None, "row_col": None, "score_precision": "double", "negative_labels": "error"}
-    for key, default in extra.items():
-        if options.pop(key) != default:
-            raise OptionError(f"ndcg-sql sql does not take --{key.replace('_', '-')}; use evaluate")
     sys.stdout.write(
         to_sql(
             args.table,
@@ -342,6 +345,8 @@ def _sql(args) -> int:
             dialect=args.dialect,
             item_type=args.item_type,
             what=args.statement,
+            segments=args.segments,
+            segmented_judgments=args.segmented_judgments,
             **options,
         )
     )

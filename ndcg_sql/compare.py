@@ -17,6 +17,7 @@ from .evaluate import Result, _records, evaluate
 from .identifiers import quote
 from .inputs import new_view_name
 from .options import OptionError
+from .suite import RANDOM_PRIME
 
 #: Default sign patterns of the permutation test (exact below 2^13 queries' worth).
 DEFAULT_PERMUTATIONS = 10_000
@@ -68,10 +69,10 @@ def compare(
     *,
     permutations: int = DEFAULT_PERMUTATIONS,
     seed: int = 0,
-    con: duckdb.DuckDBPyConnection | None = None,
+    con=None,
     **options,
 ) -> Comparison:
-    """Compare two runs on the queries both evaluated, per measure.
+    """Compare two runs on the queries both evaluated, per measure (and per segment).
 
     For each measure, with d_i = a_i - b_i over the n paired queries: mean
     difference, standard error s_d / sqrt(n), the 95% t interval
@@ -82,14 +83,21 @@ def compare(
     wins / ties / losses.
 
     Args:
-        run_a, run_b: two rankings, any input :func:`ndcg_sql.evaluate` takes.
+        run_a, run_b: two rankings, any input :func:`ndcg_sql.evaluate` takes
+            (table names on a warehouse connection).
         measures: names in ir_measures notation (default nDCG@10).
         permutations: sign patterns of the permutation test (1 .. 1,000,000).
-        seed: integer fixing the sampled patterns (same DuckDB version, same
-            patterns).
-        con: DuckDB connection (default: a new in-memory one).
+        seed: non-negative integer fixing the sampled patterns (the same
+            patterns on every engine and version: sql/random_draws.sql.j2).
+        con: DuckDB connection (default: a new in-memory one), or a warehouse
+            connection with ``dialect=`` in ``options``: each run's per-query
+            values are computed there (:func:`ndcg_sql.warehouse.evaluate`),
+            only those rows come back, and the paired statistics are
+            computed by the same SQL in a local DuckDB.
         **options: passed to :func:`ndcg_sql.evaluate` for both runs
-            (judgments, gain, ties, column names, ...).
+            (judgments, gain, ties, column names, segments, dialect, ...).
+            With ``segments``, one summary row per (segment values, measure),
+            pairing each run's (segment, query) rows.
 
     Returns:
         :class:`Comparison`.
@@ -102,37 +110,78 @@ def compare(
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
-    if options.get("segments") is not None:
-        raise OptionError("compare per segment is not supported yet: compare each segment's rows")
-    if "k" in options or "intervals" in options:
-        raise OptionError("compare takes measures (e.g. ['nDCG@10', 'P@5']), not k or intervals")
+    if "k" in options or "intervals" in options or "bootstrap" in options:
+        raise OptionError("compare takes measures (e.g. ['nDCG@10', 'P@5']), not k, intervals or bootstrap")
     t_dist = _t_distribution()
-    con = con or duckdb.connect()
-    a = evaluate(run_a, measures=measures, con=con, **options)
-    b = evaluate(run_b, measures=measures, con=con, **options)
+    on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
+    if not on_warehouse:
+        con = con or duckdb.connect()
+    a = evaluate(run_a, measures=measures, con=con, per_query=on_warehouse, **options)
+    b = evaluate(run_b, measures=measures, con=con, per_query=on_warehouse, **options)
+    if on_warehouse:
+        con = duckdb.connect()
+        a_table, b_table = (quote(_local_table(con, r)) for r in (a, b))
+    else:
+        a_table, b_table = (quote(r.per_query.alias) for r in (a, b))
     query_col = quote(options.get("query_col", "query_id"))
-    a_table, b_table = (quote(r.per_query.alias) for r in (a, b))
+    segments = [quote(s) for s in a.options.get("segments", [])]
     differences = new_view_name("paired_differences")
     con.execute(
         f"CREATE TEMP TABLE {quote(differences)} AS "
         + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
-                           output_query_col=query_col)
+                           output_query_col=query_col, segment_cols=segments)
     )
     tests = _records(con.sql(templates.render(
         "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
-        permutations=int(permutations), seed=int(seed),
+        permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
+        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"],
     )))
-    by_measure = {row["measure"]: row for row in tests}
-    unpaired = {row["measure"]: row for row in _records(con.sql(templates.render(
+    names = a.options.get("segments", [])
+    key = lambda row: (*(row[n] for n in names), row["measure"])  # noqa: E731
+    by_group = {key(row): row for row in tests}
+    unpaired = {key(row): row for row in _records(con.sql(templates.render(
         "unpaired_counts.sql.j2", a_relation=a_table, b_relation=b_table, output_query_col=query_col,
+        segment_cols=segments,
     )))}
+    segment_values = sorted({k[:-1] for k in (*by_group, *unpaired)}, key=_none_last)
     summary = []
-    for name in a.options["measures"]:
-        row = by_measure.get(name) or {"measure": name, "queries": 0}
-        counts = unpaired.get(name, {})
-        summary.append(_with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0)))
+    for values in segment_values:
+        for name in a.options["measures"]:
+            row = by_group.get((*values, name)) or {"measure": name, "queries": 0}
+            counts = unpaired.get((*values, name), {})
+            out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0))
+            summary.append({**dict(zip(names, values)), **out})
     report = {**a.options, "permutations": permutations, "seed": seed}
     return Comparison(con.table(differences), summary, a, b, report)
+
+
+def _none_last(values: tuple) -> tuple:
+    return tuple((value is None, value) for value in values)
+
+
+#: DuckDB column type by the Python type of a fetched value.
+_LOCAL_TYPES = {bool: "BOOLEAN", int: "BIGINT", float: "DOUBLE", str: "VARCHAR"}
+
+
+def _local_table(con, result) -> str:
+    """A warehouse result's per-query rows (query, measure, value; segment
+    columns first) as a local DuckDB temp table; returns its name."""
+    table = new_view_name("warehouse_per_query")
+    rows = result.per_query_records()
+    query_col = next(iter(rows[0])) if rows else "query_id"
+    columns = [*result.options.get("segments", []), *(list(rows[0]) if rows else [query_col, "measure", "value"])]
+    columns = list(dict.fromkeys(columns))
+    types = []
+    for column in columns:
+        kinds = {type(row.get(column)) for row in rows if row.get(column) is not None}
+        kind = float if kinds == {int, float} else (kinds.pop() if len(kinds) == 1 else str)
+        types.append("DOUBLE" if column == "value" else _LOCAL_TYPES.get(kind, "VARCHAR"))
+    con.execute(f"CREATE TEMP TABLE {quote(table)} ("
+                + ", ".join(f"{quote(c)} {t}" for c, t in zip(columns, types)) + ")")
+    if rows:
+        con.executemany(f"INSERT INTO {quote(table)} VALUES ({', '.join('?' for _ in columns)})",
+                        [[row.get(c) for c in columns] for row in rows])
+    return table
 
 
 def _with_t(row: dict, t_dist, only_a: int, only_b: int) -> dict:

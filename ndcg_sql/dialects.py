@@ -24,6 +24,16 @@ context (``ndcg_sql.sql_text``):
 * ``float32`` - whether the engine has a 4-byte float type (what sqlglot writes
   for DuckDB's ``FLOAT``), needed to compare scores as float32 (trec_eval's and
   XGBoost's conventions). BigQuery has none, and Snowflake's ``FLOAT`` is a double.
+* ``nan`` - how to test a DOUBLE for NaN, in DuckDB syntax: ``x = NaN`` is
+  true on DuckDB, Snowflake, Spark and Postgres (NaN equals itself there),
+  false on BigQuery, which has IS_NAN. Redshift's DOUBLE PRECISION takes no NaN
+  in practice, and the Postgres form is harmless there.
+* ``try_double`` - the number a text value holds, NULL when it holds none,
+  in DuckDB syntax ("{x}" is the value cast to text): TRY_CAST where the
+  engine has it (sqlglot writes SAFE_CAST for BigQuery), a regular-expression
+  guard on Postgres and Redshift, which have no TRY_CAST.
+* ``text`` - the text type values are cast to for ``try_double`` (sqlglot
+  writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
 
 The dbt macros cannot call sqlglot: ``ndcg_sql.dbt_gen`` turns this table
 (with sqlglot's spelling of each type and expression) into per-engine dbt
@@ -45,17 +55,32 @@ class Dialect:
     fold: str | None  # "upper", "lower" or None (names kept as given)
     name_parts: tuple[str, ...]
     float32: bool = True
+    nan: str = "{x} = CAST('NaN' AS DOUBLE)"
+    try_double: str = "TRY_CAST({x} AS DOUBLE)"
+    text: str = "VARCHAR"  # a text type any value casts to (sqlglot writes Redshift's as VARCHAR(MAX))
+
+
+#: Postgres/Redshift: a text holding a number as their float8 input accepts it
+#: (decimal or exponent notation, NaN, Infinity), then cast; else NULL.
+_POSTGRES_NUMBER = (
+    "CASE WHEN REGEXP_MATCHES(TRIM({x}), '^([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?"
+    "|[-+]?([iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$') THEN CAST(TRIM({x}) AS DOUBLE) END"
+)
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table")),
-        Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False),
-        Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"), float32=False),
+        Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})"),
+        Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False,
+                nan="ISNAN({x})"),
+        Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"),
+                float32=False),
         Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table")),
-        Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table")),
-        Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table")),
+        Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table"),
+                try_double=_POSTGRES_NUMBER),
+        Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table"),
+                try_double=_POSTGRES_NUMBER),
     )
 }
 

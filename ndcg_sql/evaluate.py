@@ -10,16 +10,11 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import conventions, identifiers, inputs, suite, templates, validation
+from . import identifiers, inputs, suite, templates, validation
+from .arguments import MAX_REPLICATES, OUTPUT_COLUMNS, Request, takes_options  # noqa: F401 (re-exported)
 from .identifiers import quote
-from .measures import check_ties, parse_measures
 from .options import DEFAULT_CUTOFFS, Options, OptionError
 from .validation import InputError
-
-#: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
-MAX_REPLICATES = 100_000
-#: Output column names; a query column with one of these names would be ambiguous.
-OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
 
 
 @dataclass
@@ -150,6 +145,8 @@ def template_context(
     item_order: str = "item",
     longest_list: int | None = None,
     labels: tuple | None = None,
+    segments: tuple[str, ...] = (),
+    segmented_judgments: bool = False,
 ) -> dict:
     """Everything the templates need; names quoted for ``dialect``, numbers validated.
 
@@ -161,6 +158,8 @@ def template_context(
     highest, count of non-whole labels) of the labels the ideal ranking is
     built from, when known (it lets the SQL count items per label instead of
     sorting them). Results are the same with or without them.
+    ``segments``: segment column names (user names, quoted here);
+    ``segmented_judgments``: the judgments carry them too.
     """
     mapping = [(repr(label), repr(value)) for label, value in options.gain_mapping]
     cutoffs = [{"id": index + 1, "k": k} for index, k in enumerate(options.cutoffs)]
@@ -200,8 +199,10 @@ def template_context(
             cutoff for cutoff in cutoffs if beyond_head and (cutoff["k"] is None or cutoff["k"] > head)
         ],
         "exact_gains": options.ties == "average" and exact_gains(options, labels, longest_list),
-        # summary.sql.j2 groups by these besides k (the dbt package's segments); none here
-        "segment_cols": [],
+        # the query key is (segments, query) (sql/normalised_rows.sql.j2)
+        "segment_cols": [quote(s) for s in segments],
+        # judgments per (segment, query); absent without segments (the templates default it to false)
+        **({"segmented_judgments": bool(segmented_judgments)} if segments else {}),
     }
 
 
@@ -274,14 +275,16 @@ def _records(relation: duckdb.DuckDBPyRelation) -> list[dict]:
 def _columns(
     run_types: dict[str, str],
     judgment_types: dict[str, str] | None,
-    query_col: str,
-    item_col: str,
-    score_col: str | None,
-    rank_col: str | None,
-    label_col: str,
+    request: Request,
     options_kind: str,
 ) -> Columns:
-    order = rank_col if options_kind == "rank" else score_col
+    """The user's columns by role, checked to exist with usable types.
+
+    Raises:
+        InputError: a column missing, or of a type that is neither number nor text.
+    """
+    query_col, item_col, label_col = request.query_col, request.item_col, request.label_col
+    order = request.rank_col if options_kind == "rank" else (request.score_col or "score")
     columns = Columns(query_col, item_col, order, None if judgment_types is not None else label_col)
     wanted = {"query": query_col, "item": item_col, options_kind: order}
     if judgment_types is None:
@@ -295,10 +298,12 @@ def _columns(
     else:
         roles = {order: options_kind, label_col: "label"}
     validation.check_types(run_types, roles, "ranking")
-    if query_col.lower() in OUTPUT_COLUMNS:
-        raise InputError(
-            f"the query column may not be named {query_col!r}: the output has a column of that name"
-        )
+    if request.row_col is not None:
+        _require(run_types, {"row order": request.row_col}, "ranking")
+        if run_types[request.row_col].split("(")[0].upper() not in validation.NUMERIC_TYPES:
+            raise InputError(f"column {request.row_col!r} of the ranking has type {run_types[request.row_col]}; "
+                             "row numbers must be numbers")
+        columns.row = request.row_col
     return columns
 
 
@@ -410,36 +415,20 @@ def profile_input(fetch, context: dict, checks: list[validation.Check], query_co
     }
 
 
+@takes_options()
 def evaluate(
     data,
-    k=DEFAULT_CUTOFFS,
+    k=DEFAULT_CUTOFFS,  # its place only: the value comes in ``request`` (ndcg_sql/arguments.py)
     *,
     judgments=None,
-    query_col: str = "query_id",
-    item_col: str = "item_id",
-    score_col: str | None = None,
-    rank_col: str | None = None,
-    label_col: str = "label",
-    gain="exponential",
-    ties: str = "average",
-    no_relevant: str = "zero",
-    missing_queries: str = "ignore",
     con: duckdb.DuckDBPyConnection | None = None,
     threads: int | None = None,
     input_format: str | None = None,
     judgments_format: str | None = None,
     dialect: str | None = None,
     per_query: bool = False,
-    measures=None,
-    intervals: bool = False,
-    convention: str | None = None,
-    row_col: str | None = None,
-    score_precision: str = "double",
-    negative_labels: str = "error",
-    segments=None,
-    bootstrap: int = 0,
-    seed: int = 0,
     memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+    request: Request,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k per query and their mean per cutoff, computed in DuckDB.
 
@@ -455,28 +444,19 @@ def evaluate(
             without ``judgments``, a relevance label (number >= 0). A path
             (Parquet, CSV, JSON, or a TREC run file), a table or view name in
             ``con``, a DuckDB relation, or a pandas/polars/Arrow object.
-        k: cutoff(s): positive int(s); None or "all" is the whole list.
-            Default: 1, 3, 5, 10, 20 and the whole list.
+        k: cutoff(s) (see Options below).
         judgments: optional relevance judgments (qrels), same kinds as ``data``
             (a TREC qrels file for unknown file endings), with the query,
             item and label columns under the same names as the ranking's.
             Then labels come from here (unjudged ranked items: 0), the ideal
             ranking uses all judged items of a query, and run queries with no
             judgment at all are left out (counted in ``coverage``).
-        query_col, item_col, label_col: column names (case-sensitive).
-        score_col: score column (higher is better); default "score".
-        rank_col: logged rank column (1 = top), used instead of a score.
-        gain: "exponential" (2^label - 1), "linear" (label) or {label: gain}.
-        ties: "average" (tie-aware), "item-asc" or "item-desc" (trec_eval).
-        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip", "one".
-        missing_queries: with judgments, judged queries absent from the run:
-            "ignore" or "zero" (trec_eval -c).
         con: DuckDB connection to run in (default: a new in-memory one); or
             a warehouse connection (DB-API 2.0, or a pyspark SparkSession) with
             ``dialect``: then ``data`` and ``judgments`` are table names there,
             the whole computation runs in the warehouse and a
             :class:`ndcg_sql.warehouse.WarehouseResult` comes back
-            (:func:`ndcg_sql.warehouse.evaluate`).
+            (:func:`ndcg_sql.warehouse.evaluate`; every option works there).
         dialect: with a warehouse connection: "bigquery", "snowflake",
             "spark", "postgres" or "redshift" (a SparkSession: "spark").
         per_query: with a warehouse connection, also fetch per-query rows.
@@ -487,101 +467,27 @@ def evaluate(
             spills to disk. A given ``con`` keeps its own setting.
         input_format, judgments_format: force a file format
             ("parquet", "csv", "json", "trec-run", "trec-qrels").
-        measures: optional measure names in ir_measures notation (a list, or
-            one comma-separated string): nDCG@k, CG@k, DCG@k, P@k, R@k, AP,
-            AP@k, RR, RR@k, Success@k, with a relevance threshold for the
-            binary ones as P(rel=2)@5 (label >= 1 by default); see
-            :mod:`ndcg_sql.measures` for formulas and sources. Cutoffs are
-            then in the names (giving ``k`` too raises OptionError); AP, RR
-            and Success need ties "item-asc" or "item-desc".
-            The summary then has stderr, ci_low and ci_high columns.
-        convention: set gain, ties, no_relevant, score_precision and
-            negative_labels as a peer tool does, so the numbers match it:
-            "trec_eval" (also pytrec_eval, ir_measures), "sklearn",
-            "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            :mod:`ndcg_sql.conventions`. Giving one of those options with a
-            different non-default value raises OptionError.
-        row_col: with ties="input-order", the column holding each row's
-            input position (smaller first), e.g. a row number.
-        score_precision: "double", or "float32" (scores rounded to float32
-            before ranking, as trec_eval and XGBoost).
-        negative_labels: "error", or "zero" (count as label 0, as trec_eval).
-        segments: column name(s) of the ranking (experiment arm, date,
-            device, ...) that act as part of the query key: every metric is
-            computed per (segment values, query), per-query rows carry the
-            segment columns, and the summary has one row per (segment
-            values, k or measure) with mean, queries, stderr, ci_low,
-            ci_high. With ``judgments``, each (segment, query) gets the
-            query's judgments (missing_queries must be "ignore").
-        bootstrap, seed: with bootstrap=N > 0, the summary gets
-            bootstrap_low and bootstrap_high: the 95% percentile bootstrap
-            interval of each mean from N resamples of the queries, computed
-            in SQL and fixed by ``seed`` (Efron & Tibshirani 1993, ch. 13).
-            Not with segments.
-        intervals: without ``measures``, add ndcg_stderr, ndcg_ci_low and
-            ndcg_ci_high (standard error, normal 95% interval of the mean)
-            to the summary.
 
     Returns:
         :class:`Result` with ``per_query`` and ``summary`` relations, pandas
         and dict accessors, the options used and query coverage counts.
 
     Raises:
-        OptionError: an option outside its domain (k <= 0, unknown gain, ...).
+        OptionError: an option outside its domain (k <= 0, unknown gain, ...)
+            or contradicting another.
         InputError: unknown columns, wrong column types, empty input, NULL or
             NaN scores/ranks, NULL, NaN, negative, non-numeric or overflowing
-            labels, duplicate (query, item) rows; the message names the column
-            and a few offending query ids.
+            labels, duplicate (query, item) rows, segments with
+            missing_queries="zero" and judgments without the segment columns;
+            the message names the column and a few offending query ids.
     """
     if con is not None and not isinstance(con, duckdb.DuckDBPyConnection):
         from . import warehouse
 
-        suite_options = dict(measures=measures, intervals=intervals, convention=convention, row_col=row_col,
-                             score_precision=score_precision, negative_labels=negative_labels,
-                             segments=segments, bootstrap=bootstrap)
-        given = [name for name, value in suite_options.items()
-                 if value not in (None, False, 0, "double", "error")]
-        if given:
-            raise OptionError(f"{', '.join(given)}: DuckDB only for now, not on a warehouse connection")
-        return warehouse.evaluate(
-            con, data, dialect=dialect, judgments=judgments, k=k, query_col=query_col, item_col=item_col,
-            score_col=score_col, rank_col=rank_col, label_col=label_col, gain=gain, ties=ties,
-            no_relevant=no_relevant, missing_queries=missing_queries, per_query=per_query,
-        )
-    if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
-    chosen = conventions.resolve(
-        convention,
-        dict(gain=gain, ties=ties, no_relevant=no_relevant, score_precision=score_precision,
-             negative_labels=negative_labels),
-        judgments is not None,
-    )
-    gain, ties, no_relevant = chosen["gain"], chosen["ties"], chosen["no_relevant"]
-    score_precision, negative_labels = chosen["score_precision"], chosen["negative_labels"]
-    measure_list = parse_measures(measures) if measures is not None else None
-    if measure_list is not None:
-        if k is not DEFAULT_CUTOFFS and k is not None:
-            raise OptionError("with measures, give the cutoffs in their names (nDCG@10, P@5), not k")
-        k = suite.graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
-    options = Options.build(
-        k=k,
-        gain=gain,
-        ties=ties,
-        no_relevant=no_relevant,
-        missing_queries=missing_queries,
-        judgments=judgments is not None,
-        input_kind="rank" if rank_col is not None else "score",
-        score_precision=score_precision,
-        negative_labels=negative_labels,
-    )
-    segment_list = _segment_list(segments, judgments is not None and missing_queries != "ignore", query_col)
-    _check_bootstrap(bootstrap, seed, segment_list)
-    if (options.ties == "input-order") != (row_col is not None):
-        raise OptionError("ties='input-order' needs row_col (--row-col), the column of input row positions, and row_col needs it")
-    if measure_list is not None:
-        check_ties(measure_list, options.ties)
-    if score_col is None and rank_col is None:
-        score_col = "score"
+        return warehouse.evaluate(con, data, dialect=dialect, judgments=judgments, per_query=per_query,
+                                  **request.as_kwargs())
+    resolved = request.resolve(judgments is not None)
+    options, measure_list, segment_list = resolved.options, resolved.measures, resolved.segments
     if con is None:
         con = connect(memory_limit)
     if threads is not None:
@@ -597,31 +503,21 @@ def evaluate(
         if judgments is not None:
             judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format)
             views.append(judgments_view)
-        columns = _columns(
-            run_types, judgment_types, query_col, item_col, score_col, rank_col, label_col, options.input_kind
-        )
-        if row_col is not None:
-            _require(run_types, {"row order": row_col}, "ranking")
-            if run_types[row_col].split("(")[0].upper() not in validation.NUMERIC_TYPES:
-                raise InputError(f"column {row_col!r} of the ranking has type {run_types[row_col]}; row numbers must be numbers")
-            columns.row = row_col
-        if segment_list:
-            _require(run_types, {f"segment {i}": s for i, s in enumerate(segment_list, 1)}, "ranking")
+        columns = _columns(run_types, judgment_types, request, options.input_kind)
+        segmented_judgments = _check_segments(run_types, judgment_types, segment_list, options)
         context = template_context(
-            options, columns, quote(run_view), quote(judgments_view) if judgments_view else None
+            options, columns, quote(run_view), quote(judgments_view) if judgments_view else None,
+            segments=segment_list, segmented_judgments=segmented_judgments,
         )
-        context["segment_cols"] = [quote(s) for s in segment_list]
-        profile = profile_input(duckdb_fetch(con), context, validation.checks_for(options, columns.roles()), query_col)
+        profile = profile_input(duckdb_fetch(con), context, validation.checks_for(options, columns.roles()), request.query_col)
         context = template_context(
             options, columns, quote(run_view), quote(judgments_view) if judgments_view else None,
             longest_list=profile["longest_list"], labels=profile["labels"],
+            segments=segment_list, segmented_judgments=segmented_judgments,
         )
-        context["segment_cols"] = [quote(s) for s in segment_list]
         per_query_sql = templates.render("per_query.sql.j2", **context)
-        report = options.report()
-        if convention is not None:
-            report["convention"] = chosen.get("convention")
-        if measure_list is None and not segment_list and not intervals and not bootstrap:
+        report = resolved.report()
+        if measure_list is None and not segment_list and not request.intervals and not request.bootstrap:
             # the summary is computed from the per-query rows in the same statement; the
             # per-query rows are not kept (on a large log they outweigh everything else)
             # but computed again when read: the same numbers, to the bit
@@ -635,13 +531,13 @@ def evaluate(
             coverage = {"evaluated": evaluated, **_coverage(con, context)}
             per_query = con.sql(
                 f"SELECT * FROM ({per_query_sql}) AS per_query_rows "
-                f"ORDER BY {quote(query_col)} ASC NULLS LAST, k ASC NULLS LAST"
+                f"ORDER BY {quote(request.query_col)} ASC NULLS LAST, k ASC NULLS LAST"
             )
             summary = con.sql(f"SELECT k, ndcg, queries, no_relevant FROM {quote(summary_table)}")
         else:
-            # measures, segments, intervals: the per-query rows are kept in a table
+            # measures, segments, intervals, bootstrap: the per-query rows are kept in a table
             per_query_table, summary_table, coverage = suite.run_all(
-                con, context, per_query_sql, measure_list, segment_list, intervals, bootstrap, seed, report,
+                con, context, measure_list, segment_list, request.bootstrap, request.seed, report,
             )
             coverage.update(_coverage(con, context))
             for view in views:
@@ -661,37 +557,42 @@ def evaluate(
     )
 
 
+def _check_segments(run_types: dict, judgment_types: dict | None, segments: tuple[str, ...], options) -> bool:
+    """Check the segment columns on the data; True when the judgments carry them all
+    (then judgments are per (segment, query)).
+
+    Raises:
+        InputError: a segment column missing from the ranking; some but not
+            all segment columns in the judgments; missing_queries="zero"
+            with judgments that do not carry the segment columns.
+    """
+    if not segments:
+        return False
+    _require(run_types, {f"segment {i}": s for i, s in enumerate(segments, 1)}, "ranking")
+    if judgment_types is None:
+        return False
+    present = [s for s in segments if s in judgment_types]
+    if present and len(present) != len(segments):
+        raise InputError(
+            f"the judgments have the segment column(s) {', '.join(map(repr, present))} but not "
+            f"{', '.join(repr(s) for s in segments if s not in judgment_types)}: give all segment columns "
+            "(judgments per (segment, query)) or none (judgments per query, for every segment)"
+        )
+    if not present and options.missing_queries != "ignore":
+        raise InputError(
+            "segments with missing_queries='zero' need the segment columns "
+            f"({', '.join(map(repr, segments))}) on the judgments too: a judged query absent from the run "
+            "has no segment of its own. Give judgments per (segment, query) (e.g. the judgments repeated "
+            "for each experiment arm), or use missing_queries='ignore'"
+        )
+    return bool(present)
+
+
 def _measure_sql(context: dict, measures) -> str:
     """The measures as one DuckDB statement, for Result.sql (ndcg_sql/sql_text.py builds it)."""
     from .sql_text import measure_statement  # sql_text imports this module
 
     return measure_statement(context, measures).sql(dialect="duckdb", pretty=True) + "\n"
-
-
-def _check_bootstrap(bootstrap, seed, segments) -> None:
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or not 0 <= bootstrap <= MAX_REPLICATES:
-        raise OptionError(f"bootstrap must be an integer from 0 to {MAX_REPLICATES}; got {bootstrap!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
-    if bootstrap and segments:
-        raise OptionError("bootstrap intervals per segment are not supported yet")
-
-
-def _segment_list(segments, judged: bool, query_col: str) -> tuple[str, ...]:
-    """Validate the segment column names (the columns themselves are checked on the data)."""
-    if segments is None:
-        return ()
-    names = (segments,) if isinstance(segments, str) else tuple(segments)
-    if not names or not all(isinstance(name, str) and name for name in names):
-        raise OptionError(f"segments must be one or more column names; got {segments!r}")
-    if len(set(names)) != len(names) or query_col in names:
-        raise OptionError(f"segments must be distinct columns other than the query column; got {list(names)!r}")
-    clash = [name for name in names if name.lower() in OUTPUT_COLUMNS + ("mean", "queries", "stderr", "ci_low", "ci_high")]
-    if clash:
-        raise OptionError(f"a segment column may not be named {clash[0]!r}: the output has a column of that name")
-    if judged:
-        raise OptionError("segments with missing_queries='zero' are not supported: a query absent from the run has no segment")
-    return names
 
 
 def _coverage(con, context: dict) -> dict:

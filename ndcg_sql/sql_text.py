@@ -15,11 +15,12 @@ import sqlglot
 from sqlglot import ErrorLevel, exp
 
 from . import dialects, identifiers, templates
+from .arguments import Request, Resolved, takes_options
 from .evaluate import Columns, template_context
 from .inputs import file_format
-from .measures import Measure, parse_measures
-from .options import DEFAULT_CUTOFFS, OptionError, Options
-from .suite import graded_cutoffs, measure_context
+from .measures import Measure
+from .options import OptionError, Options
+from .suite import measure_context
 
 #: Name of the CTE that holds the per-query rows when the summary or the
 #: coverage counts are computed in the same statement.
@@ -64,31 +65,28 @@ class Plan:
     dialect: dialects.Dialect
     columns: Columns
     measures: tuple[Measure, ...] | None = None
+    resolved: Resolved | None = None
 
 
+@takes_options()
 def plan(
     table: str | Sequence[str] | None = None,
     *,
     file: str | None = None,
     judgments_table: str | Sequence[str] | None = None,
     judgments_file: str | None = None,
-    k=DEFAULT_CUTOFFS,
-    query_col: str = "query_id",
-    item_col: str = "item_id",
-    score_col: str | None = None,
-    rank_col: str | None = None,
-    label_col: str = "label",
-    gain="exponential",
-    ties: str = "average",
-    no_relevant: str = "zero",
-    missing_queries: str = "ignore",
     dialect: str = "duckdb",
     item_type: str = "text",
-    measures=None,
+    segmented_judgments: bool = False,
+    request: Request,
 ) -> Plan:
-    """Validate the arguments of :func:`to_sql` and build the template context."""
-    if score_col is not None and rank_col is not None:
-        raise OptionError("give score_col (--score-col) or rank_col (--rank-col), not both")
+    """Validate the arguments of :func:`to_sql` and build the template context.
+
+    Args: as :func:`to_sql`.
+
+    Raises:
+        OptionError: as :func:`to_sql`.
+    """
     if (table is None) == (file is None):
         raise OptionError("give exactly one of table and file")
     target = dialects.get(dialect)
@@ -97,19 +95,18 @@ def plan(
     if item_type not in ITEM_TYPES:
         raise OptionError(f"item_type must be one of {', '.join(ITEM_TYPES)}; got {item_type!r}")
     judged = judgments_table is not None or judgments_file is not None
-    measure_list = parse_measures(measures) if measures is not None else None
-    if measure_list is not None:
-        if k is not DEFAULT_CUTOFFS and k is not None:
-            raise OptionError("with measures, give the cutoffs in their names (nDCG@10, P@5), not k")
-        k = graded_cutoffs(measure_list) or DEFAULT_CUTOFFS
-    options = Options.build(
-        k=k, gain=gain, ties=ties, no_relevant=no_relevant, missing_queries=missing_queries,
-        judgments=judged, input_kind="rank" if rank_col else "score",
-    )
-    order = rank_col or score_col or "score"
-    columns = Columns(query_col, item_col, order, None if judged else label_col)
+    resolved = request.resolve(judged)
+    options = resolved.options
+    if options.score_precision == "float32" and not target.float32:
+        raise OptionError(f"score_precision='float32' (convention {resolved.convention!r}): {target.name} has no "
+                          "32-bit float type to round scores to; compute it in DuckDB, Spark or Postgres")
+    if resolved.segments and options.missing_queries != "ignore" and not segmented_judgments:
+        raise OptionError("segments with missing_queries='zero' need judgments per (segment, query) "
+                          "(segmented_judgments=True, --segmented-judgments: the judgments carry the segment columns)")
+    columns = Columns(request.query_col, request.item_col, resolved.order_col, None if judged else request.label_col,
+                      row=request.row_col)
     if judged:
-        columns.j_query, columns.j_item, columns.j_label = query_col, item_col, label_col
+        columns.j_query, columns.j_item, columns.j_label = request.query_col, request.item_col, request.label_col
     try:
         run = table_name(table, target.name) if table is not None else _file_relation(file, "run")
         judgments = None
@@ -117,14 +114,15 @@ def plan(
             judgments = table_name(judgments_table, target.name)
         elif judgments_file is not None:
             judgments = _file_relation(judgments_file, "judgments")
-        byte_order = options.ties != "average" and item_type == "text"
+        byte_order = options.ties in ("item-asc", "item-desc", "input-order") and item_type == "text"
         context = template_context(
             options, columns, run, judgments, "duckdb", target.fold,
             item_order=target.byte_order.format(item="item") if byte_order else "item",
+            segments=resolved.segments, segmented_judgments=segmented_judgments,
         )
     except TypeError as error:
         raise OptionError(str(error)) from None
-    return Plan(options, context, target, columns, measure_list)
+    return Plan(options, context, target, columns, resolved.measures, resolved)
 
 
 def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:
@@ -162,26 +160,51 @@ def over_per_query(per_query_sql: str, outer_sql: str) -> exp.Expression:
 
 
 def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
-    """One statement: each (name, query) of ``parts`` as a CTE of that name
-    (their own CTEs hoisted, each name taken once: they are rendered from
-    one context, so equal names hold equal queries), then ``outer_sql``.
-    Engines such as Spark refuse a CTE name defined twice."""
+    """One statement: each (name, query) of ``parts`` as a CTE of that name,
+    then ``outer_sql``. Every CTE the parts and ``outer_sql`` define, nested
+    in subqueries too, is hoisted to the one WITH (before the CTE whose body
+    held it), each name taken once: they are rendered from one context, so
+    equal names hold equal queries. Engines such as Spark refuse a CTE name
+    defined twice, even in nested scopes.
+
+    Raises:
+        ValueError: two parts define a CTE of the same name differently.
+    """
     ctes: list[exp.CTE] = []
-    names: set[str] = set()
+    seen: dict[str, exp.Expression] = {}
+
+    def take(cte: exp.CTE) -> None:
+        text = cte.this  # sqlglot trees compare by structure
+        if cte.alias in seen:
+            if seen[cte.alias] != text:
+                raise ValueError(f"two steps define the CTE {cte.alias!r} differently")
+            return
+        seen[cte.alias] = text
+        ctes.append(cte)
+
+    def hoist(tree: exp.Expression) -> exp.Expression:
+        """Move every WITH inside ``tree`` (its own first) out to ``ctes``; return ``tree`` without them."""
+        own = tree.args.get("with_")
+        if own is not None:
+            tree.set("with_", None)
+            for cte in own.expressions:
+                cte.set("this", hoist(cte.this))
+                take(cte)
+        for nested in list(tree.find_all(exp.With)):
+            parent = nested.parent
+            if parent is None:
+                continue
+            parent.set("with_", None)
+            for cte in nested.expressions:
+                cte.set("this", hoist(cte.this))
+                take(cte)
+        return tree
+
     for name, sql in parts:
-        inner = sqlglot.parse_one(sql, read="duckdb")
-        for cte in inner.args["with_"].expressions:
-            if cte.alias not in names:
-                ctes.append(cte)
-                names.add(cte.alias)
-        body = inner.copy()
-        body.set("with_", None)
+        body = hoist(sqlglot.parse_one(sql, read="duckdb"))
         body.set("order", None)
-        ctes.append(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name))))
-        names.add(name)
-    outer = sqlglot.parse_one(outer_sql, read="duckdb")
-    if outer.args.get("with_"):
-        ctes += [cte for cte in outer.args["with_"].expressions if cte.alias not in names]
+        take(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name))))
+    outer = hoist(sqlglot.parse_one(outer_sql, read="duckdb"))
     outer.set("with_", exp.With(expressions=ctes))
     return outer
 
@@ -225,26 +248,18 @@ def render(p: Plan, what: str = "per_query") -> str | exp.Expression:
     return over_per_query(per_query, outer)
 
 
+@takes_options()
 def to_sql(
     table: str | Sequence[str] | None = None,
     *,
     file: str | None = None,
     judgments_table: str | Sequence[str] | None = None,
     judgments_file: str | None = None,
-    k=DEFAULT_CUTOFFS,
-    query_col: str = "query_id",
-    item_col: str = "item_id",
-    score_col: str | None = None,
-    rank_col: str | None = None,
-    label_col: str = "label",
-    gain="exponential",
-    ties: str = "average",
-    no_relevant: str = "zero",
-    missing_queries: str = "ignore",
     dialect: str = "duckdb",
     item_type: str = "text",
     what: str = "per_query",
-    measures=None,
+    segmented_judgments: bool = False,
+    request: Request,
 ) -> str:
     """The metric SQL over a table, for DuckDB or a warehouse.
 
@@ -260,29 +275,34 @@ def to_sql(
         dialect: "duckdb" (default), "bigquery", "snowflake", "spark"
             (Databricks), "postgres" or "redshift".
         item_type: "text" (default) or "number": the item ids' type, needed
-            with ``ties="item-asc"/"item-desc"`` only, where string ids are
-            compared in byte order by the engine's own expression.
+            with ``ties="item-asc"/"item-desc"/"input-order"`` only, where
+            string ids are compared in byte order by the engine's own expression.
         what: "per_query" (query column, k, cg, dcg, idcg, ndcg; default),
-            "summary" (k, ndcg, queries, no_relevant) or "coverage" (query
-            counts); each one statement.
-        measures: names in ir_measures notation (see :func:`ndcg_sql.evaluate`):
-            the per-query statement then returns (query, measure, value) rows.
-        Other arguments: as :func:`ndcg_sql.evaluate`.
+            "summary" (k, ndcg, queries, no_relevant, evaluated; per segment
+            with ``segments``) or "coverage" (query counts); each one statement.
+            With ``measures``, "per_query" only: (query, measure, value) rows.
+        segmented_judgments: with ``segments``, whether the judgments carry
+            the segment columns (judgments per (segment, query)).
+        The options (k, column names, gain, ties, measures, segments, ...):
+            as :func:`ndcg_sql.evaluate`, listed below; intervals, bootstrap
+            and seed shape the summary of :func:`ndcg_sql.evaluate` and
+            are not part of this SQL.
 
     Returns:
         One SELECT statement in the dialect. Input checks are not part of it:
         run :func:`ndcg_sql.evaluate` for checked results.
 
     Raises:
-        OptionError: invalid options, an unknown dialect, a bad table name, or
-            neither/both of score_col and rank_col.
+        OptionError: invalid options, an unknown dialect, a bad table name,
+            neither/both of score_col and rank_col, or float32 scores on an
+            engine without a 32-bit float (BigQuery, Snowflake).
         sqlglot.errors.UnsupportedError: sqlglot cannot express the SQL in the
             dialect (never silently wrong SQL).
     """
+    if request.intervals or request.bootstrap:
+        raise OptionError("intervals and bootstrap are part of evaluate's summary, not of this SQL text")
     p = plan(
-        table, file=file, judgments_table=judgments_table, judgments_file=judgments_file, k=k,
-        query_col=query_col, item_col=item_col, score_col=score_col, rank_col=rank_col,
-        label_col=label_col, gain=gain, ties=ties, no_relevant=no_relevant,
-        missing_queries=missing_queries, dialect=dialect, item_type=item_type, measures=measures,
+        table, file=file, judgments_table=judgments_table, judgments_file=judgments_file, dialect=dialect,
+        item_type=item_type, segmented_judgments=segmented_judgments, **request.as_kwargs(),
     )
     return transpile(render(p, what), p.dialect)

@@ -1,12 +1,18 @@
-"""Running named measures (``evaluate(..., measures=[...])``) and the summary intervals.
+"""Named measures, segments, intervals and bootstrap: which templates run, in what order.
 
 Nothing is computed here: the SQL templates compute every number; this module
-chooses which templates to render and with what (parsed, validated) context.
+chooses which templates to render and with what (parsed, validated) context,
+as a chain of steps, each a query over the relations of earlier steps. Where
+the steps live is the executor's business (:class:`TempTables`: DuckDB temp
+tables, one per step; :class:`Ctes`: the CTEs of one statement sent to a
+warehouse, :mod:`ndcg_sql.warehouse`), so DuckDB and every warehouse run the
+same SQL.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from sqlglot import exp
 
@@ -17,6 +23,8 @@ from .measures import GRADED, Measure, check_ties
 
 #: The per-query NDCG row column that holds each graded family.
 GRADED_COLUMN = {"CG": "cg", "DCG": "dcg", "nDCG": "ndcg"}
+#: Modulus of the portable random generator (sql/random_draws.sql.j2): 2^31 - 1.
+RANDOM_PRIME = 2**31 - 1
 
 
 def graded_cutoffs(measures: tuple[Measure, ...]) -> tuple:
@@ -48,76 +56,6 @@ def measure_context(measures: tuple[Measure, ...], ties: str) -> dict:
     }
 
 
-def run_measures(con, context: dict, measures: tuple[Measure, ...], per_query_table: str | None) -> str:
-    """Create the long per-query table (query, measure, value); return its name.
-
-    ``per_query_table`` holds the NDCG rows when a graded measure is asked.
-    """
-    mcontext = {**context, **measure_context(measures, context["ties"])}
-    binary_table = None
-    if mcontext["binary_measures"]:
-        binary_table = new_view_name("binary_measures")
-        sql = templates.render("measures_per_query.sql.j2", **mcontext)
-        con.execute(f"CREATE TEMP TABLE {quote(binary_table)} AS {sql}")
-    rows_table = new_view_name("measure_rows")
-    sql = templates.render(
-        "measure_rows.sql.j2",
-        per_query_relation=quote(per_query_table) if per_query_table else None,
-        binary_relation=quote(binary_table) if binary_table else None,
-        **mcontext,
-    )
-    con.execute(f"CREATE TEMP TABLE {quote(rows_table)} AS {sql}")
-    if binary_table:
-        con.execute(f"DROP TABLE {quote(binary_table)}")
-    return rows_table
-
-
-def measure_summary(con, context: dict, measures: tuple[Measure, ...], rows_table: str) -> str:
-    """Create the summary of the long table: one row per measure (asked order)
-    with mean, queries, stderr, ci_low, ci_high; return its name."""
-    summary = new_view_name("measure_summary")
-    sql = templates.render(
-        "measure_summary.sql.j2",
-        per_query_relation=quote(rows_table),
-        group_col="measure",
-        value_col="value",
-        output_query_col=context["output_query_col"],
-        measures=measure_context(measures, context["ties"])["measures"],
-    )
-    con.execute(f"CREATE TEMP TABLE {quote(summary)} AS {sql}")
-    return summary
-
-
-def summarise(con, context: dict, per_query_table: str, measures, segments, report: dict) -> tuple[str, str]:
-    """The summary with intervals: per segment (:func:`segment_tables`), per
-    measure (:func:`measure_summary`) or per k (:func:`summary_with_intervals`).
-    Adds what it did to ``report``; returns the (per-query, summary) table names."""
-    if measures is not None:
-        report["measures"] = [m.name for m in measures]
-        report["k"] = None
-    if segments:
-        report["segments"] = list(segments)
-        return segment_tables(con, context, per_query_table, measures)
-    summary = new_view_name("summary")
-    if measures is not None:
-        return per_query_table, measure_summary(con, context, measures, per_query_table)
-    sql = summary_with_intervals(context, per_query_table)
-    con.execute(f"CREATE TEMP TABLE {quote(summary)} AS {sql}")
-    return per_query_table, summary
-
-
-def summary_with_intervals(context: dict, per_query_table: str) -> str:
-    """SQL of the NDCG summary (sql/summary.sql.j2) with the standard error and
-    95% interval of each mean (sql/mean_intervals.sql.j2) as extra columns."""
-    return templates.render(
-        "summary_with_intervals.sql.j2",
-        per_query_relation=quote(per_query_table),
-        group_col="k",
-        value_col="ndcg",
-        **{key: value for key, value in context.items() if key != "per_query_relation"},
-    )
-
-
 def definitions(measures: tuple[Measure, ...]) -> list[dict]:
     """Formula and source of each measure (for reports)."""
     return [m.definition() for m in measures]
@@ -128,80 +66,207 @@ def with_cutoffs(options, cutoffs):
     return dataclasses.replace(options, cutoffs=cutoffs)
 
 
-def segment_tables(con, context: dict, per_query_table: str, measures: tuple[Measure, ...] | None) -> tuple[str, str]:
-    """With segment columns: the per-query table with the segments unpacked
-    (sql/segment_rows.sql.j2) and a summary per (segment, k) or (segment,
-    measure) with mean, queries, stderr and interval (sql/segment_summary.sql.j2).
-    Returns the two new table names."""
-    rows = new_view_name("segment_rows")
-    con.execute(
-        f"CREATE TEMP TABLE {quote(rows)} AS "
-        + templates.render("segment_rows.sql.j2", per_query_relation=quote(per_query_table), **_without_relation(context))
-    )
-    segments = context["segment_cols"]
+# ------------------------------------------------------------------ executors
+
+
+class TempTables:
+    """Steps as DuckDB temp tables: each step runs once, later steps read its table."""
+
+    def __init__(self, con):
+        self.con = con
+        self.names: dict[str, str] = {}  # quoted name -> table name
+
+    def add(self, name: str, sql: str) -> str:
+        """Create the step's table; return its quoted name."""
+        table = new_view_name(name)
+        self.con.execute(f"CREATE TEMP TABLE {quote(table)} AS {sql}")
+        self.names[quote(table)] = table
+        return quote(table)
+
+    def fetch(self, sql: str) -> tuple[list[str], list[tuple]]:
+        cursor = self.con.execute(sql)
+        return [d[0] for d in cursor.description], cursor.fetchall()
+
+
+class Ctes:
+    """Steps as CTEs of one statement per fetch (a warehouse runs the whole chain each time).
+
+    ``fetch`` runs a DuckDB-source sqlglot tree on the warehouse
+    (:func:`ndcg_sql.warehouse.fetcher`).
+    """
+
+    def __init__(self, fetch):
+        self.parts: list[tuple[str, str]] = []
+        self._fetch = fetch
+
+    def add(self, name: str, sql: str) -> str:
+        self.parts.append((name, sql))
+        return name
+
+    def statement(self, sql: str) -> exp.Expression:
+        from .sql_text import over_ctes  # sql_text imports evaluate, which imports this module
+
+        return over_ctes(self.parts, sql)
+
+    def fetch(self, sql: str) -> tuple[list[str], list[tuple]]:
+        return self._fetch(self.statement(sql))
+
+
+# ------------------------------------------------------------------ the steps
+
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    """What the per-query rows and the summary look like (column names in
+    order, as the templates write them; group columns; SQL order keys)."""
+
+    per_query_columns: tuple[str, ...]   # quoted names
+    per_query_order: str
+    summary_columns: tuple[str, ...]     # quoted names
+    group_cols: tuple[str, ...]          # quoted per-query columns the summary groups by
+    summary_order: str                   # over the summary's columns, as s.<name>
+
+
+def shape(context: dict, measures, intervals_summary: bool = True) -> Shape:
+    """The :class:`Shape` of a computation (``context["segment_cols"]`` are quoted names)."""
+    segments = tuple(context["segment_cols"])
+    query = context["output_query_col"]
+    first = "".join(f"{s} ASC NULLS LAST, " for s in segments)
     if measures is None:
-        grouped, group_name, mean_name, value = "k", "k", "ndcg", "ndcg"
-        group_order = "group_key.grouped ASC NULLS LAST"
+        per_query = (*segments, query, "k", "cg", "dcg", "idcg", "ndcg")
+        per_query_order = f"{first}{query} ASC NULLS LAST, k ASC NULLS LAST"
+        if segments:
+            summary = (*segments, "k", "ndcg", "queries", "stderr", "ci_low", "ci_high")
+        else:
+            summary = ("k", "ndcg", "queries", "no_relevant", "ndcg_stderr", "ndcg_ci_low", "ndcg_ci_high")
+        group = (*segments, "k")
+        order = "".join(f"s.{s} ASC NULLS LAST, " for s in segments) + "s.k ASC NULLS LAST"
     else:
-        grouped, group_name, mean_name, value = "measure", "measure", "mean", "value"
         places = measure_context(measures, context["ties"])["measures"]
-        group_order = "CASE group_key.grouped" + "".join(
-            f" WHEN {m['name_sql']} THEN {m['order']}" for m in places) + " END ASC"
-    group_col = "STRUCT_PACK(" + "".join(f"segment_{i} := {s}, " for i, s in enumerate(segments, 1)) + f"grouped := {grouped})"
-    summary = new_view_name("segment_summary")
-    con.execute(
-        f"CREATE TEMP TABLE {quote(summary)} AS "
-        + templates.render(
-            "segment_summary.sql.j2", per_query_relation=quote(rows), group_col=group_col, value_col=value,
-            group_name=group_name, mean_name=mean_name, group_order=group_order, **_without_relation(context),
+        place = "CASE measure" + "".join(f" WHEN {m['name_sql']} THEN {m['order']}" for m in places) + " END"
+        per_query = (*segments, query, "measure", "value")
+        per_query_order = f"{place} ASC NULLS FIRST, {first}{query} ASC NULLS LAST"
+        summary = (*segments, "measure", "mean", "queries", "stderr", "ci_low", "ci_high")
+        group = (*segments, "measure")
+        order = "".join(f"s.{s} ASC NULLS LAST, " for s in segments) + place.replace("CASE measure", "CASE s.measure") + " ASC NULLS FIRST"
+    return Shape(per_query, per_query_order, summary, group, order)
+
+
+def per_query_rows(steps, context: dict, measures) -> str:
+    """The per-query rows as a step: the NDCG rows, or the long rows (query,
+    measure, value) of named measures; returns the step's relation."""
+    graded = measures is None or graded_cutoffs(measures)
+    per_query = steps.add("per_query_rows", templates.render("per_query.sql.j2", **context)) if graded else None
+    if measures is None:
+        return per_query
+    mcontext = {**context, **measure_context(measures, context["ties"])}
+    binary = None
+    if mcontext["binary_measures"]:
+        binary = steps.add("binary_measure_rows", templates.render("measures_per_query.sql.j2", **mcontext))
+    return steps.add("measure_rows", templates.render(
+        "measure_rows.sql.j2", **{**mcontext, "per_query_relation": per_query, "binary_relation": binary},
+    ))
+
+
+def summary_sql(context: dict, per_query: str, measures, shape_: Shape) -> str:
+    """One statement: the summary with intervals, per segment
+    (sql/segment_summary.sql.j2), per measure (sql/measure_summary.sql.j2)
+    or per k (sql/summary_with_intervals.sql.j2)."""
+    base = _without_relation(context)
+    if context["segment_cols"]:
+        if measures is None:
+            grouped, mean_name, value = "k", "ndcg", "ndcg"
+            group_order = f"group_{len(shape_.group_cols)} ASC NULLS LAST"
+        else:
+            grouped, mean_name, value = "measure", "mean", "value"
+            places = measure_context(measures, context["ties"])["measures"]
+            group_order = f"CASE group_{len(shape_.group_cols)}" + "".join(
+                f" WHEN {m['name_sql']} THEN {m['order']}" for m in places) + " END ASC NULLS FIRST"
+        return templates.render(
+            "segment_summary.sql.j2", per_query_relation=per_query, group_cols=list(shape_.group_cols),
+            value_col=value, group_name=grouped, mean_name=mean_name, group_order=group_order, **base,
         )
+    if measures is not None:
+        return templates.render(
+            "measure_summary.sql.j2", per_query_relation=per_query, group_cols=["measure"], value_col="value",
+            output_query_col=context["output_query_col"],
+            measures=measure_context(measures, context["ties"])["measures"],
+        )
+    return templates.render(
+        "summary_with_intervals.sql.j2", per_query_relation=per_query, group_cols=["k"], value_col="ndcg", **base,
     )
-    con.execute(f"DROP TABLE {quote(per_query_table)}")
-    return rows, summary
+
+
+def quantile_place(replicates: int, q: float) -> dict:
+    """Where the q quantile of ``replicates`` sorted values lies (numpy's
+    linear method): 0-based place floor((R - 1) q) and the weight of the next."""
+    h = (replicates - 1) * q
+    place = math.floor(h)
+    weight = h - place
+    if place + 1 >= replicates:
+        weight = 0.0
+    return {"place": place, "weight": float(weight), "weight_sql": repr(float(weight))}
+
+
+def bootstrap_sql(context: dict, per_query: str, summary: str, measures, shape_: Shape,
+                  replicates: int, seed: int) -> str:
+    """One statement: ``summary`` with bootstrap_low and bootstrap_high, the
+    95% percentile bootstrap interval of each mean (per segment too;
+    sql/bootstrap_intervals.sql.j2)."""
+    return templates.render(
+        "summary_with_bootstrap.sql.j2", summary_relation=summary, summary_columns=list(shape_.summary_columns),
+        summary_order=shape_.summary_order, per_query_relation=per_query, group_cols=list(shape_.group_cols),
+        value_col="ndcg" if measures is None else "value", replicates=int(replicates),
+        seed_state=int(seed) % RANDOM_PRIME, quantile_low=quantile_place(replicates, 0.025),
+        quantile_high=quantile_place(replicates, 0.975), output_query_col=context["output_query_col"],
+        query_order=context.get("query_order", context["output_query_col"]),
+    )
+
+
+def evaluated_sql(context: dict, per_query: str, measures=None) -> str:
+    """One statement: how many queries (with segments, (segment, query) pairs) the per-query rows hold."""
+    if measures is not None:
+        first = f"measure = {measure_context(measures, context['ties'])['measures'][0]['name_sql']}"
+    else:
+        k = context["cutoffs"][0]["k"]
+        first = "k IS NULL" if k is None else f"k = {int(k)}"
+    return templates.render("evaluated_count.sql.j2", per_query_relation=per_query, first_row=first)
+
+
+def plan_all(steps, context: dict, measures, bootstrap: int, seed: int) -> tuple[str, str, Shape]:
+    """Add the per-query rows (and, with bootstrap, the plain summary) as
+    steps. Returns (per-query relation, the summary statement, shape)."""
+    shape_ = shape(context, measures)
+    per_query = per_query_rows(steps, context, measures)
+    summary = summary_sql(context, per_query, measures, shape_)
+    if bootstrap:
+        summary = bootstrap_sql(context, per_query, steps.add("plain_summary", summary), measures, shape_,
+                                bootstrap, seed)
+        shape_ = dataclasses.replace(shape_, summary_columns=(*shape_.summary_columns, "bootstrap_low", "bootstrap_high"))
+    return per_query, summary, shape_
+
+
+def report_options(report: dict, measures, segments, bootstrap: int, seed: int) -> None:
+    """Record in ``report`` the measures, segments and bootstrap of a computation."""
+    if measures is not None:
+        report["measures"] = [m.name for m in measures]
+        report["k"] = None
+    if segments:
+        report["segments"] = list(segments)
+    if bootstrap:
+        report["bootstrap"] = {"replicates": bootstrap, "seed": seed}
+
+
+def run_all(con, context: dict, measures, segments, bootstrap: int, seed: int, report: dict) -> tuple[str, str, dict]:
+    """DuckDB: keep the per-query rows and the summary in temp tables.
+    Returns (per-query table, summary table, {"evaluated": n}) (unquoted names)."""
+    steps = TempTables(con)
+    per_query, summary, _ = plan_all(steps, context, measures, bootstrap, seed)
+    evaluated = con.execute(evaluated_sql(context, per_query, measures)).fetchall()[0][0]
+    summary_table = steps.add("summary", summary)
+    report_options(report, measures, segments, bootstrap, seed)
+    return steps.names[per_query], steps.names[summary_table], {"evaluated": evaluated}
 
 
 def _without_relation(context: dict) -> dict:
     return {key: value for key, value in context.items() if key != "per_query_relation"}
-
-
-def add_bootstrap(con, summary_table: str, per_query_table: str, measures, context: dict,
-                  replicates: int, seed: int) -> str:
-    """A new summary table: ``summary_table`` with bootstrap_low and
-    bootstrap_high, the 95% percentile bootstrap interval of each mean
-    (sql/bootstrap_intervals.sql.j2); returns its name."""
-    group = "k" if measures is None else "measure"
-    value = "ndcg" if measures is None else "value"
-    table = new_view_name("summary_bootstrap")
-    sql = templates.render(
-        "summary_with_bootstrap.sql.j2", summary_relation=quote(summary_table),
-        per_query_relation=quote(per_query_table), group_col=group, value_col=value,
-        replicates=int(replicates), seed=int(seed), output_query_col=context["output_query_col"],
-    )
-    con.execute(f"CREATE TEMP TABLE {quote(table)} AS {sql}")
-    con.execute(f"DROP TABLE {quote(summary_table)}")
-    return table
-
-
-def run_all(con, context: dict, per_query_sql: str, measures, segments, intervals: bool, bootstrap: int,
-            seed: int, report: dict) -> tuple[str, str, dict]:
-    """Keep the per-query rows in a table (the NDCG rows, or the long rows of
-    named measures), count the evaluated queries and build the summary with
-    intervals (:func:`summarise`) and bootstrap bounds (:func:`add_bootstrap`).
-    Returns (per-query table, summary table, {"evaluated": n})."""
-    graded = measures is None or graded_cutoffs(measures)
-    per_query_table = new_view_name("per_query")
-    if graded:
-        con.execute(f"CREATE TEMP TABLE {quote(per_query_table)} AS {per_query_sql}")
-    if measures is not None:
-        rows_table = run_measures(con, context, measures, per_query_table if graded else None)
-        if graded:
-            con.execute(f"DROP TABLE {quote(per_query_table)}")
-        per_query_table = rows_table
-    count_sql = templates.render("evaluated_count.sql.j2", per_query_relation=quote(per_query_table),
-                                 output_query_col=context["output_query_col"])
-    evaluated = con.execute(count_sql).fetchall()[0][0]
-    per_query_table, summary_table = summarise(con, context, per_query_table, measures, segments, report)
-    if bootstrap:
-        summary_table = add_bootstrap(con, summary_table, per_query_table, measures, context, bootstrap, seed)
-        report["bootstrap"] = {"replicates": bootstrap, "seed": seed}
-    return per_query_table, summary_table, {"evaluated": evaluated}

@@ -39,25 +39,53 @@ class Check:
     query_ids_known: bool = True
 
 
-def _number(expr: str) -> str:
-    return f"TRY_CAST({expr} AS DOUBLE)"
+#: Largest finite double; a larger absolute value is infinite.
+MAX_DOUBLE = "1.7976931348623157e308"
 
 
-def _label_checks(relation: str, column: str, options: Options, portable: bool = False) -> list[Check]:
-    value = "CAST(label_raw AS DOUBLE)" if portable else _number("label_raw")
-    checks = [Check(relation, "label_raw IS NULL", column, "NULL labels")]
-    if not portable:
-        checks += [
-            Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
-            Check(relation, f"NOT ISFINITE({value})", column, "NaN or infinite labels"),
-        ]
+@dataclass(frozen=True)
+class Numbers:
+    """How the checks read a raw column as a number on one engine (DuckDB syntax).
+
+    ``number``: the value as DOUBLE, NULL when it holds no number (never an
+    error); ``nan``: true for NaN. From :mod:`ndcg_sql.dialects`.
+    """
+
+    number: str
+    nan: str
+
+    @classmethod
+    def of(cls, dialect: str) -> "Numbers":
+        from . import dialects
+
+        target = dialects.get(dialect)
+        if target.name == "duckdb":
+            return cls("TRY_CAST({x} AS DOUBLE)", target.nan)
+        # the engine's own TRY_CAST may refuse a numeric argument (Snowflake): go through text
+        return cls(target.try_double.replace("{x}", f"CAST({{x}} AS {target.text})"), target.nan)
+
+    def value(self, column: str) -> str:
+        return self.number.format(x=column)
+
+    def is_nan(self, column: str) -> str:
+        return self.nan.format(x=self.value(column))
+
+
+def _label_checks(relation: str, column: str, options: Options, numbers: Numbers) -> list[Check]:
+    value = numbers.value("label_raw")
+    finite = f"NOT ({numbers.is_nan('label_raw')}) AND ABS({value}) <= {MAX_DOUBLE}"
+    checks = [
+        Check(relation, "label_raw IS NULL", column, "NULL labels"),
+        Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, "non-numeric labels"),
+        Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column, "NaN or infinite labels"),
+    ]
     if options.negative_labels == "error":
-        checks.append(Check(relation, f"{value} < 0", column, "negative labels"))
+        checks.append(Check(relation, f"{finite} AND {value} < 0", column, "negative labels"))
     if options.gain == "exponential":
         checks.append(
             Check(
                 relation,
-                f"{'' if portable else f'ISFINITE({value}) AND '}{value} > {MAX_EXPONENTIAL_LABEL}",
+                f"{finite} AND {value} > {MAX_EXPONENTIAL_LABEL}",
                 column,
                 f"labels above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' or a mapping)",
             )
@@ -65,33 +93,33 @@ def _label_checks(relation: str, column: str, options: Options, portable: bool =
     elif options.gain == "mapping":
         labels = ", ".join(repr(label) for label, _ in options.gain_mapping)
         counted = f"GREATEST({value}, 0.0)" if options.negative_labels == "zero" else value
-        checks.append(Check(relation, f"{counted} NOT IN ({labels})", column, "labels missing from the gain mapping"))
+        checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column, "labels missing from the gain mapping"))
     return checks
 
 
-def checks_for(options: Options, columns: dict[str, str], portable: bool = False) -> list[Check]:
-    """All checks for one computation.
+def checks_for(options: Options, columns: dict[str, str], portable: bool = False, dialect: str = "duckdb") -> list[Check]:
+    """All checks for one computation, in DuckDB-syntax SQL for ``dialect``.
 
     Args:
         options: the validated options (gain decides the label range).
         columns: user column names by role: "query", "item", "order", "label",
             and with judgments "j_query", "j_item", "j_label".
-        portable: only the checks whose SQL every engine runs alike (for a
-            warehouse): no TRY_CAST, ISNAN or ISFINITE. There, a non-numeric
-            column fails the engine's CAST instead; NaN scores and labels are
-            not detected (engines disagree on how NaN compares).
+        portable: kept for callers of earlier versions; the checks are the
+            same on every engine now, written for ``dialect``.
+        dialect: the engine that runs them: a non-numeric text value and NaN
+            are read by that engine's own expressions
+            (:class:`Numbers`, :mod:`ndcg_sql.dialects`), so every engine
+            reports what DuckDB reports.
     """
-    order = _number("order_raw")
+    numbers = Numbers.of(dialect)
+    order = numbers.value("order_raw")
     checks = [
         Check("run_rows", "qid IS NULL", columns["query"], "NULL query ids", query_ids_known=False),
         Check("run_rows", "item IS NULL", columns["item"], "NULL item ids"),
         Check("run_rows", "order_raw IS NULL", columns["order"], f"NULL {options.input_kind}s"),
+        Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
+        Check("run_rows", numbers.is_nan("order_raw"), columns["order"], f"NaN {options.input_kind}s"),
     ]
-    if not portable:
-        checks += [
-            Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
-            Check("run_rows", f"ISNAN({order})", columns["order"], f"NaN {options.input_kind}s"),
-        ]
     if options.ties == "input-order":
         checks.append(Check("run_rows", "row_order IS NULL", columns["row"], "NULL row numbers"))
     checks += [
@@ -101,7 +129,7 @@ def checks_for(options: Options, columns: dict[str, str], portable: bool = False
         checks += [
             Check("judgment_rows", "qid IS NULL", columns["j_query"], "NULL query ids in the judgments", query_ids_known=False),
             Check("judgment_rows", "item IS NULL", columns["j_item"], "NULL item ids in the judgments"),
-            *_label_checks("judgment_rows", columns["j_label"], options, portable),
+            *_label_checks("judgment_rows", columns["j_label"], options, numbers),
             Check(
                 "judgment_duplicate_pairs",
                 "TRUE",
@@ -110,7 +138,7 @@ def checks_for(options: Options, columns: dict[str, str], portable: bool = False
             ),
         ]
     else:
-        checks += _label_checks("run_rows", columns["label"], options, portable)
+        checks += _label_checks("run_rows", columns["label"], options, numbers)
     return checks
 
 

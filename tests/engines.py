@@ -144,6 +144,27 @@ class Redshift(Postgres):
     dsn_variable = "NDCG_SQL_REDSHIFT_POSTGRES_DSN"  # a server whose database uses the C collation
     locale = ["--locale=C"]
 
+    def connection(self):
+        """Redshift's VARCHAR(MAX) (the longest text, which sqlglot writes for a
+        cast to text) is Postgres's TEXT; nothing else is changed."""
+        con = self.con
+
+        class Cursor:
+            def __init__(self):
+                self.cursor = con.cursor()
+
+            def execute(self, sql):
+                self.cursor.execute(sql.replace("VARCHAR(MAX)", "TEXT"))
+
+            def __getattr__(self, name):
+                return getattr(self.cursor, name)
+
+        class Connection:
+            def cursor(self):
+                return Cursor()
+
+        return Connection()
+
 
 # ---------------------------------------------------------------- Spark
 
@@ -250,8 +271,9 @@ class BigQuery:
             response = query.execute()
             names = [(column.name,) for column in query.columns]
         rows = []
-        table_data = response.content.table_data
-        for row in table_data.row if table_data is not None else []:  # no table data: no rows
+        content = response.content
+        table_data = content.table_data if content is not None else None
+        for row in (table_data.row if table_data is not None and table_data.row else []):  # no rows: no content
             cells = []
             for cell in row.cell:
                 for attribute in ("int64_value", "double_value", "string_value", "bool_value"):

@@ -38,3 +38,151 @@ def test_measure_sql_runs_on_engine(engine):  # noqa: F811
     assert set(got) == set(want)
     for key, value in want.items():
         assert math.isclose(float(got[key]), value, rel_tol=1e-12, abs_tol=1e-12), (key, got[key], value)
+
+
+# ------------------------------------------------------------------ the whole suite on every engine
+#
+# evaluate(con=engine) with measures, conventions, segments, intervals and
+# bootstrap, and compare(con=engine), give DuckDB's numbers to 1e-12 (the
+# bootstrap too: its draws come from the portable generator of
+# sql/random_draws.sql.j2, the same on every engine).
+
+ARMS_RUN = (
+    [("A", *row) for row in TEXT_RUN]
+    # arm B: other scores, no query "ab", and a NULL-free copy of the rest
+    + [("B", q, item, -score if q != "Ab" else score, label) for q, item, score, label in TEXT_RUN if q != "ab"]
+)
+ARMS_JUDGMENTS = [("A", *row) for row in TEXT_JUDGMENTS] + [("B", *row) for row in TEXT_JUDGMENTS]
+
+
+def _load(engine, base, columns, rows):
+    fold = dialects.get(engine.dialect).fold
+    name, table = _table(engine, base, False)
+    engine.load(table, [identifiers.folded(c, fold) for c in columns], rows)
+    return name
+
+
+def _same(got, want, where):
+    if isinstance(want, float) or isinstance(got, float):
+        assert got is not None and want is not None, (where, got, want)
+        assert math.isclose(float(got), float(want), rel_tol=1e-12, abs_tol=1e-12), (where, got, want)
+    else:
+        assert got == want, (where, got, want)
+
+
+def _same_records(got: list[dict], want: list[dict], keys: list[str]):
+    assert len(got) == len(want)
+    index = {tuple(r[k] for k in keys): r for r in got}
+    assert set(index) == {tuple(r[k] for k in keys) for r in want}
+    for row in want:
+        mine = index[tuple(row[k] for k in keys)]
+        assert set(mine) == set(row), (set(mine), set(row))
+        for column, value in row.items():
+            _same(mine[column], value, (row, column))
+
+
+SUITE_CASES = {
+    "measures-intervals-bootstrap-judgments-zero": dict(
+        judged=True, options=dict(measures=MEASURES, ties="item-desc", gain="linear", missing_queries="zero",
+                                  bootstrap=60, seed=7)),
+    "segments-ndcg-bootstrap": dict(
+        segments=True, options=dict(segments="arm", k=[1, 3, None], bootstrap=40, seed=3)),
+    "segmented-judgments-missing-zero-measures": dict(
+        segments=True, judged=True, options=dict(segments=["arm"], measures=["nDCG@3", "AP", "P@2"],
+                                                  ties="item-desc", missing_queries="zero")),
+    "segments-per-query-judgments": dict(
+        segments=True, judged="per query", options=dict(segments="arm", k=[2, 10], gain="linear", ties="item-asc")),
+    "intervals-sklearn-convention": dict(options=dict(k=[1, 3, None], intervals=True, convention="sklearn")),
+    "lightgbm-convention-input-order": dict(row=True, options=dict(k=[2, 5], convention="lightgbm", row_col="row_number")),
+}
+
+
+def _suite_inputs(case):
+    rows = ARMS_RUN if case.get("segments") else TEXT_RUN
+    columns = (["arm"] if case.get("segments") else []) + ["query_id", "item_id", "score", "label"]
+    if case.get("row"):
+        rows = [(*row, place) for place, row in enumerate(rows)]
+        columns = [*columns, "row_number"]
+    judgments = None
+    if case.get("judged"):
+        width = len(columns) - (1 if case.get("row") else 0)
+        rows = [row[: width - 1] for row in rows]
+        columns = columns[: width - 1]
+        if case["judged"] == "per query":
+            judgments = (["query_id", "item_id", "label"], TEXT_JUDGMENTS)
+        else:
+            judgments = ((["arm"] if case.get("segments") else []) + ["query_id", "item_id", "label"],
+                         ARMS_JUDGMENTS if case.get("segments") else TEXT_JUDGMENTS)
+    return columns, rows, judgments
+
+
+@pytest.mark.parametrize("case_name", sorted(SUITE_CASES))
+def test_suite_on_engine_matches_duckdb(engine, case_name):  # noqa: F811
+    case = SUITE_CASES[case_name]
+    columns, rows, judgments = _suite_inputs(case)
+    number = sorted(SUITE_CASES).index(case_name)
+    run_name = _load(engine, f"suite_runs_{number}", columns, rows)
+    judgments_name = _load(engine, f"suite_qrels_{number}", *judgments) if judgments else None
+    got = ndcg_sql.evaluate(run_name, judgments=judgments_name, con=engine.connection(), dialect=engine.dialect,
+                            per_query=True, **case["options"])
+    want = ndcg_sql.evaluate(pd.DataFrame(rows, columns=columns),
+                             judgments=pd.DataFrame(judgments[1], columns=judgments[0]) if judgments else None,
+                             **case["options"])
+    segments = ["arm"] if case.get("segments") else []
+    group = "measure" if "measures" in case["options"] else "k"
+    _same_records(got.summary_records(), want.summary_records(), [*segments, group])
+    assert [tuple(r[c] for c in [*segments, group]) for r in got.summary_records()] == \
+        [tuple(r[c] for c in [*segments, group]) for r in want.summary_records()]
+    _same_records(got.per_query_records(), want.per_query_records(), [*segments, "query_id", group])
+    assert got.coverage == want.coverage
+    assert got.options == want.options
+
+
+def test_float32_scores_refused_where_the_engine_has_no_float32(engine):  # noqa: F811
+    """trec_eval compares scores as float32: BigQuery and Snowflake have no 32-bit float."""
+    run_name = _load(engine, "float32_runs", ["query_id", "item_id", "score"], [row[:3] for row in TEXT_RUN])
+    qrels_name = _load(engine, "float32_qrels", ["query_id", "item_id", "label"], TEXT_JUDGMENTS)
+    options = dict(measures=["nDCG@3", "AP"], convention="trec_eval")
+    if engine.dialect in ("bigquery", "snowflake"):
+        with pytest.raises(ndcg_sql.OptionError, match="no 32-bit float"):
+            ndcg_sql.evaluate(run_name, judgments=qrels_name, con=engine.connection(), dialect=engine.dialect, **options)
+        return
+    got = ndcg_sql.evaluate(run_name, judgments=qrels_name, con=engine.connection(), dialect=engine.dialect,
+                            per_query=True, **options)
+    want = ndcg_sql.evaluate(pd.DataFrame([row[:3] for row in TEXT_RUN], columns=["query_id", "item_id", "score"]),
+                             judgments=pd.DataFrame(TEXT_JUDGMENTS, columns=["query_id", "item_id", "label"]), **options)
+    _same_records(got.summary_records(), want.summary_records(), ["measure"])
+    _same_records(got.per_query_records(), want.per_query_records(), ["query_id", "measure"])
+
+
+def test_compare_per_segment_on_engine_matches_duckdb(engine):  # noqa: F811
+    columns = ["arm", "query_id", "item_id", "score", "label"]
+    other = [(arm, q, item, score * 0.5 + (1.0 if item in ("B", "Z") else 0.0), label)
+             for arm, q, item, score, label in ARMS_RUN]
+    a_name = _load(engine, "compare_a", columns, ARMS_RUN)
+    b_name = _load(engine, "compare_b", columns, other)
+    options = dict(segments="arm", ties="item-desc", permutations=64, seed=5)
+    measures = ["nDCG@3", "P@2", "RR"]
+    got = ndcg_sql.compare(a_name, b_name, measures, con=engine.connection(), dialect=engine.dialect, **options)
+    want = ndcg_sql.compare(pd.DataFrame(ARMS_RUN, columns=columns), pd.DataFrame(other, columns=columns), measures,
+                            **options)
+    assert [(r["arm"], r["measure"]) for r in got.summary] == [(r["arm"], r["measure"]) for r in want.summary]
+    _same_records(got.summary, want.summary, ["arm", "measure"])
+
+
+def test_engine_names_nan_infinite_and_non_numeric_values(engine):  # noqa: F811
+    """Text columns holding NaN, infinity and words: InputError naming the column and query ids."""
+    rows = [("q1", "a", "1.5", "1"), ("q1", "b", "NaN", "2"), ("q2", "a", "2", "Infinity"),
+            ("q3", "a", "0.5", "high"), ("q4", "a", "x", "0")]
+    name = _load(engine, "bad_text_input", ["query_id", "item_id", "score", "label"], rows)
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, gain="linear")
+    message = str(error.value)
+    assert "column 'score': non-numeric scores (1 row), e.g. in query_id q4" in message, message
+    assert "column 'score': NaN scores (1 row), e.g. in query_id q1" in message, message
+    assert "column 'label': non-numeric labels (1 row), e.g. in query_id q3" in message, message
+    assert "column 'label': NaN or infinite labels (1 row), e.g. in query_id q2" in message, message
+    local = pd.DataFrame(rows, columns=["query_id", "item_id", "score", "label"])
+    with pytest.raises(ndcg_sql.InputError) as duck:
+        ndcg_sql.evaluate(local, gain="linear")
+    assert str(duck.value) == message

@@ -17,6 +17,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.duckdb import DuckDB
 
+import ndcg_sql
 from ndcg_sql import dialects, sql_text, templates, validation
 from sql_cases import STATEMENTS, all_combinations
 
@@ -140,3 +141,69 @@ HINT = (
     "hint: inside OVER, write ASC keys NULLS FIRST and DESC keys NULLS LAST (keys are never NULL; "
     "BigQuery's windowed aggregates accept only that order), and no DOUBLE in PARTITION BY (BigQuery)"
 )
+
+
+class _Recorded:
+    """An executor of ndcg_sql.suite that keeps each step's SQL (no engine)."""
+
+    def __init__(self):
+        self.parts = []
+
+    def add(self, name, sql):
+        self.parts.append((name, sql))
+        return name
+
+
+SUITE_OPTIONS = {
+    "measures-bootstrap": dict(measures=["nDCG@3", "AP", "RR", "R@3", "P(rel=2)@2", "Success@2"], ties="item-desc",
+                               bootstrap=10),
+    "segments-ndcg-bootstrap": dict(segments=["arm"], k=[1, None], bootstrap=10),
+    "segmented-judgments-measures": dict(segments=["arm", "day"], measures=["P@2", "nDCG@5"], judgments_table="qrels",
+                                         segmented_judgments=True, missing_queries="zero", ties="item-asc"),
+    "intervals": dict(k=[3, None]),
+    "input-order-float32": dict(k=[2], convention="xgboost", row_col="row_number"),
+}
+
+
+@pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
+def test_suite_statements_are_portable_and_transpile(dialect):
+    """The steps of measures, segments, intervals, bootstrap (ndcg_sql/suite.py) and of compare's
+    paired tests pass the same lint, and each statement a warehouse runs transpiles."""
+    from ndcg_sql import suite
+
+    target = dialects.get(dialect)
+    problems = {}
+    for name, options in SUITE_OPTIONS.items():
+        if options.get("convention") == "xgboost" and not target.float32:
+            with pytest.raises(ndcg_sql.OptionError, match="32-bit float"):
+                sql_text.plan("runs", dialect=dialect, **options)
+            continue
+        p = sql_text.plan("runs", dialect=dialect, **options)
+        steps = suite.Ctes(None)
+        per_query, summary, _ = suite.plan_all(steps, p.context, p.measures, options.get("bootstrap", 0), 3)
+        recorded = [*steps.parts, ("summary", summary),
+                    ("evaluated", suite.evaluated_sql(p.context, per_query, p.measures))]
+        for step, sql in recorded:
+            found = lint(sql)
+            if found:
+                problems[f"{name}/{step}"] = found
+        for final in ("summary", "evaluated"):
+            try:
+                sql_text.transpile(steps.statement(dict(recorded)[final]), target)
+            except sqlglot.errors.UnsupportedError as error:
+                problems[f"{name}/{final} (as run)"] = [str(error), HINT]
+    paired = [
+        templates.render("paired_tests.sql.j2", differences_relation="d", output_query_col='"query_id"',
+                         permutations=100, exact_max_queries=6, seed_state=5, group_cols=['"arm"', "measure"]),
+        *(templates.render(t, a_relation="a", b_relation="b", output_query_col='"query_id"', segment_cols=['"arm"'])
+          for t in ("paired_differences.sql.j2", "unpaired_counts.sql.j2")),
+    ]
+    for number, sql in enumerate(paired):
+        found = lint(sql)
+        if found:
+            problems[f"paired/{number}"] = found
+        try:
+            sql_text.transpile(sql, target)
+        except sqlglot.errors.UnsupportedError as error:
+            problems[f"paired/{number} (transpiled)"] = [str(error), HINT]
+    assert not problems, list(problems.items())[:5]

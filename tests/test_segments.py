@@ -80,11 +80,40 @@ def test_segment_errors(segments, words):
         ndcg_sql.evaluate(data, segments=segments)
 
 
-def test_segments_with_missing_queries_zero_are_refused():
+def test_segments_with_missing_queries_zero_need_segmented_judgments():
+    """Judgments per query give a judged query absent from the run no segment: a clear error."""
     data = pd.DataFrame({"query_id": [1], "item_id": [1], "score": [1.0], "arm": ["A"]})
     qrels = pd.DataFrame({"query_id": [1], "item_id": [1], "label": [1]})
-    with pytest.raises(ndcg_sql.OptionError, match="a query absent from the run has no segment"):
+    with pytest.raises(ndcg_sql.InputError, match="a judged query absent from the run has no segment of its own"):
         ndcg_sql.evaluate(data, judgments=qrels, segments="arm", missing_queries="zero")
+    partly = pd.DataFrame({"query_id": [1], "item_id": [1], "label": [1], "arm": ["A"]})
+    with pytest.raises(ndcg_sql.InputError, match="give all segment columns"):
+        ndcg_sql.evaluate(data.assign(day="mon"), judgments=partly, segments=["arm", "day"])
+
+
+def test_segmented_judgments_with_missing_queries_zero_hand_worked():
+    """Judgments per (arm, query): arm B never shows query 2, which counts 0 in arm B only.
+
+    Arm A, query 1: items a (label 1), b (label 0) ranked a, b: NDCG@2 = 1.
+    Arm A, query 2: item c (label 2) at rank 1: NDCG@2 = 1.
+    Arm B, query 1: ranked b, a: DCG = 1/log2(3), IDCG = 1: NDCG@2 = 0.6309...
+    Arm B, query 2: judged for arm B, absent from the run: 0.
+    """
+    run = pd.DataFrame({"arm": ["A", "A", "A", "B", "B"], "query_id": [1, 1, 2, 1, 1],
+                        "item_id": ["a", "b", "c", "b", "a"], "score": [2.0, 1.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"arm": ["A", "A", "A", "B", "B", "B"], "query_id": [1, 1, 2, 1, 1, 2],
+                          "item_id": ["a", "b", "c", "a", "b", "c"], "label": [1, 0, 2, 1, 0, 2]})
+    result = ndcg_sql.evaluate(run, judgments=qrels, k=2, gain="linear", segments="arm", missing_queries="zero")
+    got = {(r["arm"], r["query_id"]): r["ndcg"] for r in result.per_query_records()}
+    b1 = 1 / np.log2(3)
+    assert got.keys() == {("A", 1), ("A", 2), ("B", 1), ("B", 2)}
+    assert [got[("A", 1)], got[("A", 2)], got[("B", 2)]] == [1.0, 1.0, 0.0]
+    assert reference.close(got[("B", 1)], b1)
+    summary = {r["arm"]: r for r in result.summary_records()}
+    assert reference.close(summary["B"]["ndcg"], b1 / 2) and summary["B"]["queries"] == 2
+    assert result.coverage["missing_from_run"] == 1
+    ignored = ndcg_sql.evaluate(run, judgments=qrels, k=2, gain="linear", segments="arm")
+    assert {(r["arm"], r["query_id"]) for r in ignored.per_query_records()} == {("A", 1), ("A", 2), ("B", 1)}
 
 
 @SETTINGS

@@ -154,3 +154,112 @@ def test_cli_compare_table_and_per_query_csv(tmp_path):
     assert all(float(r["difference"]) == float(r["a"]) - float(r["b"]) for r in rows)
     bad = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--k", "10")
     assert bad.returncode == 2 and "not --k" in bad.stderr
+
+
+# ------------------------------------------------------------------ seeded draws, per segment
+#
+# The generator of sql/random_draws.sql.j2, written again here from its
+# definition (Python integers): the SQL's resamples and sign patterns are then
+# known exactly, so bootstrap intervals and sampled permutation p-values are
+# checked against numpy, not just for being close.
+
+P = 2**31 - 1
+ROUND_CONSTANTS = (7, 12345, 1664525, 1013904223)
+
+
+def draw_state(seed: int, a: int, b: int) -> int:
+    x = (((seed % P) * 1000003 + a) % P * 1000003 + b) % P
+    for c in ROUND_CONSTANTS:
+        x = pow((x + c) % P, 5, P)
+    return x
+
+
+def numpy_bootstrap(values: np.ndarray, replicates: int, seed: int) -> tuple[float, float]:
+    """Percentile interval from the SQL's resamples: draw j of replicate b takes place state(seed, b, j) mod n."""
+    n = len(values)
+    means = [values[[draw_state(seed, b, j) % n for j in range(n)]].mean() for b in range(replicates)]
+    return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
+
+
+def test_generator_is_a_permutation_round_and_spreads_draws():
+    """x -> x^5 mod P is one-to-one (gcd(5, P - 1) = 1), and draws mod 10 are near uniform."""
+    assert np.gcd(5, P - 1) == 1
+    counts = np.bincount([draw_state(3, b, j) % 10 for b in range(100) for j in range(100)], minlength=10)
+    assert counts.min() > 880 and counts.max() < 1120  # 10,000 draws: 1,000 +- 3.8 sd
+
+
+def segmented_log(rng, queries=9):
+    rows = []
+    for arm in ("A", "B"):
+        for q in range(queries if arm == "A" else queries - 2):
+            for item in range(4):
+                rows.append((arm, f"q{q:02d}", item, float(rng.normal()), int(rng.integers(0, 3))))
+    return pd.DataFrame(rows, columns=["arm", "query_id", "item_id", "score", "label"])
+
+
+def test_bootstrap_per_segment_equals_numpy_resamples():
+    data = segmented_log(np.random.default_rng(3))
+    result = ndcg_sql.evaluate(data, k=[2, None], segments="arm", bootstrap=300, seed=11)
+    per_query = pd.DataFrame(result.per_query_records())
+    rows = result.summary_records()
+    assert [(r["arm"], r["k"]) for r in rows] == [("A", 2), ("A", None), ("B", 2), ("B", None)]
+    for row in rows:
+        chosen = per_query[(per_query["arm"] == row["arm"])
+                           & (per_query["k"].isna() if row["k"] is None else per_query["k"] == row["k"])]
+        values = chosen.sort_values("query_id")["ndcg"].to_numpy()  # places in query order (byte order)
+        low, high = numpy_bootstrap(values, 300, 11)
+        assert row["bootstrap_low"] == pytest.approx(low, **TOL)
+        assert row["bootstrap_high"] == pytest.approx(high, **TOL)
+        assert row["ndcg"] == pytest.approx(values.mean(), **TOL)
+
+
+def test_bootstrap_of_measures_equals_numpy_resamples():
+    result = ndcg_sql.evaluate(BM25, measures=["AP", "nDCG@10"], bootstrap=200, seed=2**40 + 5, **TREC)
+    per_query = pd.DataFrame(result.per_query_records())
+    for row in result.summary_records():
+        chosen = per_query[per_query["measure"] == row["measure"]]
+        values = chosen.sort_values("query_id")["value"].to_numpy()  # code point order = UTF-8 byte order
+        low, high = numpy_bootstrap(values, 200, 2**40 + 5)
+        assert (row["bootstrap_low"], row["bootstrap_high"]) == (pytest.approx(low, **TOL), pytest.approx(high, **TOL))
+
+
+def test_compare_per_segment_matches_scipy_per_segment():
+    rng = np.random.default_rng(8)
+    a = segmented_log(rng)
+    b = a.assign(score=a["score"] + rng.normal(scale=0.8, size=len(a)))
+    b = b[~((b["arm"] == "B") & (b["query_id"] == "q00"))]  # one query only run A has, in arm B
+    result = ndcg_sql.compare(a, b, ["nDCG@3", "P@2"], segments="arm", permutations=50_000, ties="item-asc")
+    assert [(r["arm"], r["measure"]) for r in result.summary] == [("A", "nDCG@3"), ("A", "P@2"), ("B", "nDCG@3"), ("B", "P@2")]
+    per_a = pd.DataFrame(ndcg_sql.evaluate(a, measures=["nDCG@3", "P@2"], segments="arm", ties="item-asc").per_query_records())
+    per_b = pd.DataFrame(ndcg_sql.evaluate(b, measures=["nDCG@3", "P@2"], segments="arm", ties="item-asc").per_query_records())
+    paired = per_a.merge(per_b, on=["arm", "query_id", "measure"], suffixes=("_a", "_b"))
+    for row in result.summary:
+        chosen = paired[(paired["arm"] == row["arm"]) & (paired["measure"] == row["measure"])]
+        x, y = chosen["value_a"].to_numpy(), chosen["value_b"].to_numpy()
+        assert row["queries"] == len(x)
+        assert row["only_a"] == (1 if row["arm"] == "B" else 0) and row["only_b"] == 0
+        assert row["mean_difference"] == pytest.approx((x - y).mean(), **TOL)
+        test = stats.ttest_rel(x, y)
+        if np.isnan(test.statistic):
+            assert row["t"] is None
+        else:
+            assert row["t"] == pytest.approx(test.statistic, **TOL)
+            assert row["t_p_value"] == pytest.approx(test.pvalue, **TOL)
+        d = x - y
+        if len(d) <= 15:
+            assert row["permutation_kind"] == "exact"
+            assert row["permutation_p_value"] == pytest.approx(scipy_exact_permutation_p(d), **TOL)
+
+
+def test_sampled_permutation_p_value_equals_numpy_with_the_same_signs():
+    rng = np.random.default_rng(42)
+    a, b = paired_frames(rng, 15)
+    result = ndcg_sql.compare(a, b, ["nDCG@3"], permutations=500, seed=9)
+    row = result.summary[0]
+    assert row["permutation_kind"] == "sampled"
+    frame = result.per_query.fetchdf()
+    d = frame.sort_values("query_id")["difference"].to_numpy()
+    observed = abs(d.sum())
+    signs = np.array([[1 - 2 * (draw_state(9, p, i) % 2) for i in range(len(d))] for p in range(500)])
+    extreme = int((np.abs(signs @ d) >= observed * (1 - 1e-9)).sum())
+    assert row["permutation_p_value"] == pytest.approx((1 + extreme) / 501, **TOL)

@@ -71,7 +71,7 @@ SELECT * FROM (
 {% macro default__ndcg_measures_summary(per_query, measures, query_col) -%}
   {%- set context = ndcg_sql.measure_context(ndcg_sql.parse_measures(measures), 'item-asc') -%}
   {{ return(ndcg_sql.tmpl_measure_summary(
-      per_query_relation=per_query, group_col='measure', value_col='value',
+      per_query_relation=per_query, group_cols=['measure'], value_col='value',
       output_query_col=ndcg_sql.quote_identifier(query_col), measures=context['measures'])) }}
 {%- endmacro %}
 

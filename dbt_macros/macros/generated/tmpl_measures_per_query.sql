@@ -1,6 +1,6 @@
 {#- Generated from sql/measures_per_query.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro tmpl_measures_per_query(binary_measures, exact_gains, gain, gain_mapping, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, order_col, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, thresholds, ties) -%}
+{% macro tmpl_measures_per_query(binary_measures, exact_gains, gain, gain_mapping, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, order_col, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, segmented_judgments, thresholds, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -28,7 +28,7 @@
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("tmpl_measures_per_query: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("tmpl_measures_per_query: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("tmpl_measures_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'order_col': order_col, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'thresholds': thresholds, 'ties': ties} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'order_col': order_col, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'thresholds': thresholds, 'ties': ties} -%}
 {#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
     RR(@k), Success@k (definitions, formulas and sources: ndcg_sql/measures.py).
     An item is relevant at threshold t when its label >= t (trec_eval's -l).
@@ -41,18 +41,53 @@ WITH
 {% with %}{#- The only place user column names appear. Every later CTE speaks of
     qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
     and label. With segment columns (experiment arm, date, device, ...) the
-    query key qid is the struct (segment_1, ..., query): every later CTE
-    partitions by it unchanged, so a query in two segments is two queries
-    (DuckDB STRUCT_PACK; sql/segment_rows.sql.j2 unpacks it). Judgments
-    are per query: each (segment, query) of the run gets the query's
-    judgments, and judged queries the run does not show are left out. -#}
+    query key qid is a number standing for the pair (segment values, query)
+    (segment_keys): every later CTE partitions by it unchanged, so a query in
+    two segments is two queries, and the per-query rows join segment_keys to
+    give the segment columns and the query id back. Judgments without the
+    segment columns are per query: each (segment, query) of the run gets the
+    query's judgments, and judged queries the run does not show are left out.
+    Judgments with them (segmented_judgments) are per (segment, query). -#}
 {%- set query_key -%}
 {%- if segment_cols -%}
-STRUCT_PACK({% for s in segment_cols %}segment_{{ loop.index }} := {{ s }}, {% endfor %}query := {{ query_col }})
+ndcg_sql_segment_key
 {%- else -%}
 {{ query_col }}
 {%- endif -%}
 {%- endset -%}
+{%- set keyed_run -%}
+{%- if segment_cols -%}
+(
+    SELECT ranking.*, keys.qid AS ndcg_sql_segment_key
+    FROM {{ run_relation }} AS ranking
+    INNER JOIN segment_keys AS keys
+      ON {% for s in segment_cols %}ranking.{{ s }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}ranking.{{ query_col }} IS NOT DISTINCT FROM keys.query
+  ) AS keyed_ranking
+{%- else -%}
+{{ run_relation }}
+{%- endif -%}
+{%- endset -%}
+{%- if segment_cols %}
+segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented_judgments | default(false) %} or the judgments{% endif %}: the number standing for the pair
+  SELECT
+    {%- for s in segment_cols %}
+    segment_{{ loop.index }},
+    {%- endfor %}
+    query,
+    CASE WHEN query IS NOT NULL THEN ROW_NUMBER() OVER (
+      ORDER BY {% for s in segment_cols %}segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}query ASC NULLS LAST
+    ) END AS qid
+  FROM (
+    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+    FROM {{ run_relation }}
+    {%- if segmented_judgments | default(false) %}
+    UNION
+    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
+    FROM {{ judgments_relation }}
+    {%- endif %}
+  ) AS segment_queries
+),
+{%- endif %}
 run_rows AS ( -- one row per (query, item) of the ranking, as given
   SELECT
     {{ query_key }} AS qid,
@@ -62,7 +97,7 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
     {%- endif %}
-  FROM {{ run_relation }}
+  FROM {{ keyed_run }}
 )
 {%- if not judgments %},
 run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
@@ -72,18 +107,20 @@ run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
   SELECT
     {{ query_key }} AS qid,
     {{ label_col }} AS label_raw
-  FROM {{ run_relation }}
+  FROM {{ keyed_run }}
 )
 {%- endif %}
 {%- if judgments %},
 judgment_rows AS ( -- one row per judged (query, item), as given
   {%- if segment_cols %}
-  SELECT s.qid, j.item, j.label_raw
+  SELECT keys.qid, j.item, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
     FROM {{ judgments_relation }}
   ) AS j
-  INNER JOIN (SELECT DISTINCT qid FROM run_rows) AS s ON s.qid.query = j.query
+  LEFT JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  WHERE keys.qid IS NOT NULL OR j.query IS NULL
   {%- else %}
   SELECT
     {{ j_query_col }} AS qid,
@@ -94,12 +131,13 @@ judgment_rows AS ( -- one row per judged (query, item), as given
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
   {%- if segment_cols %}
-  SELECT s.qid, j.label_raw
+  SELECT keys.qid, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
     FROM {{ judgments_relation }}
   ) AS j
-  INNER JOIN (SELECT DISTINCT qid FROM run_rows) AS s ON s.qid.query = j.query
+  INNER JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
   {%- else %}
   SELECT
     {{ j_query_col }} AS qid,
@@ -260,7 +298,7 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
     {%- for t in thresholds %},
     relevant_{{ t.id }},
     relevant_through_{{ t.id }},
-    SUM(CASE WHEN relevant_{{ t.id }} = 1.0 THEN relevant_through_{{ t.id }} / rank ELSE 0.0 END) OVER (
+    SUM(CASE WHEN relevant_{{ t.id }} = 1.0 THEN CAST(relevant_through_{{ t.id }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0) ELSE 0.0 END) OVER (
       PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS precision_sum_{{ t.id }}
     {%- endfor %}
@@ -277,7 +315,7 @@ ranked_measures AS ( -- one row per ranked query: the numerator of every measure
     {%- elif m.family == 'AP' %}
     MAX(CASE WHEN {{ ndcg_sql.tmpl_measures_per_query__within(ndcg_context, m.k) }} THEN precision_sum_{{ t }} END)
     {%- elif m.family == 'RR' %}
-    MAX(CASE WHEN {{ ndcg_sql.tmpl_measures_per_query__within(ndcg_context, m.k) }} AND relevant_{{ t }} = 1.0 THEN 1.0 / rank END)
+    MAX(CASE WHEN {{ ndcg_sql.tmpl_measures_per_query__within(ndcg_context, m.k) }} AND relevant_{{ t }} = 1.0 THEN CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0) END)
     {%- else %}
     MAX(CASE WHEN {{ ndcg_sql.tmpl_measures_per_query__within(ndcg_context, m.k) }} AND relevant_{{ t }} = 1.0 THEN 1.0 END)
     {%- endif %} AS numerator_{{ m.id }}
@@ -293,10 +331,10 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     q.qid,
     {{ m.order }} AS measure_order,
     {%- if m.family == 'P' %}
-    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / {{ m.k }} AS value
+    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
     {%- elif m.family in ('R', 'AP') %}
     CASE WHEN c.relevant_{{ m.threshold_id }} > 0
-      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / c.relevant_{{ m.threshold_id }}
+      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
       ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
     {%- else %}
     CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
@@ -306,6 +344,19 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   LEFT JOIN relevant_counts AS c ON q.qid = c.qid
   {%- endfor %}
 )
-SELECT qid AS {{ output_query_col }}, measure_order, value
+SELECT
+  {%- if segment_cols %}
+  {%- for s in segment_cols %}
+  keys.segment_{{ loop.index }} AS {{ s }},
+  {%- endfor %}
+  keys.query AS {{ output_query_col }},
+  {%- else %}
+  qid AS {{ output_query_col }},
+  {%- endif %}
+  measure_order,
+  value
 FROM binary_measures
+{%- if segment_cols %}
+INNER JOIN segment_keys AS keys ON binary_measures.qid = keys.qid
+{%- endif %}
 {%- endmacro %}

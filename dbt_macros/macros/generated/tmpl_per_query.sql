@@ -1,6 +1,6 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m ndcg_sql.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro tmpl_per_query(cutoffs, exact_gains, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, tail_cutoffs, ties) -%}
+{% macro tmpl_per_query(cutoffs, exact_gains, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -31,7 +31,7 @@
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
@@ -48,18 +48,53 @@ WITH
 {% with %}{#- The only place user column names appear. Every later CTE speaks of
     qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
     and label. With segment columns (experiment arm, date, device, ...) the
-    query key qid is the struct (segment_1, ..., query): every later CTE
-    partitions by it unchanged, so a query in two segments is two queries
-    (DuckDB STRUCT_PACK; sql/segment_rows.sql.j2 unpacks it). Judgments
-    are per query: each (segment, query) of the run gets the query's
-    judgments, and judged queries the run does not show are left out. -#}
+    query key qid is a number standing for the pair (segment values, query)
+    (segment_keys): every later CTE partitions by it unchanged, so a query in
+    two segments is two queries, and the per-query rows join segment_keys to
+    give the segment columns and the query id back. Judgments without the
+    segment columns are per query: each (segment, query) of the run gets the
+    query's judgments, and judged queries the run does not show are left out.
+    Judgments with them (segmented_judgments) are per (segment, query). -#}
 {%- set query_key -%}
 {%- if segment_cols -%}
-STRUCT_PACK({% for s in segment_cols %}segment_{{ loop.index }} := {{ s }}, {% endfor %}query := {{ query_col }})
+ndcg_sql_segment_key
 {%- else -%}
 {{ query_col }}
 {%- endif -%}
 {%- endset -%}
+{%- set keyed_run -%}
+{%- if segment_cols -%}
+(
+    SELECT ranking.*, keys.qid AS ndcg_sql_segment_key
+    FROM {{ run_relation }} AS ranking
+    INNER JOIN segment_keys AS keys
+      ON {% for s in segment_cols %}ranking.{{ s }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}ranking.{{ query_col }} IS NOT DISTINCT FROM keys.query
+  ) AS keyed_ranking
+{%- else -%}
+{{ run_relation }}
+{%- endif -%}
+{%- endset -%}
+{%- if segment_cols %}
+segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented_judgments | default(false) %} or the judgments{% endif %}: the number standing for the pair
+  SELECT
+    {%- for s in segment_cols %}
+    segment_{{ loop.index }},
+    {%- endfor %}
+    query,
+    CASE WHEN query IS NOT NULL THEN ROW_NUMBER() OVER (
+      ORDER BY {% for s in segment_cols %}segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}query ASC NULLS LAST
+    ) END AS qid
+  FROM (
+    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+    FROM {{ run_relation }}
+    {%- if segmented_judgments | default(false) %}
+    UNION
+    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
+    FROM {{ judgments_relation }}
+    {%- endif %}
+  ) AS segment_queries
+),
+{%- endif %}
 run_rows AS ( -- one row per (query, item) of the ranking, as given
   SELECT
     {{ query_key }} AS qid,
@@ -69,7 +104,7 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
     {%- endif %}
-  FROM {{ run_relation }}
+  FROM {{ keyed_run }}
 )
 {%- if not judgments %},
 run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
@@ -79,18 +114,20 @@ run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
   SELECT
     {{ query_key }} AS qid,
     {{ label_col }} AS label_raw
-  FROM {{ run_relation }}
+  FROM {{ keyed_run }}
 )
 {%- endif %}
 {%- if judgments %},
 judgment_rows AS ( -- one row per judged (query, item), as given
   {%- if segment_cols %}
-  SELECT s.qid, j.item, j.label_raw
+  SELECT keys.qid, j.item, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
     FROM {{ judgments_relation }}
   ) AS j
-  INNER JOIN (SELECT DISTINCT qid FROM run_rows) AS s ON s.qid.query = j.query
+  LEFT JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  WHERE keys.qid IS NOT NULL OR j.query IS NULL
   {%- else %}
   SELECT
     {{ j_query_col }} AS qid,
@@ -101,12 +138,13 @@ judgment_rows AS ( -- one row per judged (query, item), as given
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
   {%- if segment_cols %}
-  SELECT s.qid, j.label_raw
+  SELECT keys.qid, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
     FROM {{ judgments_relation }}
   ) AS j
-  INNER JOIN (SELECT DISTINCT qid FROM run_rows) AS s ON s.qid.query = j.query
+  INNER JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
   {%- else %}
   SELECT
     {{ j_query_col }} AS qid,
@@ -273,14 +311,24 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   CROSS JOIN cutoffs AS c
 )
 SELECT
+  {%- if segment_cols %}
+  {%- for s in segment_cols %}
+  keys.segment_{{ loop.index }} AS {{ s }},
+  {%- endfor %}
+  keys.query AS {{ output_query_col }},
+  {%- else %}
   qid AS {{ output_query_col }},
+  {%- endif %}
   k,
   CAST(cg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS cg,
   CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,
   CAST(idcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS idcg,
   CASE WHEN idcg > 0 THEN CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
 FROM query_values
+{%- if segment_cols %}
+INNER JOIN segment_keys AS keys ON query_values.qid = keys.qid
+{%- endif %}
 {%- if ordered | default(false) %}
-ORDER BY qid ASC NULLS LAST, k ASC NULLS LAST
+ORDER BY {% if segment_cols %}query_values.{% endif %}qid ASC NULLS LAST, k ASC NULLS LAST
 {%- endif %}
 {%- endmacro %}
