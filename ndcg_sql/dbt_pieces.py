@@ -197,12 +197,11 @@ _ROLES = {"query": "@query@", "item": "@item@", "order": "@order@", "label": "@l
 
 
 def _checks(dialect: dialects.Dialect) -> dict:
-    portable = dialect.name != SOURCE
     table = {}
     for judged, kind, gain in CHECK_KEYS:
         options = Options.build(judgments=judged, input_kind=kind, gain=gain)
         rows = []
-        for check in validation.checks_for(options, _ROLES, portable=portable):
+        for check in validation.checks_for(options, _ROLES, dialect=dialect.name):
             rows.append({
                 "relation": check.relation,
                 "condition": transpile_expression(check.condition, dialect),
@@ -219,8 +218,8 @@ def input_checks_file() -> str:
     return (
         "{#- Generated from ndcg_sql/validation.py by `python -m ndcg_sql.dbt_gen`: do not edit.\n"
         "    The input checks of the Python runner, keyed 'labels|judgments' | 'score|rank' |\n"
-        "    'exponential|linear': every check on DuckDB, the portable ones (no TRY_CAST, ISNAN,\n"
-        "    ISFINITE) on other engines, conditions transpiled by sqlglot. Column names are\n"
+        "    'exponential|linear': every check, written for each engine (its NaN test and its\n"
+        "    safe text-to-number cast, ndcg_sql/dialects.py), transpiled by sqlglot. Column names are\n"
         "    '@query@', '@item@', '@order@', '@label@' (the caller puts in the user's). -#}\n"
         + _dispatched(
             "input_checks", "", {n: _checks(d) for n, d in engines.items()},
