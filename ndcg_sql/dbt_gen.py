@@ -52,6 +52,7 @@ ENTRIES = {
     "measures_per_query.sql.j2": "tmpl_measures_per_query",
     "measure_rows.sql.j2": "tmpl_measure_rows",
     "measure_summary.sql.j2": "tmpl_measure_summary",
+    "segment_summary.sql.j2": "tmpl_segment_summary",
     "validate_examples.sql.j2": "tmpl_validate_examples",
 }
 #: The dbt package name (``name:`` in ``dbt_macros/dbt_project.yml``).

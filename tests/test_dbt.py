@@ -98,8 +98,8 @@ def test_build_passes_every_model_seed_and_generic_test(project):
     assert sum(name.startswith("ndcg_sql_ndcg_valid_input") for name in statuses) == 2
 
 
-#: seeds (3; bad_ranking only on demand), models (13) and data tests (6) of the project
-NODES = 22
+#: seeds (3; bad_ranking only on demand), models (15) and data tests (7) of the project
+NODES = 25
 
 
 # What each per-query model computes, as arguments of ndcg_sql.evaluate (the Python runner)
@@ -344,6 +344,47 @@ def check_lambdarank_measures(read):
         assert reference.close(row["ci_low"], low, 1e-8) and reference.close(row["ci_high"], high, 1e-8)
 
 
+ARMS_MEASURES = [("nDCG@10", None), ("P@10", ("P", 10, 1.0)), ("R@100", ("R", 100, 1.0)), ("AP", ("AP", None, 1.0)),
+                 ("RR(rel=2)", ("RR", None, 2.0)), ("Success@1", ("Success", 1, 1.0))]
+
+
+def check_arms_measures(read):
+    """dl19_arms_measures (segment_cols=['arm']): each arm's rows are the numpy reference's on
+    that arm alone (NIST's judgments, trec_eval's ordering); dl19_arms_measures_summary: per
+    (arm, measure) the mean, count, standard error and interval as scipy computes them."""
+    from scipy import stats
+
+    got = {(row["arm"], row["query_id"], row["measure"]): row["value"] for row in read("dl19_arms_measures")}
+    summary = read("dl19_arms_measures_summary")
+    runs, qrels = dl19_runs(), dl19_qrels()
+    judgments = list(zip(qrels["query_id"], qrels["item_id"], qrels["label"]))
+    binary = [(name, *spec) for name, spec in ARMS_MEASURES if spec is not None]
+    expected = {}
+    for arm in ("bm25", "splade_pp_ed"):
+        data = runs[runs["arm"] == arm]
+        rows = list(zip(data["query_id"], data["item_id"], data["score"], [0] * len(data)))
+        values = reference.measures(rows, binary, ties="item-desc", judgments=judgments)
+        ndcg, _ = reference.evaluate(rows, [10], gain="linear", ties="item-desc", judgments=judgments)
+        values.update({(q, "nDCG@10"): v[3] for (q, k), v in ndcg.items()})
+        expected.update({(arm, q, name): value for (q, name), value in values.items()})
+    assert set(got) == set(expected)
+    for key, value in expected.items():
+        assert reference.close(got[key], value, TOL), (key, got[key], value)
+    assert [(row["arm"], row["measure"]) for row in summary] == [
+        (arm, name) for arm in ("bm25", "splade_pp_ed") for name, _ in ARMS_MEASURES]
+    for row in summary:
+        values = [v for (arm, _, name), v in expected.items() if (arm, name) == (row["arm"], row["measure"])]
+        mean = sum(values) / len(values)
+        assert row["queries"] == len(values) == 43
+        assert reference.close(row["mean"], mean, TOL)
+        assert reference.close(row["stderr"], stats.sem(values), TOL)
+        low, high = stats.norm.interval(0.95, loc=mean, scale=stats.sem(values))
+        assert reference.close(row["ci_low"], low, 1e-8) and reference.close(row["ci_high"], high, 1e-8)
+    # the published Anserini BM25 baseline on TREC DL 2019 passage: NDCG@10 = 0.5058
+    bm25_ndcg = next(row["mean"] for row in summary if (row["arm"], row["measure"]) == ("bm25", "nDCG@10"))
+    assert bm25_ndcg == pytest.approx(0.5058, abs=5e-5)
+
+
 def check_conventions(read):
     """sklearn: scikit-learn's ndcg_score itself; trec_eval: pytrec_eval itself (float32 scores)."""
     import pytrec_eval
@@ -389,6 +430,22 @@ def check_bad_input_fails(project_dir):
 def test_measures_model_matches_reference(project):
     _, database, _ = project
     check_lambdarank_measures(lambda name: table(database, name))
+
+
+def test_measures_per_segment_model_matches_reference_and_runner(project):
+    _, database, _ = project
+    check_arms_measures(lambda name: table(database, name))
+    # and the Python runner, measures per segment over the same seeds
+    got = {(row["arm"], row["measure"]): row for row in table(database, "dl19_arms_measures_summary")}
+    result = ndcg_sql.evaluate(dl19_runs(), judgments=dl19_qrels(), measures=[name for name, _ in ARMS_MEASURES],
+                               segments="arm", gain="linear", ties="item-desc")
+    records = result.summary_records()
+    assert [(r["arm"], r["measure"]) for r in records] == list(got)
+    for record in records:
+        row = got[(record["arm"], record["measure"])]
+        assert row["queries"] == record["queries"]
+        for field in ("mean", "stderr", "ci_low", "ci_high"):
+            assert reference.close(row[field], record[field], RUNNER_TOL), (record, row)
 
 
 def test_convention_models_match_the_peer_tools(project):
@@ -472,6 +529,7 @@ def test_postgres_models_match_reference(postgres_project):
 def test_postgres_measures_and_conventions(postgres_project):
     _, read, _ = postgres_project
     check_lambdarank_measures(read)
+    check_arms_measures(read)
     check_conventions(read)
 
 

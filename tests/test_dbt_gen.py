@@ -311,6 +311,67 @@ def test_dbt_segments_without_judgments_run_in_duckdb():
             assert all(reference.close(a, b) for a, b in zip(got[(arm, q, k)], values)), (arm, q, k)
 
 
+def test_dbt_measures_per_segment_with_segmented_judgments_run_in_duckdb():
+    """ndcg_measures / ndcg_measures_summary with segment_cols and judgments per (segment, query)
+    (segmented_judgments, missing_queries='zero'), rendered by the stand-in and run by DuckDB:
+    the numpy reference per arm, and the Python runner's evaluate(measures=..., segments=...)."""
+    import duckdb
+    import pandas as pd
+
+    import ndcg_sql
+    import reference
+
+    data = pd.read_csv(ROOT / "examples" / "lightgbm_lambdarank" / "rank.test.scored.csv")
+    data["doc_id"] = data["doc_id"].astype(str)
+    arms = pd.concat([data.assign(arm="a"), data.assign(arm="b", score=-data["score"])])
+    # judgments per arm: arm b's labels differ, and arm b lacks query 1 in the run (judged: counts 0)
+    judgments = pd.concat([data.assign(arm="a"), data.assign(arm="b", label=data["label"] % 3)])[
+        ["arm", "query_id", "doc_id", "label"]]
+    run = arms.drop(columns=["label"])
+    run = run[~((run["arm"] == "b") & (run["query_id"] == 1))]
+    names = ["nDCG@5", "P@5", "AP", "RR", "R@10"]
+    options = dict(item_col="doc_id", ties="item-desc", missing_queries="zero")
+    macros = dbt_standin_module.load(PACKAGE_MACROS)
+    sql = macros.ndcg_measures("run", names, judgments="qrels", segment_cols=["arm"], segmented_judgments=True,
+                               **options)
+    con = duckdb.connect()
+    con.register("run", run)
+    con.register("qrels", judgments)
+    got = {(arm, q, m): v for arm, q, m, v in con.sql(sql).fetchall()}
+    asked = [("P@5", "P", 5, 1.0), ("AP", "AP", None, 1.0), ("RR", "RR", None, 1.0), ("R@10", "R", 10, 1.0)]
+    expected = {}
+    for arm in ("a", "b"):
+        part = run[run["arm"] == arm]
+        rows = list(zip(part["query_id"], part["doc_id"], part["score"], [0] * len(part)))
+        judged = judgments[judgments["arm"] == arm]
+        qrels = list(zip(judged["query_id"], judged["doc_id"], judged["label"]))
+        values = reference.measures(rows, asked, ties="item-desc", judgments=qrels, missing_queries="zero")
+        ndcg, _ = reference.evaluate(rows, [5], ties="item-desc", judgments=qrels, missing_queries="zero")
+        values.update({(q, "nDCG@5"): v[3] for (q, k), v in ndcg.items()})
+        expected.update({(arm, q, m): v for (q, m), v in values.items()})
+    assert set(got) == set(expected)
+    assert all(reference.close(got[key], value) for key, value in expected.items())
+    assert got[("b", 1, "AP")] == 0.0  # judged in arm b, absent from its run
+    summary = con.sql(macros.ndcg_measures_summary(f"({sql}) AS m", names, segment_cols=["arm"])).fetchall()
+    result = ndcg_sql.evaluate(run, judgments=judgments, measures=names, segments="arm", **options)
+    want = [tuple(r.values()) for r in result.summary_records()]
+    assert [row[:2] for row in summary] == [row[:2] for row in want]
+    for row, record in zip(summary, want):
+        assert row[3] == record[3]
+        assert all(reference.close(a, b, 1e-13) for a, b in zip(row[2:], record[2:]))
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [(dict(segment_cols=["arm"], judgments='"q"', missing_queries="zero"), "segmented_judgments=true"),
+     (dict(segment_cols=["value"]), "may not be named"),
+     (dict(segment_cols=["arm"], segmented_judgments="yes"), "true or false")],
+)
+def test_dbt_measures_refuse_bad_segments(arguments, message):
+    with pytest.raises(CompilerError, match=message):
+        dbt_standin_module.load(PACKAGE_MACROS).ndcg_measures('"run"', ["nDCG@5"], **arguments)
+
+
 def without_comments_and_order(sql: str, dialect: str) -> str:
     import sqlglot
 

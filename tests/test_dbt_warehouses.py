@@ -218,3 +218,34 @@ def test_dbt_segments_and_gate_run_on_engine(engine):  # noqa: F811
     missing = macros.test_ndcg_at_least(f"({per_query_at_1}) AS per_query_at_1", 0.0, 3, "query_id", [], None)
     rows = run_sql(engine, missing)[1]
     assert len(rows) == 1 and rows[0][1] is None
+
+
+def test_dbt_measures_per_segment_run_on_engine_as_to_sql(engine):  # noqa: F811
+    """ndcg_measures and ndcg_measures_summary with segment_cols, in the engine's SQL: the rows of
+    the SQL the package emits for the engine (to_sql(measures=..., segments=...)) on the same table,
+    and the Python runner's summary per (arm, measure)."""
+    fold = dialects.get(engine.dialect).fold
+    arms = [("a", *row) for row in TEXT_RUN] + [("b", q, item, -score, label % 2) for q, item, score, label in TEXT_RUN]
+    table = identifiers.table(["dbt_measure_arms"], fold)
+    engine.load(table, [identifiers.folded(c, fold) for c in ("arm", "query_id", "item_id", "score", "label")], arms)
+    relation = table.sql(dialect=dialects.get(engine.dialect).sqlglot)
+    macros = macros_for(engine)
+    options = dict(ties="item-asc", gain="linear")
+    dbt_sql = macros.ndcg_measures(relation, MEASURES, segment_cols=["arm"], **options)
+    emitted = ndcg_sql.to_sql("dbt_measure_arms", dialect=engine.dialect, measures=MEASURES, segments=["arm"], **options)
+    got = keyed(*run_sql(engine, dbt_sql), 3)
+    want = keyed(*run_sql(engine, emitted), 3)
+    assert len(want) == 2 * 5 * len(MEASURES)
+    assert_same(got, want, ("value",))
+
+    summary_sql = macros.ndcg_measures_summary(f"({dbt_sql}) AS measure_rows", MEASURES, segment_cols=["arm"])
+    columns, rows = run_sql(engine, summary_sql)
+    summary = keyed(columns, rows, 2)
+    frame = pd.DataFrame(arms, columns=["arm", "query_id", "item_id", "score", "label"])
+    records = ndcg_sql.evaluate(frame, measures=MEASURES, segments="arm", **options).summary_records()
+    assert sorted(summary) == sorted((r["arm"], r["measure"]) for r in records)
+    for record in records:
+        row = summary[(record["arm"], record["measure"])]
+        assert row["queries"] == record["queries"]
+        for field in ("mean", "stderr", "ci_low", "ci_high"):
+            assert math.isclose(float(row[field]), record[field], rel_tol=TOLERANCE, abs_tol=TOLERANCE), (record, row)

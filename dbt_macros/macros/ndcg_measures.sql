@@ -8,6 +8,12 @@
                     is relevant when its label >= rel, default 1), aliases
                     NDCG, MAP, MRR, Hit; a list, or one string separated by
                     commas or spaces
+      segment_cols  optional columns of the ranking (experiment arm, date,
+                    device): every measure is computed per (segment values,
+                    query), and the output starts with these columns, as
+                    ndcg_sql.evaluate(measures=..., segments=...)
+      segmented_judgments  with segment_cols and judgments: the judgments carry
+                    the segment columns too (as ndcg_per_query)
       other options: as ndcg_per_query (columns, gain, ties, no_relevant,
                     judgments, missing_queries, item_type, convention, row_col,
                     score_precision, negative_labels); not k (cutoffs are in the names).
@@ -17,17 +23,18 @@
                        label_col='label', gain='exponential', ties='average', no_relevant='zero', judgments=none,
                        missing_queries='ignore', judgments_query_col=none, judgments_item_col=none,
                        judgments_label_col=none, item_type='text', convention=none, row_col=none,
-                       score_precision='double', negative_labels='error') -%}
+                       score_precision='double', negative_labels='error', segment_cols=[],
+                       segmented_judgments=false) -%}
   {{ return(adapter.dispatch('ndcg_measures', 'ndcg_sql')(
       relation, measures, query_col, item_col, score_col, rank_col, label_col, gain, ties, no_relevant, judgments,
       missing_queries, judgments_query_col, judgments_item_col, judgments_label_col, item_type, convention,
-      row_col, score_precision, negative_labels)) }}
+      row_col, score_precision, negative_labels, segment_cols, segmented_judgments)) }}
 {%- endmacro %}
 
 {% macro default__ndcg_measures(relation, measures, query_col, item_col, score_col, rank_col, label_col, gain, ties,
                                 no_relevant, judgments, missing_queries, judgments_query_col, judgments_item_col,
                                 judgments_label_col, item_type, convention, row_col, score_precision,
-                                negative_labels) -%}
+                                negative_labels, segment_cols, segmented_judgments) -%}
   {%- set parsed = ndcg_sql.parse_measures(measures) -%}
   {%- set graded_ks = [] -%}
   {%- for m in parsed if m['family'] in ndcg_sql.measure_grammar()['graded'] and m['k'] not in graded_ks -%}
@@ -38,6 +45,7 @@
       ties, no_relevant, judgments, missing_queries, judgments_query_col, judgments_item_col, judgments_label_col,
       item_type, row_col, score_precision, negative_labels, convention) -%}
   {%- do context.update(ndcg_sql.measure_context(parsed, context['ties'])) -%}
+  {%- do context.update(ndcg_sql.segment_context(segment_cols, segmented_judgments, context)) -%}
   {%- set parts = [] -%}
   {%- if context['graded_measures'] -%}
     {%- do parts.append('per_query_rows AS (\n' ~ ndcg_sql.tmpl_per_query(**context) ~ '\n)') -%}
@@ -60,19 +68,34 @@ SELECT * FROM (
 
 {#- Mean of every measure over the queries, with its standard error and normal 95%
     interval (sql/measure_summary.sql.j2, sql/mean_intervals.sql.j2), one row per measure
-    in the order given: measure, mean, queries, stderr, ci_low, ci_high.
+    in the order given: measure, mean, queries, stderr, ci_low, ci_high. With
+    segment_cols, one row per (segment values, measure), the segment columns first
+    (sql/segment_summary.sql.j2, as ndcg_sql.evaluate(measures=..., segments=...)'s summary).
       per_query     a ref(), source() or CTE name holding ndcg_measures' rows
       measures      the measures of those rows (as given to ndcg_measures)
-      query_col     the query column (default 'query_id') -#}
-{% macro ndcg_measures_summary(per_query, measures, query_col='query_id') -%}
-  {{ return(adapter.dispatch('ndcg_measures_summary', 'ndcg_sql')(per_query, measures, query_col)) }}
+      query_col     the query column (default 'query_id')
+      segment_cols  the segment columns of those rows (as given to ndcg_measures) -#}
+{% macro ndcg_measures_summary(per_query, measures, query_col='query_id', segment_cols=[]) -%}
+  {{ return(adapter.dispatch('ndcg_measures_summary', 'ndcg_sql')(per_query, measures, query_col, segment_cols)) }}
 {%- endmacro %}
 
-{% macro default__ndcg_measures_summary(per_query, measures, query_col) -%}
-  {%- set context = ndcg_sql.measure_context(ndcg_sql.parse_measures(measures), 'item-asc') -%}
-  {{ return(ndcg_sql.tmpl_measure_summary(
-      per_query_relation=per_query, group_cols=['measure'], value_col='value',
-      output_query_col=ndcg_sql.quote_identifier(query_col), measures=context['measures'])) }}
+{% macro default__ndcg_measures_summary(per_query, measures, query_col, segment_cols) -%}
+  {%- set places = ndcg_sql.measure_context(ndcg_sql.parse_measures(measures), 'item-asc')['measures'] -%}
+  {%- set query = ndcg_sql.quote_identifier(query_col) -%}
+  {%- set segments = ndcg_sql.segment_context(segment_cols, false, {'judgments': false})['segment_cols'] -%}
+  {%- if not segments -%}
+    {{ return(ndcg_sql.tmpl_measure_summary(
+        per_query_relation=per_query, group_cols=['measure'], value_col='value',
+        output_query_col=query, measures=places)) }}
+  {%- endif -%}
+  {#- the place of each measure in the order given, as summary_sql in ndcg_sql/suite.py -#}
+  {%- set group_cols = segments + ['measure'] -%}
+  {%- set place -%}
+    CASE group_{{ group_cols | length }}{% for m in places %} WHEN {{ m['name_sql'] }} THEN {{ m['order'] }}{% endfor %} END ASC NULLS FIRST
+  {%- endset -%}
+  {{ return(ndcg_sql.tmpl_segment_summary(
+      per_query_relation=per_query, group_cols=group_cols, value_col='value', group_name='measure',
+      mean_name='mean', group_order=place | trim, output_query_col=query, segment_cols=segments)) }}
 {%- endmacro %}
 
 {#- Measure names parsed as ndcg_sql/measures.py parse_measures does (grammar generated from

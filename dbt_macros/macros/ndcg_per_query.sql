@@ -21,6 +21,10 @@
       segment_cols  optional columns of the ranking (experiment arm, date,
                     device): a query is evaluated once per segment, and the
                     output starts with these columns
+      segmented_judgments  with segment_cols and judgments: true when the
+                    judgments carry the segment columns too (judgments per
+                    (segment, query); then missing_queries='zero' counts a
+                    judged (segment, query) the run lacks as 0 in its segment)
       item_type     'text' (default) or 'number': with ties item-asc/item-desc,
                     text ids are compared in byte order (the engine's
                     expression, ndcg_sql.item_byte_order); numbers as numbers
@@ -38,58 +42,24 @@
                         no_relevant='zero', judgments=none, missing_queries='ignore', segment_cols=[],
                         judgments_query_col=none, judgments_item_col=none, judgments_label_col=none,
                         item_type='text', convention=none, row_col=none, score_precision='double',
-                        negative_labels='error') -%}
+                        negative_labels='error', segmented_judgments=false) -%}
   {{ return(adapter.dispatch('ndcg_per_query', 'ndcg_sql')(
       relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties, no_relevant,
       judgments, missing_queries, segment_cols, judgments_query_col, judgments_item_col, judgments_label_col,
-      item_type, convention, row_col, score_precision, negative_labels)) }}
+      item_type, convention, row_col, score_precision, negative_labels, segmented_judgments)) }}
 {%- endmacro %}
 
 {% macro default__ndcg_per_query(relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties,
                                  no_relevant, judgments, missing_queries, segment_cols,
                                  judgments_query_col, judgments_item_col, judgments_label_col,
-                                 item_type, convention, row_col, score_precision, negative_labels) -%}
+                                 item_type, convention, row_col, score_precision, negative_labels,
+                                 segmented_judgments) -%}
   {%- set context = ndcg_sql.ranking_context(
       relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties, no_relevant,
       judgments, missing_queries, judgments_query_col, judgments_item_col, judgments_label_col,
       item_type, row_col, score_precision, negative_labels, convention) -%}
-  {%- if not segment_cols -%}
-    {{ return(ndcg_sql.tmpl_per_query(**context)) }}
-  {%- endif -%}
-
-  {#- Segments: each (segment, query) gets a numeric key that stands for the
-      query in the metric SQL; the key is mapped back at the end. -#}
-  {%- if context['missing_queries'] == 'zero' -%}
-    {{ exceptions.raise_compiler_error("ndcg_sql: missing_queries='zero' cannot be used with segment_cols (a judged query absent from the run belongs to no segment)") }}
-  {%- endif -%}
-  {%- set segments = [] -%}
-  {%- for column in segment_cols -%}{%- do segments.append(ndcg_sql.quote_identifier(column)) -%}{%- endfor -%}
-  {%- set key = ndcg_sql.quote_identifier('ndcg_sql_segment_query_key') -%}
-  {%- set keyed_ranking -%}
-    (SELECT ranking.*, DENSE_RANK() OVER (ORDER BY {% for s in segments %}{{ s }} ASC NULLS LAST, {% endfor %}{{ context['query_col'] }} ASC NULLS LAST) AS {{ key }}
-     FROM {{ relation }} AS ranking) AS keyed_ranking
-  {%- endset -%}
-  {%- set keyed_judgments = none -%}
-  {%- if judgments is not none -%}
-  {%- set keyed_judgments -%}
-    (SELECT keys.{{ key }}, judged.{{ context['j_item_col'] }}, judged.{{ context['j_label_col'] }}
-     FROM {{ judgments }} AS judged
-     INNER JOIN (SELECT DISTINCT {{ context['query_col'] }}, {{ key }} FROM {{ keyed_ranking }}) AS keys
-       ON judged.{{ context['j_query_col'] }} = keys.{{ context['query_col'] }}) AS keyed_judgments
-  {%- endset -%}
-  {%- endif -%}
-  {%- do context.update({
-      'run_relation': keyed_ranking,
-      'judgments_relation': keyed_judgments,
-      'query_col': key, 'j_query_col': key if judgments is not none else none, 'output_query_col': key}) -%}
-  {%- set sql -%}
-SELECT {% for s in segments %}keys.{{ s }}, {% endfor %}keys.{{ ndcg_sql.quote_identifier(query_col) }}, per_key.k, per_key.cg, per_key.dcg, per_key.idcg, per_key.ndcg
-FROM (
-{{ ndcg_sql.tmpl_per_query(**context) }}
-) AS per_key
-INNER JOIN (SELECT DISTINCT {% for s in segments %}{{ s }}, {% endfor %}{{ ndcg_sql.quote_identifier(query_col) }}, {{ key }} FROM {{ keyed_ranking }}) AS keys
-  ON per_key.{{ key }} = keys.{{ key }}
-ORDER BY {% for s in segments %}keys.{{ s }} ASC NULLS LAST, {% endfor %}keys.{{ ndcg_sql.quote_identifier(query_col) }} ASC NULLS LAST, per_key.k ASC NULLS LAST
-  {%- endset -%}
-  {{ return(sql) }}
+  {#- Segments: each (segment values, query) is a query of its own (the templates key it
+      by a number, sql/normalised_rows.sql.j2), as evaluate(segments=...) does. -#}
+  {%- do context.update(ndcg_sql.segment_context(segment_cols, segmented_judgments, context)) -%}
+  {{ return(ndcg_sql.tmpl_per_query(**context)) }}
 {%- endmacro %}

@@ -87,8 +87,8 @@
       tail_cutoffs (how many top positions are summed column-wise, and the cutoffs beyond
       them), ideal_labels (labels counted for the ideal ranking: known only from a gain
       mapping) and item_order (the item-id tie-break expression: text ids compared in byte
-      order, ndcg_sql.item_byte_order from ndcg_sql/dialects.py; numbers as they are); segment_cols is empty (ndcg_per_query
-      evaluates segments through query keys). A template that does not use one ignores it;
+      order, ndcg_sql.item_byte_order from ndcg_sql/dialects.py; numbers as they are); segment_cols is empty (segments, when
+      given, are set by segment_context.sql). A template that does not use one ignores it;
       tests/test_dbt_gen.py compares this context with the runner's. -#}
   {%- set finite = cutoffs | rejectattr('k', 'none') | map(attribute='k') | list -%}
   {%- set head = [32, ([20] + finite) | max] | min -%}
