@@ -366,13 +366,7 @@ def validate(fetch, context: dict, checks: list[validation.Check], query_col: st
     )
     names, rows = fetch(sql)
     counts = {name.lower(): value for name, value in zip(names, rows[0])}
-    empty = [
-        "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
-        for name in ("run_rows", "judgment_rows")
-        if counts.get(f"{name}_count") == 0
-    ]
-    if empty:
-        raise InputError("; ".join(empty))
+    _refuse_empty_inputs(counts)
     problems = []
     for index, check in enumerate(checks):
         failing = int(counts[f"check_{index}"] or 0)
@@ -403,6 +397,21 @@ def validate(fetch, context: dict, checks: list[validation.Check], query_col: st
 
 
 
+def _refuse_empty_inputs(counts: dict) -> None:
+    """Raise InputError when the ranking or the judgments have no rows.
+
+    ``counts`` holds "run_rows_count" and, with judgments, "judgment_rows_count"
+    (from ``validate_counts.sql.j2`` or ``validate_lists.sql.j2``).
+    """
+    empty = [
+        "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
+        for name in ("run_rows", "judgment_rows")
+        if counts.get(f"{name}_count") == 0
+    ]
+    if empty:
+        raise InputError("; ".join(empty))
+
+
 def profile_input(fetch, context: dict, checks: list[validation.Check], query_col: str) -> dict:
     """The input checks in one pass per relation (``sql/validate_lists.sql.j2``), for DuckDB.
 
@@ -427,13 +436,7 @@ def profile_input(fetch, context: dict, checks: list[validation.Check], query_co
     )
     names, rows = fetch(sql)
     profile = {name.lower(): value for name, value in zip(names, rows[0])}
-    empty = [
-        "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
-        for name in ("run_rows", "judgment_rows")
-        if profile.get(f"{name}_count") == 0
-    ]
-    if empty:
-        raise InputError("; ".join(empty))
+    _refuse_empty_inputs(profile)
     if any(profile[f"{name}_problems"] for name in row_checks):
         validate(fetch, context, checks, query_col)
     labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
