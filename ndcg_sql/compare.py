@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 import duckdb
 
 from . import templates
-from .evaluate import Result, _records, evaluate
+from .api import evaluate
+from .errors import OptionError
 from .identifiers import quote
 from .inputs import new_view_name
-from .options import OptionError
-from .suite import RANDOM_PRIME
+from .plan import RANDOM_PRIME
+from .results import Result, records as _records
 
 #: Default sign patterns of the permutation test (exact below 2^13 queries' worth).
 DEFAULT_PERMUTATIONS = 10_000
@@ -122,7 +123,7 @@ def compare(
         con = duckdb.connect()
         a_table, b_table = (quote(_local_table(con, r)) for r in (a, b))
     else:
-        a_table, b_table = (quote(r.per_query.alias) for r in (a, b))
+        a_table, b_table = (quote(_view(r)) for r in (a, b))
     query_col = quote(options.get("query_col", "query_id"))
     segments = [quote(s) for s in a.options.get("segments", [])]
     differences = new_view_name("paired_differences")
@@ -153,6 +154,13 @@ def compare(
             summary.append({**dict(zip(names, values)), **out})
     report = {**a.options, "permutations": permutations, "seed": seed}
     return Comparison(con.table(differences), summary, a, b, report)
+
+
+def _view(result: Result) -> str:
+    """A view over a local result's per-query rows; returns its name."""
+    name = new_view_name("per_query")
+    result.per_query.create_view(name)
+    return name
 
 
 def _none_last(values: tuple) -> tuple:

@@ -1,4 +1,7 @@
-"""Peer conventions: one name sets every option so the numbers match that tool.
+"""Peer conventions: one name sets every option so the numbers match that tool (data only).
+
+The rule that applies them (a given option that contradicts the convention is an error)
+is ``sql/options/resolve_convention.sql``, rendered by the Python runner and dbt alike.
 
 Each entry says what the tool does (and where that is decided in its source or
 documentation); the tests run the tool itself on the bundled data and compare
@@ -24,8 +27,6 @@ predictions, a query with IDCG 0 counts 1, ``ndcg@k-`` counts it 0).
 
 from __future__ import annotations
 
-from .options import OptionError
-
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(gain="linear", ties="item-desc", no_relevant="zero", score_precision="float32",
                       negative_labels="zero"),
@@ -38,45 +39,12 @@ CONVENTIONS: dict[str, dict] = {
     "xgboost-minus": dict(gain="exponential", ties="input-order", no_relevant="zero", score_precision="float32",
                           negative_labels="error", judgments_allowed=False),
 }
+#: Other names accepted for ``convention=`` (after lower-casing and "_" -> "-", trec-eval -> trec_eval).
 ALIASES = {"pytrec_eval": "trec_eval", "ir_measures": "trec_eval", "scikit-learn": "sklearn",
            "xgboost-": "xgboost-minus"}
-#: The evaluate() defaults of the options a convention sets.
-DEFAULTS = dict(gain="exponential", ties="average", no_relevant="zero", score_precision="double",
-                negative_labels="error")
 
 
-def resolve(convention: str | None, given: dict, judgments: bool) -> dict:
-    """The option values to use.
-
-    Args:
-        convention: a name of :data:`CONVENTIONS` (or an alias), or None.
-        given: the caller's values of gain, ties, no_relevant,
-            score_precision, negative_labels (defaults count as not given).
-        judgments: whether judgments were given.
-
-    Returns:
-        ``given`` with the convention's values filled in, and "convention"
-        (the canonical name) when one is given.
-
-    Raises:
-        OptionError: unknown convention, a given value that contradicts it,
-            or judgments with a convention whose ideal is the list.
-    """
-    if convention is None:
-        return dict(given)
-    name = ALIASES.get(str(convention).lower().replace("_", "-").replace("trec-eval", "trec_eval"),
-                       str(convention).lower().replace("_", "-").replace("trec-eval", "trec_eval"))
-    if name not in CONVENTIONS:
-        raise OptionError(f"convention must be one of {', '.join(CONVENTIONS)}; got {convention!r}")
-    preset = CONVENTIONS[name]
-    if judgments and not preset.get("judgments_allowed", True):
-        raise OptionError(f"convention {name!r} takes the ideal ranking from the list itself; give labels, not judgments")
-    out = dict(given, convention=name)
-    for key, value in preset.items():
-        if key == "judgments_allowed":
-            continue
-        mine = given.get(key, DEFAULTS[key])
-        if mine != DEFAULTS[key] and mine != value:
-            raise OptionError(f"convention {name!r} sets {key}={value!r}; got {key}={mine!r}")
-        out[key] = value
-    return out
+def convention_table() -> dict:
+    """The table as the resolution macros read it (sql/options/resolve_convention.sql;
+    the dbt package has it as the generated macro ``ndcg_sql._convention_table()``)."""
+    return {"conventions": CONVENTIONS, "aliases": ALIASES}

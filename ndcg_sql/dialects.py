@@ -44,6 +44,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import OptionError
+
 
 @dataclass(frozen=True)
 class Dialect:
@@ -94,8 +96,6 @@ def get(name: str) -> Dialect:
     Raises:
         ValueError (``OptionError``): an unknown dialect.
     """
-    from .options import OptionError
-
     key = str(name).lower()
     key = ALIASES.get(key, key)
     if key not in DIALECTS:

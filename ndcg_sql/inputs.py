@@ -14,15 +14,9 @@ from pathlib import Path
 
 import duckdb
 
-from .validation import InputError
+from .errors import InputError
+from .files import file_format
 
-#: File formats by name, and by file-name ending.
-FORMATS = ("parquet", "csv", "json", "trec-run", "trec-qrels")
-SUFFIXES = {
-    ".parquet": "parquet", ".pq": "parquet",
-    ".csv": "csv", ".tsv": "csv", ".csv.gz": "csv", ".tsv.gz": "csv",
-    ".json": "json", ".jsonl": "json", ".ndjson": "json", ".json.gz": "json",
-}
 #: Column names given to TREC files.
 TREC_RUN_COLUMNS = ("query_id", "item_id", "rank", "score")
 TREC_QRELS_COLUMNS = ("query_id", "item_id", "label")
@@ -33,26 +27,6 @@ _counter = itertools.count()
 def new_view_name(kind: str) -> str:
     """A fresh name for a temporary view of ours (never user text)."""
     return f"ndcg_sql_{kind}_{os.getpid()}_{next(_counter)}"
-
-
-def file_format(path: str, role: str, given: str | None = None) -> str:
-    """The format of ``path``: ``given`` if set, else from its ending.
-
-    Files with another ending (``.txt``, ``.run``, ``.qrels``, none) are read as
-    TREC run files when ``role`` is "run" and as TREC qrels for "judgments".
-
-    Raises:
-        InputError: ``given`` is not one of :data:`FORMATS`.
-    """
-    if given is not None:
-        if given not in FORMATS:
-            raise InputError(f"unknown input format {given!r}; use one of {', '.join(FORMATS)}")
-        return given
-    name = path.lower()
-    for suffix, fmt in sorted(SUFFIXES.items(), key=lambda item: -len(item[0])):
-        if name.endswith(suffix):
-            return fmt
-    return "trec-run" if role == "run" else "trec-qrels"
 
 
 def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str) -> duckdb.DuckDBPyRelation:

@@ -1,6 +1,8 @@
 """Ranking measures by name: parsing ir_measures notation, and each measure's definition.
 
-This module only *names and defines* the measures; the SQL that computes them
+This module only *names and defines* the measures (data): the names are parsed by
+``sql/options/parse_measures.sql`` from :func:`grammar` (rendered by the Python runner and
+dbt alike; :func:`ndcg_sql.context.parse_measures` calls it), and the SQL that computes them
 is ``sql/measures_per_query.sql.j2`` (binary-relevance measures over the ranked
 rows) and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table
 by ``sql/measure_rows.sql.j2``.
@@ -16,12 +18,10 @@ what the summary reports, so MAP is the mean of AP and MRR the mean of RR).
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from .options import OptionError
 
 #: family -> (formula, source). rel(r) = 1 if the label at rank r >= threshold
 #: else 0; R = number of relevant items of the query (in the judgments, or in
@@ -47,6 +47,8 @@ DEFINITIONS: dict[str, tuple[str, str]] = {
 LINEAR = ("CG", "DCG", "nDCG", "P", "R")
 #: Families computed from the gain (the gain option applies; no threshold).
 GRADED = ("CG", "DCG", "nDCG")
+#: Families whose values are not bounded by 1 (their means are summed at a scale, sql/summary.sql.j2).
+UNBOUNDED = ("CG", "DCG")
 #: Families that need a cutoff.
 NEED_CUTOFF = ("P", "R", "Success")
 ALIASES = {
@@ -91,77 +93,24 @@ def _number_text(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def parse_measure(text: str) -> Measure:
-    """Parse one name in ir_measures notation.
-
-    Raises:
-        OptionError: unknown family, a malformed parameter or cutoff, a
-            threshold on a graded measure, or a binary measure that needs a
-            cutoff given none.
-    """
-    if isinstance(text, Measure):
-        return text
-    if not isinstance(text, str):
-        raise OptionError(f"a measure is a name like 'nDCG@10' or 'P(rel=2)@5'; got {text!r}")
-    match = _NAME.match(text)
-    family = ALIASES.get(match.group("family").lower()) if match else None
-    if family is None:
-        known = ", ".join(sorted(set(ALIASES.values())))
-        raise OptionError(f"unknown measure {text!r}; known: {known} (e.g. nDCG@10, P@5, P(rel=2)@5, AP, RR)")
-    k = None
-    if match.group("k") is not None:
-        raw = match.group("k")
-        if not raw.isdigit() or int(raw) <= 0:
-            raise OptionError(f"measure {text!r}: the cutoff after @ must be a positive integer")
-        k = int(raw)
-    rel = None
-    params = match.group("params")
-    if params is not None and params.strip():
-        for part in params.split(","):
-            key, _, value = part.partition("=")
-            if key.strip() != "rel" or not value.strip():
-                raise OptionError(f"measure {text!r}: the only parameter is rel=<label>, e.g. P(rel=2)@5")
-            try:
-                rel = float(value)
-            except ValueError:
-                raise OptionError(f"measure {text!r}: rel must be a number; got {value.strip()!r}") from None
-            if not math.isfinite(rel):
-                raise OptionError(f"measure {text!r}: rel must be a finite number")
-    if rel is not None and family in GRADED:
-        raise OptionError(f"measure {text!r}: {family} uses the gain option, not a relevance threshold")
-    if k is None and family in NEED_CUTOFF:
-        raise OptionError(f"measure {text!r} needs a cutoff, e.g. {family}@10")
-    return Measure(family, k, rel)
+#: The per-query NDCG row column that holds each graded family.
+GRADED_COLUMN = {"CG": "cg", "DCG": "dcg", "nDCG": "ndcg"}
 
 
-def parse_measures(names: str | Iterable[str]) -> tuple[Measure, ...]:
-    """Parse names (a list, or one string separated by commas or spaces that
-    are not inside parentheses); duplicates are dropped, order kept.
-
-    Raises:
-        OptionError: as :func:`parse_measure`, or no measure given.
-    """
-    if isinstance(names, str):
-        names = [part for part in re.split(r"[\s,]+(?![^(]*\))", names) if part]
-    seen: dict[str, Measure] = {}
-    for name in names:
-        measure = parse_measure(name)
-        seen.setdefault(measure.name, measure)
-    if not seen:
-        raise OptionError("at least one measure is needed")
-    return tuple(seen.values())
+def grammar() -> dict:
+    """The measure-name grammar as the resolution macros read it (sql/options/parse_measures.sql;
+    the dbt package has it as the generated macro ``ndcg_sql._measure_grammar()``)."""
+    return {
+        "pattern": _NAME.pattern,
+        "aliases": dict(ALIASES),
+        "graded": list(GRADED),
+        "linear": list(LINEAR),
+        "need_cutoff": list(NEED_CUTOFF),
+        "unbounded": list(UNBOUNDED),
+        "graded_column": dict(GRADED_COLUMN),
+    }
 
 
-def check_ties(measures: Iterable[Measure], ties: str) -> None:
-    """AP, RR and Success need a deterministic order inside tie groups.
-
-    Raises:
-        OptionError: one of them is asked for with ties="average".
-    """
-    nonlinear = [m.name for m in measures if m.family not in LINEAR]
-    if nonlinear and ties == "average":
-        raise OptionError(
-            f"{', '.join(nonlinear)} {'needs' if len(nonlinear) == 1 else 'need'} ties='item-asc', 'item-desc' (trec_eval's) "
-            "or 'input-order', or a convention that sets one (--ties, --convention): they are not "
-            "linear in the relevance at each rank, so tie averaging does not define them"
-        )
+def of(parsed: Iterable[dict]) -> tuple[Measure, ...]:
+    """Measures from the dicts sql/options/parse_measures.sql returns."""
+    return tuple(Measure(m["family"], m["k"], m["rel"]) for m in parsed)

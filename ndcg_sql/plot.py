@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from .evaluate import evaluate
-from .options import OptionError
+from .api import evaluate
+from .errors import OptionError
 
 def plot(
     runs: Mapping[str, object] | Sequence[object],

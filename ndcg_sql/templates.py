@@ -1,18 +1,33 @@
-"""Rendering of the Jinja SQL templates shipped in ``sql/`` (installed as ``ndcg_sql.sql``).
+"""Rendering of the Jinja files shipped in ``sql/`` (installed as ``ndcg_sql.sql``).
 
-The templates use only plain Jinja (variables, ``if``, ``for``, macros), so the
-same files can be rendered by dbt. Every value placed into them is either an
-identifier quoted through sqlglot (:mod:`ndcg_sql.identifiers`) or a number
-validated in :mod:`ndcg_sql.options`; user text is never pasted in.
+Two kinds of file, both plain Jinja that dbt renders too:
+
+* ``sql/*.sql.j2``: SQL templates, rendered with a context (:func:`render`);
+* ``sql/options/*.sql``: macros written in dbt's style (``{{ return(value) }}``,
+  ``{% do %}``, ``modules.re``, every macro in one namespace ``ndcg_sql``) that turn
+  options into that context. :func:`macros` loads them into such a namespace, beside the
+  Python pieces that dbt gets as generated macros (the option tables, the engine's
+  quoting); the dbt package loads the very same files.
+
+Every value placed into SQL is an identifier quoted through sqlglot
+(:mod:`ndcg_sql.identifiers`) or a number written by the templates from a checked
+number; user text is never pasted in.
 """
 
 from __future__ import annotations
 
+import re
+import types
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Callable, Mapping
 
 import jinja2
+
+#: The folder (of the template folder) holding the option macros.
+OPTION_MACROS = "options"
+_MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 
 
 def template_folder():
@@ -43,3 +58,61 @@ def render(template: str, **context) -> str:
     text = environment().get_template(template).render(**context)
     lines = [line.rstrip() for line in text.splitlines()]
     return "\n".join(line for line in lines if line.strip()) + "\n"
+
+
+@lru_cache(maxsize=1)
+def option_macro_files() -> dict[str, str]:
+    """{file name: text} of the option macros (``sql/options/*.sql``)."""
+    folder = template_folder().joinpath(OPTION_MACROS)
+    return {entry.name: entry.read_text(encoding="utf-8")
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name) if entry.name.endswith(".sql")}
+
+
+class _Return(Exception):
+    """dbt's ``return()``: ends a macro with a value."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _return(value):
+    raise _Return(value)
+
+
+def _returning(macro) -> Callable:
+    def call(*args, **kwargs):
+        try:
+            return macro(*args, **kwargs)
+        except _Return as done:
+            return done.value
+
+    call.__name__ = macro.name
+    return call
+
+
+def macros(pieces: Mapping[str, Callable]) -> types.SimpleNamespace:
+    """The option macros in one namespace ``ndcg_sql``, as dbt loads a package's macros.
+
+    Args:
+        pieces: the namespace's other members by name (Python functions standing for the
+            macros dbt generates: ``option_table``, ``quote_identifier``, ``_option_error``, ...).
+
+    Returns:
+        A namespace whose attributes are the macros (a call returns what the macro
+        ``return()``s) and the pieces.
+    """
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             extensions=["jinja2.ext.do"])
+    namespace = types.SimpleNamespace(**pieces)
+    env.globals.update(ndcg_sql=namespace, modules=types.SimpleNamespace(re=re))
+    env.globals["return"] = _return
+    for text in option_macro_files().values():
+        # run the file's top level in a context of its own: its macros, private ones (a
+        # leading underscore, which Jinja does not export) included, are then its variables
+        template = env.from_string(text)
+        scope = template.new_context()
+        for _ in template.root_render_func(scope):
+            pass
+        for name in _MACRO.findall(text):
+            setattr(namespace, name, _returning(scope.vars[name]))
+    return namespace

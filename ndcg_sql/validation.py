@@ -1,15 +1,19 @@
 """Input checks: bad input gets a clear error naming the column and a few query ids.
 
-The checks are data (one :class:`Check` per problem); ``sql/validate_counts.sql.j2``
-counts every check in one scan per relation, and only when a check fails does
-``sql/validate_examples.sql.j2`` fetch a few offending query ids.
+The checks are data (one :class:`Check` per problem), written for the engine that runs
+them; :mod:`ndcg_sql.checking` runs them (``sql/validate_lists.sql.j2``,
+``sql/validate_counts.sql.j2``, ``sql/validate_examples.sql.j2``) and the dbt test
+``ndcg_valid_input`` gets them as a generated macro.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .options import MAX_EXPONENTIAL_LABEL, Options
+from . import dialects
+from .errors import InputError  # noqa: F401 (its former home)
+from .options import Options
+from .parameters import MAX_EXPONENTIAL_LABEL
 
 EXAMPLES = 5
 NUMERIC_TYPES = (
@@ -17,10 +21,6 @@ NUMERIC_TYPES = (
     "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "BOOLEAN",
 )
 TEXT_TYPES = ("VARCHAR",)
-
-
-class InputError(ValueError):
-    """The input cannot be evaluated as given; the message names column and query ids."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,6 @@ class Numbers:
 
     @classmethod
     def of(cls, dialect: str) -> "Numbers":
-        from . import dialects
-
         target = dialects.get(dialect)
         if target.name == "duckdb":
             return cls("TRY_CAST({x} AS DOUBLE)", target.nan)
@@ -117,15 +115,13 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
     return checks
 
 
-def checks_for(options: Options, columns: dict[str, str], portable: bool = False, dialect: str = "duckdb") -> list[Check]:
+def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb") -> list[Check]:
     """All checks for one computation, in DuckDB-syntax SQL for ``dialect``.
 
     Args:
         options: the validated options (gain decides the label range).
         columns: user column names by role: "query", "item", "order", "label",
             and with judgments "j_query", "j_item", "j_label".
-        portable: kept for callers of earlier versions; the checks are the
-            same on every engine now, written for ``dialect``.
         dialect: the engine that runs them: a non-numeric text value and NaN
             are read by that engine's own expressions
             (:class:`Numbers`, :mod:`ndcg_sql.dialects`), so every engine

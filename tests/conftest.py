@@ -6,6 +6,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(1, str(ROOT))  # tools/ (the dbt macro generator), not part of the installed package
 EXAMPLES = ROOT / "examples"
 
 

@@ -56,15 +56,19 @@ def load(files: dict[str, str], adapter: str = "duckdb") -> types.SimpleNamespac
         adapter=types.SimpleNamespace(dispatch=dispatch),
         modules=types.SimpleNamespace(re=re),
         target=types.SimpleNamespace(type=adapter),
+        execute=True,
     )
     env.globals["return"] = _raise_return
     for text in files.values():
         # dbt's `{% test name(...) %}` is a macro called test_<name>
         text = re.sub(r"\{%(-?)\s*test\s+(\w+)\s*\(", r"{%\1 macro test_\2(", text)
         text = re.sub(r"\{%(-?)\s*endtest\s*(-?)%\}", r"{%\1 endmacro \2%}", text)
-        module = env.from_string(text).module
+        template = env.from_string(text)
+        scope = template.new_context()  # private macros (a leading underscore) included
+        for _ in template.root_render_func(scope):
+            pass
         for _, name in _MACRO.findall(text):
-            setattr(namespace, name, _returning(getattr(module, name)))
+            setattr(namespace, name, _returning(scope.vars[name]))
     return namespace
 
 

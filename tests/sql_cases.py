@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from ndcg_sql import sql_text
+from ndcg_sql import parameters
 
 STATEMENTS = ("per_query", "summary", "coverage")
 
@@ -33,7 +33,7 @@ def all_combinations():
             gain={0: 0, 1: 1.5, 2: 3} if o["gain"] == "mapping" else o["gain"],
             ties=o["ties"], missing_queries=o["missing_queries"],
             no_relevant=no_relevant[index % 3], k=cutoffs[index % 3],
-            item_type=sql_text.ITEM_TYPES[index % 2],
+            item_type=parameters.ITEM_TYPES[index % 2],
         )
         if o["rank"]:
             args["rank_col"] = "position"

@@ -32,7 +32,7 @@ def test_json_output_round_trips_exactly():
     assert out["summary"] == direct.summary_records()  # same floats, bit for bit
     assert [s["k"] for s in out["summary"]] == [5, 10, None]
     assert out["options"]["gain"] == "exponential" and out["options"]["ties"] == "average"
-    assert set(out["summary"][0]) == {"k", "ndcg", "queries", "no_relevant"}
+    assert set(out["summary"][0]) == {"k", "ndcg", "queries", "no_relevant", "evaluated"}
 
 
 def test_per_query_csv_round_trips_exactly(tmp_path):

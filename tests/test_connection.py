@@ -5,7 +5,7 @@ import pytest
 
 import ndcg_sql
 from ndcg_sql.cli import main
-from ndcg_sql.evaluate import DEFAULT_MEMORY_LIMIT, connect
+from ndcg_sql.executors import DEFAULT_MEMORY_LIMIT, connect
 from ndcg_sql.options import OptionError
 
 

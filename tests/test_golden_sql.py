@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sqlglot
 
-from ndcg_sql import dialects, sql_text
+from ndcg_sql import dialects, to_sql
 from sql_cases import GOLDEN, STATEMENTS
 
 FOLDER = Path(__file__).parent / "golden"
@@ -36,7 +36,7 @@ def test_golden_sql(dialect, case):
     for what in STATEMENTS:
         if what != "per_query" and case != "judgments-trec":
             continue  # the summary and counts wrap the same per-query SQL: one case shows them
-        sql = sql_text.to_sql(**GOLDEN[case], dialect=dialect, what=what)
+        sql = to_sql(**GOLDEN[case], dialect=dialect, what=what)
         path = FOLDER / dialect / f"{case}.{what}.sql"
         if UPDATE:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ import sqlglot
 from sqlglot import exp
 
 import ndcg_sql
-from ndcg_sql import dialects, identifiers, sql_text
+from ndcg_sql import dialects, identifiers, to_sql
 
 HOSTILE = [
     'a"b', "a'b", "a`b", "x; DROP TABLE t; --", "c /* d */", "e -- f", "g\nh", "Ünï cødé", "``", '"";',
@@ -20,7 +20,7 @@ HOSTILE = [
 @pytest.mark.parametrize("name", HOSTILE)
 def test_hostile_names_stay_identifiers(dialect, name):
     target = dialects.get(dialect)
-    sql = sql_text.to_sql(
+    sql = to_sql(
         [name, name, name], query_col=name + "q", item_col=name + "i", score_col=name + "s",
         label_col=name + "l", judgments_table=None, dialect=dialect, ties="item-asc",
     )
@@ -45,7 +45,7 @@ def test_hostile_names_run_in_duckdb():
     con = duckdb.connect()
     con.execute("CREATE TABLE t AS SELECT 1 AS x")
     con.register("hostile", data)
-    sql = sql_text.to_sql("hostile", query_col=names[0], item_col=names[1], score_col=names[2], label_col=names[3], k=[1])
+    sql = to_sql("hostile", query_col=names[0], item_col=names[1], score_col=names[2], label_col=names[3], k=[1])
     assert con.execute(sql).fetchall()[0][-1] == 1.0
     assert con.execute("SELECT * FROM t").fetchall() == [(1,)]
 
@@ -64,7 +64,7 @@ def test_hostile_names_run_in_duckdb():
     ],
 )
 def test_case_rules(dialect, given, stored):
-    sql = sql_text.to_sql("t", query_col=given, dialect=dialect)
+    sql = to_sql("t", query_col=given, dialect=dialect)
     tree = sqlglot.parse_one(sql, read=dialects.get(dialect).sqlglot)
     assert stored in {i.this for i in tree.find_all(exp.Identifier) if i.quoted}
 
@@ -80,14 +80,14 @@ def test_case_rules(dialect, given, stored):
     ],
 )
 def test_qualified_names(dialect, name, expected):
-    assert f"FROM {expected}" in sql_text.to_sql(name, dialect=dialect)
+    assert f"FROM {expected}" in to_sql(name, dialect=dialect)
 
 
 def test_too_many_parts_and_unknown_dialect():
     with pytest.raises(ndcg_sql.OptionError):
-        sql_text.to_sql("a.b.c.d", dialect="postgres")
+        to_sql("a.b.c.d", dialect="postgres")
     with pytest.raises(ndcg_sql.OptionError):
-        sql_text.to_sql("t", dialect="oracle")
+        to_sql("t", dialect="oracle")
 
 
 @pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
@@ -96,7 +96,7 @@ def test_cli_prints_the_dialects_sql(dialect, capsys):
 
     assert main(["sql", "--table", "db.sch.runs", "--dialect", dialect, "--k", "10", "all", "--ties", "item-desc"]) == 0
     printed = capsys.readouterr().out
-    assert printed == sql_text.to_sql("db.sch.runs", dialect=dialect, k=[10, None], ties="item-desc")
+    assert printed == to_sql("db.sch.runs", dialect=dialect, k=[10, None], ties="item-desc")
     assert len([s for s in sqlglot.parse(printed, read=dialects.get(dialect).sqlglot) if s is not None]) == 1
 
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 import ndcg_sql
 import reference
 from conftest import EXAMPLES
-from ndcg_sql.measures import Measure, parse_measure, parse_measures
+from ndcg_sql.context import parse_measure, parse_measures
+from ndcg_sql.measures import Measure
 from test_peers import read_qrels, read_trec_run
 from test_reference import SETTINGS, frame, judged_rankings, rankings
 

@@ -18,7 +18,9 @@ from sqlglot import exp
 from sqlglot.dialects.duckdb import DuckDB
 
 import ndcg_sql
-from ndcg_sql import dialects, sql_text, templates, validation
+from ndcg_sql import dialects, plan, sql_text, templates, validation
+from ndcg_sql.api import sql_plan
+from ndcg_sql.checking import Columns
 from sql_cases import STATEMENTS, all_combinations
 
 
@@ -71,28 +73,31 @@ def lint(sql: str) -> list[str]:
 
 def statements(args: dict):
     """Every DuckDB-source statement the options produce, with a label."""
-    p = sql_text.plan(**args)
-    yield "per_query", templates.render("per_query.sql.j2", **p.context)
+    resolved, _ = sql_plan(**args)
+    context = resolved.context
+    yield "per_query", templates.render("per_query.sql.j2", **context)
     # the templates as written (the combined statement is checked by transpiling it)
-    yield "summary", templates.render("summary.sql.j2", **{**p.context, "per_query_relation": sql_text.PER_QUERY_CTE})
-    yield "coverage", templates.render("coverage.sql.j2", **{**p.context, "per_query_relation": sql_text.PER_QUERY_CTE})
-    checks = validation.checks_for(p.options, p.columns.roles(), portable=True)
+    yield "summary", templates.render("summary.sql.j2", **{**context, "per_query_relation": plan.PER_QUERY})
+    yield "coverage", templates.render("coverage.sql.j2", **{**context, "per_query_relation": plan.PER_QUERY})
+    options = {"query_col": "query_id", "item_col": "item_id", "label_col": "label", "row_col": args.get("row_col")}
+    columns = Columns.of(options, resolved.order_col, resolved.options.judgments)
+    checks = validation.checks_for(resolved.options, columns.roles())
     relations: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
         relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
     yield "validate_counts", templates.render(
-        "validate_counts.sql.j2", relations=[{"name": n, "checks": c} for n, c in relations.items()], **p.context
+        "validate_counts.sql.j2", relations=[{"name": n, "checks": c} for n, c in relations.items()], **context
     )
     for check in checks:
         yield "validate_examples", templates.render(
-            "validate_examples.sql.j2", relation=check.relation, condition=check.condition, limit=6, **p.context
+            "validate_examples.sql.j2", relation=check.relation, condition=check.condition, limit=6, **context
         )
         if check.values:
             yield "validate_values", templates.render(
                 "validate_values.sql.j2", relation=check.relation, condition=check.condition, value=check.values,
-                limit=6, **p.context,
+                limit=6, **context,
             )
-    yield "item_probe", templates.render("item_probe.sql.j2", **p.context)
+    yield "item_probe", templates.render("item_probe.sql.j2", **context)
 
 
 COMBINATIONS = list(all_combinations())
@@ -128,9 +133,11 @@ def test_every_statement_is_portable_and_transpiles(dialect):
             problems[label] = [f"sqlglot cannot write it for {dialect}: {error}", HINT]
 
     for name, args in COMBINATIONS:
-        p = sql_text.plan(**{**args, "dialect": dialect})
-        for what in STATEMENTS:  # the statements as run
-            transpiles(sql_text.render(p, what), f"{name}/{what} (as run)")
+        for what in STATEMENTS:  # the statements as run (to_sql transpiles them)
+            try:
+                ndcg_sql.to_sql(**args, dialect=dialect, what=what)
+            except sqlglot.errors.UnsupportedError as error:
+                problems[f"{name}/{what} (as run)"] = [f"sqlglot cannot write it for {dialect}: {error}", HINT]
         for what, sql in statements({**args, "dialect": dialect}):
             if sql in seen:
                 continue
@@ -148,51 +155,39 @@ HINT = (
 )
 
 
-class _Recorded:
-    """An executor of ndcg_sql.suite that keeps each step's SQL (no engine)."""
-
-    def __init__(self):
-        self.parts = []
-
-    def add(self, name, sql):
-        self.parts.append((name, sql))
-        return name
-
-
 SUITE_OPTIONS = {
     "measures-bootstrap": dict(measures=["nDCG@3", "AP", "RR", "R@3", "P(rel=2)@2", "Success@2"], ties="item-desc",
                                bootstrap=10),
     "segments-ndcg-bootstrap": dict(segments=["arm"], k=[1, None], bootstrap=10),
     "segmented-judgments-measures": dict(segments=["arm", "day"], measures=["P@2", "nDCG@5"], judgments_table="qrels",
                                          segmented_judgments=True, missing_queries="zero", ties="item-asc"),
-    "intervals": dict(k=[3, None]),
+    "intervals": dict(k=[3, None], intervals=True),
+    "unbounded-measures": dict(measures=["CG@3", "DCG@5", "nDCG@5", "P@2"], segments=["arm"]),
     "input-order-float32": dict(k=[2], convention="xgboost", row_col="row_number"),
 }
 
 
 @pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
 def test_suite_statements_are_portable_and_transpile(dialect):
-    """The steps of measures, segments, intervals, bootstrap (ndcg_sql/suite.py) and of compare's
+    """The steps of measures, segments, intervals, bootstrap (ndcg_sql/plan.py) and of compare's
     paired tests pass the same lint, and each statement a warehouse runs transpiles."""
-    from ndcg_sql import suite
-
     target = dialects.get(dialect)
     problems = {}
     for name, options in SUITE_OPTIONS.items():
         if options.get("convention") == "xgboost" and not target.float32:
             with pytest.raises(ndcg_sql.OptionError, match="32-bit float"):
-                sql_text.plan("runs", dialect=dialect, **options)
+                sql_plan("runs", dialect=dialect, **options)
             continue
-        p = sql_text.plan("runs", dialect=dialect, **options)
-        steps = suite.Ctes(None)
-        per_query, summary, _ = suite.plan_all(steps, p.context, p.measures, options.get("bootstrap", 0), 3)
-        recorded = [*steps.parts, ("summary", summary),
-                    ("evaluated", suite.evaluated_sql(p.context, per_query, p.measures))]
+        resolved, _ = sql_plan("runs", dialect=dialect, **options)
+        steps = plan.Steps()
+        per_query, summary = plan.build(steps, resolved)
+        coverage = templates.render("coverage.sql.j2", **{**resolved.context, "per_query_relation": per_query})
+        recorded = [*steps.parts, ("summary", summary), ("coverage", coverage)]
         for step, sql in recorded:
             found = lint(sql)
             if found:
                 problems[f"{name}/{step}"] = found
-        for final in ("summary", "evaluated"):
+        for final in ("summary", "coverage"):
             try:
                 sql_text.transpile(steps.statement(dict(recorded)[final]), target)
             except sqlglot.errors.UnsupportedError as error:

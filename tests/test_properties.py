@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import ndcg_sql
 from ndcg_sql import templates
-from ndcg_sql.evaluate import Columns, exact_gains, template_context
-from ndcg_sql.options import Options
+from ndcg_sql.context import resolve
+from ndcg_sql.request import Request
 from test_reference import CUTOFFS, GAINS, rankings, frame
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -96,14 +96,11 @@ def test_shortcuts_give_the_general_sqls_numbers_to_the_bit(rows, cutoffs, gain,
         data["label"] = data["label"] - 1  # negative labels, counted as 0 (negative_labels="zero")
     con.register("run", data)
     con.register("qrels", data.iloc[::2])
-    options = Options.build(k=cutoffs, gain=gain, judgments=judged, negative_labels="zero" if negative else "error")
+    options = Request(k=cutoffs, gain=gain, negative_labels="zero" if negative else "error").metric()
     labels = con.sql("SELECT MIN(label), MAX(label), 0 FROM run").fetchall()[0]
     longest = con.sql("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM run GROUP BY query_id)").fetchall()[0][0]
-    columns = Columns("query_id", "item_id", "score", None if judged else "label")
-    if judged:
-        columns.j_query, columns.j_item, columns.j_label = "query_id", "item_id", "label"
-    context = template_context(options, columns, '"run"', '"qrels"' if judged else None,
-                               longest_list=longest, labels=labels)
+    context = resolve(options, '"run"', '"qrels"' if judged else None,
+                      hints={"longest_list": longest, "labels": labels}).context
     assert context["exact_gains"] and context["ideal_labels"] is not None
     if head is not None:
         context["head_length"] = head
@@ -114,8 +111,14 @@ def test_shortcuts_give_the_general_sqls_numbers_to_the_bit(rows, cutoffs, gain,
     assert per_query_rows(con, dict(context, ideal_labels=None)) == general
 
 
+def exact_gains(gain, labels, longest_list) -> bool:
+    """Whether the resolved context (sql/options/ranking_context.sql) finds every gain sum exact."""
+    hints = {"longest_list": longest_list, "labels": labels}
+    return resolve(Request(gain=gain).metric(), '"run"', hints=hints).context["exact_gains"]
+
+
 def test_exact_gains_only_when_every_sum_of_gains_is_exact():
-    exponential, linear = Options.build(), Options.build(gain="linear")
+    exponential, linear = "exponential", "linear"
     assert exact_gains(exponential, (0, 4, 0), 10)
     assert not exact_gains(exponential, (0, 4, 1), 10)  # a fractional label
     assert not exact_gains(exponential, (0, 4, 0), None)  # list lengths unknown
@@ -123,5 +126,5 @@ def test_exact_gains_only_when_every_sum_of_gains_is_exact():
     assert exact_gains(exponential, (0, 40, 0), 2**13) and not exact_gains(exponential, (0, 40, 0), 2**13 + 1)
     assert not exact_gains(exponential, (0, 60, 0), 1)  # 2^60 - 1 is not a double
     assert exact_gains(linear, (-3, 7, 0), 10)
-    assert exact_gains(Options.build(gain={0: 0.0, 1: 3.0}), None, 10)
-    assert not exact_gains(Options.build(gain={0: 0.0, 1: 0.5}), None, 10)
+    assert exact_gains({0: 0.0, 1: 3.0}, None, 10)
+    assert not exact_gains({0: 0.0, 1: 0.5}, None, 10)

@@ -155,7 +155,7 @@ def test_long_lists_match_reference(seed, ties, gain):
 def test_sql_text_with_sums_past_the_head_matches_reference(tmp_path):
     # to_sql does not know the longest list, so it always sums past the head
     import duckdb
-    from ndcg_sql.sql_text import to_sql as to_sql_text
+    from ndcg_sql import to_sql as to_sql_text
     rows = [(q, i, float((i * 7 + q) % 5), (i * 3 + q) % 4) for q in range(3) for i in range(q * 9 + 1)]
     path = tmp_path / "run.parquet"
     frame(rows).to_parquet(path)

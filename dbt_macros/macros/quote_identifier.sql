@@ -10,7 +10,7 @@
     {{ exceptions.raise_compiler_error("ndcg_sql: a column name must be a non-empty string; got " ~ name) }}
   {%- endif -%}
   {%- set fold = ndcg_sql.name_fold() -%}
-  {%- if fold is not none and modules.re.fullmatch(ndcg_sql.plain_name_pattern(), name) -%}
+  {%- if fold is not none and modules.re.fullmatch(ndcg_sql._plain_name_pattern(), name) -%}
     {%- set name = name | upper if fold == 'upper' else name | lower -%}
   {%- endif -%}
   {{ return(adapter.dispatch('quote_identifier', 'ndcg_sql')(name)) }}

@@ -2,6 +2,7 @@
     (for every segment, with segment_cols), or when the model has no row for k.
     The model holds per-query rows (ndcg_per_query's output), or, with
     `ranking: {options of ndcg_per_query}`, the ranking itself.
+
       threshold     number in [0, 1]
       k             the cutoff (an integer, or 'all'; default 10)
       query_col     query column (default 'query_id')
@@ -20,19 +21,18 @@
   {%- if threshold is not number or threshold is boolean or threshold < 0 or threshold > 1 -%}
     {{ fail("ndcg_at_least: threshold must be a number in [0, 1]; got " ~ threshold) }}
   {%- endif -%}
-  {%- if k is string and modules.re.fullmatch('[0-9]+', k | trim) -%}
-    {%- set k = k | trim | int -%}
+  {#- one cutoff, read as ndcg_per_query reads k (sql/options/parse_cutoffs.sql) -#}
+  {%- set cutoffs = ndcg_sql._parse_cutoffs(k) -%}
+  {%- if cutoffs | length != 1 -%}
+    {{ fail("ndcg_at_least: k is one cutoff (an integer, or 'all'); got " ~ k) }}
   {%- endif -%}
-  {%- if k is none or (k is string and k | trim | lower == 'all') -%}
+  {%- set k_cutoff = cutoffs[0] -%}
+  {%- if k_cutoff is none -%}
     {%- set k_condition = 'k IS NULL' -%}
     {%- set k_value = 'CAST(NULL AS ' ~ ndcg_sql.sql_type('BIGINT') ~ ')' -%}
-    {%- set k_cutoff = none -%}
-  {%- elif k is integer and k is not boolean and k > 0 -%}
-    {%- set k_condition = 'k = ' ~ k -%}
-    {%- set k_value = k -%}
-    {%- set k_cutoff = k -%}
   {%- else -%}
-    {{ fail("ndcg_at_least: k must be a positive integer or 'all'; got " ~ k) }}
+    {%- set k_condition = 'k = ' ~ k_cutoff -%}
+    {%- set k_value = k_cutoff -%}
   {%- endif -%}
   {%- set segments = [] -%}
   {%- for column in segment_cols -%}{%- do segments.append(ndcg_sql.quote_identifier(column)) -%}{%- endfor -%}
@@ -50,7 +50,7 @@ per_query_rows AS ( -- one row per ([segment,] query, k)
 ),
 summary_rows AS ( -- one row per ([segment,] k): mean NDCG
   SELECT * FROM (
-{{ ndcg_sql.ndcg_summary('per_query_rows', query_col, [k_cutoff], segment_cols) }}
+{{ ndcg_sql.ndcg_summary('per_query_rows', query_col, [k_cutoff], segment_cols, false) }}
   ) AS summary
 )
 SELECT {% for s in segments %}{{ s }}, {% endfor %}k, ndcg, {{ threshold }} AS threshold

@@ -1,8 +1,9 @@
 {#- Generic test: the ranking (and its judgments) is fit for NDCG - the input checks of the
-    Python runner (ndcg_sql/validation.py, generated into ndcg_sql.input_checks): NULL query
+    Python runner (ndcg_sql/validation.py, generated into ndcg_sql._input_checks): NULL query
     ids, item ids, scores (or ranks) and labels, duplicate (query, item) rows, negative labels,
     labels above 1023 with exponential gain, non-numeric and NaN scores and labels, on every
     engine (its own NaN test and safe cast, ndcg_sql/dialects.py).
+
       query_col, item_col, label_col   column names of the tested model ('query_id', 'item_id', 'label')
       score_col / rank_col  score (default 'score') or logged rank column
       judgments     optional judgments relation: their labels are checked instead
@@ -19,20 +20,25 @@
 
 {% macro default__test_ndcg_valid_input(model, query_col, item_col, score_col, rank_col, label_col, judgments,
                                         judgments_query_col, judgments_item_col, judgments_label_col, gain, limit) -%}
-  {%- set gain = ndcg_sql.option_choice('gain', gain, ['exponential', 'linear']) -%}
+  {%- set gain = ndcg_sql._option_choice('gain', gain, ['exponential', 'linear']) -%}
   {%- if limit is not integer or limit is boolean or limit <= 0 -%}
     {{ exceptions.raise_compiler_error("ndcg_valid_input: limit must be a positive integer; got " ~ limit) }}
   {%- endif -%}
-  {%- set context = ndcg_sql.ranking_context(
-      model, query_col, item_col, score_col, rank_col, label_col, [1], gain, 'average', 'zero', judgments, 'ignore',
-      judgments_query_col, judgments_item_col, judgments_label_col) -%}
+  {%- set resolved = ndcg_sql._ndcg_context({
+      'k': [1], 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
+      'label_col': label_col, 'gain': gain, 'ties': 'average', 'no_relevant': 'zero', 'missing_queries': 'ignore',
+      'measures': none, 'convention': none, 'row_col': none, 'score_precision': 'double', 'negative_labels': 'error',
+      'segments': none, 'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': 'text',
+      'segmented_judgments': false, 'judgments_query_col': judgments_query_col,
+      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, model, judgments) -%}
+  {%- set context = resolved['context'] -%}
   {%- set judged = judgments is not none -%}
   {%- set key = ('judgments' if judged else 'labels') ~ '|' ~ context['input_kind'] ~ '|' ~ gain -%}
   {%- set names = {
       '@query@': query_col, '@item@': item_col,
       '@order@': rank_col if rank_col is not none else (score_col if score_col is not none else 'score'),
       '@label@': (judgments_label_col or label_col) if judged else label_col} -%}
-  {%- for check in ndcg_sql.input_checks()[key] %}
+  {%- for check in ndcg_sql._input_checks()[key] %}
   {%- set column = check['column'] | replace('@query@', names['@query@']) | replace('@item@', names['@item@'])
                    | replace('@order@', names['@order@']) | replace('@label@', names['@label@']) %}
 {% if not loop.first %}UNION ALL
@@ -40,7 +46,7 @@
 SELECT {{ ndcg_sql.string_literal(column) }} AS column_name, {{ ndcg_sql.string_literal(check['problem']) }} AS problem,
   offending.qid AS query_id
 FROM (
-{{ ndcg_sql.tmpl_validate_examples(relation=check['relation'], condition=check['condition'], limit=limit, **context) }}
+{{ ndcg_sql._tmpl_validate_examples(relation=check['relation'], condition=check['condition'], limit=limit, **context) }}
 ) AS offending
   {%- endfor %}
 {%- endmacro %}

@@ -1,0 +1,21 @@
+{#- Generated from ndcg_sql/parameters.py, conventions.py, measures.py and identifiers.py by `python -m tools.dbt_gen`: do not edit. -#}
+
+{#- ndcg_sql/parameters.py -#}
+{% macro _option_table() -%}
+  {{ return({"choices": {"ties": ["average", "item-asc", "item-desc", "input-order"], "no_relevant": ["zero", "skip", "one"], "missing_queries": ["ignore", "zero"], "score_precision": ["double", "float32"], "negative_labels": ["error", "zero"]}, "gains": ["exponential", "linear"], "item_types": ["text", "number"], "defaults": {"k": [1, 3, 5, 10, 20, none], "query_col": "query_id", "item_col": "item_id", "score_col": none, "rank_col": none, "label_col": "label", "gain": "exponential", "ties": "average", "no_relevant": "zero", "missing_queries": "ignore", "measures": none, "convention": none, "row_col": none, "score_precision": "double", "negative_labels": "error", "segments": none, "intervals": none, "bootstrap": 0, "seed": 0}, "max_exponential_label": 1023, "max_replicates": 100000, "output_columns": ["k", "cg", "dcg", "idcg", "ndcg", "measure", "value"], "summary_columns": ["mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "bootstrap_low", "bootstrap_high"], "head_length": {"default": 20, "max": 32}, "max_counted_labels": 16, "exact_whole": 9007199254740992}) }}
+{%- endmacro %}
+
+{#- ndcg_sql/conventions.py -#}
+{% macro _convention_table() -%}
+  {{ return({"conventions": {"trec_eval": {"gain": "linear", "ties": "item-desc", "no_relevant": "zero", "score_precision": "float32", "negative_labels": "zero"}, "sklearn": {"gain": "linear", "ties": "average", "no_relevant": "zero", "score_precision": "double", "negative_labels": "error", "judgments_allowed": false}, "lightgbm": {"gain": "exponential", "ties": "input-order", "no_relevant": "one", "score_precision": "double", "negative_labels": "error", "judgments_allowed": false}, "xgboost": {"gain": "exponential", "ties": "input-order", "no_relevant": "one", "score_precision": "float32", "negative_labels": "error", "judgments_allowed": false}, "xgboost-minus": {"gain": "exponential", "ties": "input-order", "no_relevant": "zero", "score_precision": "float32", "negative_labels": "error", "judgments_allowed": false}}, "aliases": {"pytrec_eval": "trec_eval", "ir_measures": "trec_eval", "scikit-learn": "sklearn", "xgboost-": "xgboost-minus"}}) }}
+{%- endmacro %}
+
+{#- ndcg_sql/measures.py -#}
+{% macro _measure_grammar() -%}
+  {{ return({"pattern": "^\\s*(?P<family>[A-Za-z]+)\\s*(?:\\((?P<params>[^)]*)\\))?\\s*(?:@\\s*(?P<k>[^\\s]+))?\\s*$", "aliases": {"ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP", "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success"}, "graded": ["CG", "DCG", "nDCG"], "linear": ["CG", "DCG", "nDCG", "P", "R"], "need_cutoff": ["P", "R", "Success"], "unbounded": ["CG", "DCG"], "graded_column": {"CG": "cg", "DCG": "dcg", "nDCG": "ndcg"}}) }}
+{%- endmacro %}
+
+{#- ndcg_sql/identifiers.py -#}
+{% macro _plain_name_pattern() -%}
+  {{ return("[A-Za-z_][A-Za-z0-9_]*") }}
+{%- endmacro %}

@@ -1,0 +1,35 @@
+{#- Copied from sql/options/measure_context.sql by `python -m tools.dbt_gen`: do not edit. -#}
+{#- The templates' context for parsed measures: measures (place in the order asked, name as
+    an SQL string literal), graded_measures (CG, DCG, nDCG: the per-query NDCG column and k),
+    binary_measures and their relevance thresholds, and unbounded_measures (names of the CG
+    and DCG ones, whose means are summed at a scale: sql/summary.sql.j2). AP, RR and Success are not linear in the
+    relevance at each rank, so they need a tie order: with ties='average' an option error. -#}
+{% macro _measure_context(parsed, ties) -%}
+  {%- set grammar = ndcg_sql._measure_grammar() -%}
+  {%- set nonlinear = [] -%}
+  {%- for m in parsed if m['family'] not in grammar['linear'] -%}{%- do nonlinear.append(m['name']) -%}{%- endfor -%}
+  {%- if nonlinear and ties == 'average' -%}
+    {{ ndcg_sql._option_error(nonlinear | join(', ') ~ (" needs" if nonlinear | length == 1 else " need")
+       ~ " ties='item-asc', 'item-desc' (trec_eval's) or 'input-order', or a convention that sets one ("
+       ~ ndcg_sql._spelled('ties') ~ ", " ~ ndcg_sql._spelled('convention') ~ "): they are not linear in the"
+       ~ " relevance at each rank, so tie averaging does not define them") }}
+  {%- endif -%}
+  {%- set named, graded, binary, thresholds, threshold_values, unbounded = [], [], [], [], [], [] -%}
+  {%- for m in parsed -%}
+    {%- do named.append({'order': loop.index, 'name_sql': ndcg_sql.string_literal(m['name'])}) -%}
+    {%- if m['family'] in grammar['unbounded'] -%}{%- do unbounded.append(ndcg_sql.string_literal(m['name'])) -%}{%- endif -%}
+    {%- if m['family'] in grammar['graded'] -%}
+      {%- do graded.append({'order': loop.index, 'k': m['k'], 'column': grammar['graded_column'][m['family']]}) -%}
+    {%- else -%}
+      {%- set value = (1.0 if m['rel'] is none else m['rel']) | float -%}
+      {%- if value not in threshold_values -%}
+        {%- do threshold_values.append(value) -%}
+        {%- do thresholds.append({'id': threshold_values | length, 'value': value | string}) -%}
+      {%- endif -%}
+      {%- do binary.append({'id': loop.index, 'order': loop.index, 'family': m['family'], 'k': m['k'],
+                            'threshold_id': threshold_values.index(value) + 1}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return({'measures': named, 'graded_measures': graded, 'binary_measures': binary, 'thresholds': thresholds,
+             'unbounded_measures': unbounded}) }}
+{%- endmacro %}

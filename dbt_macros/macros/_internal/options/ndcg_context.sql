@@ -1,0 +1,108 @@
+{#- Copied from sql/options/ndcg_context.sql by `python -m tools.dbt_gen`: do not edit. -#}
+{#- The one place where options become the SQL templates' context, for every entry point:
+    the Python runner, to_sql and the warehouse runner (ndcg_sql/context.py renders this macro)
+    and the dbt macros (the same file, copied into dbt_macros/macros/_internal/).
+
+      options   dict of every option of ndcg_sql/parameters.py METRIC (as given), plus
+                item_type and segmented_judgments, and in dbt judgments_query_col,
+                judgments_item_col, judgments_label_col (other names of the judgments' columns)
+      relation  the ranking: quoted table name, CTE name or table function (SQL text)
+      judgments the judgments' relation (SQL text) or none
+      hints     none, or what the Python runner found while checking the data:
+                longest_list (most items of a list or judged query) and labels ([lowest,
+                highest, count of non-whole labels] of the labels the ideal ranking comes
+                from); they let the SQL skip work, and change no number.
+
+    Returns {'options': the resolved options (reported with every result), 'context': the
+    templates' context}. Names are quoted by ndcg_sql.quote_identifier, numbers written by
+    Jinja from checked numbers; nothing a user wrote is pasted into SQL. An option outside its
+    domain or contradicting another raises an option error (dbt: a compiler error). -#}
+{% macro _ndcg_context(options, relation, judgments=none, hints=none) -%}
+  {%- set fail = ndcg_sql._option_error -%}
+  {%- set table = ndcg_sql._option_table() -%}
+  {%- set choices = table['choices'] -%}
+  {%- set judged = judgments is not none -%}
+  {%- if relation is none -%}{{ fail("give the ranking relation (a table name, ref(), source() or CTE name)") }}{%- endif -%}
+  {%- if options['score_col'] is not none and options['rank_col'] is not none -%}
+    {{ fail("give " ~ ndcg_sql._spelled('score_col') ~ " or " ~ ndcg_sql._spelled('rank_col') ~ ", not both") }}
+  {%- endif -%}
+
+  {#- conventions: the options a peer tool decides (ndcg_sql/conventions.py) -#}
+  {%- set given = {
+      'gain': options['gain'] if options['gain'] is mapping else ndcg_sql._option_choice('gain', options['gain'], table['gains']),
+      'ties': ndcg_sql._option_choice('ties', options['ties'], choices['ties']),
+      'no_relevant': ndcg_sql._option_choice('no_relevant', options['no_relevant'], choices['no_relevant']),
+      'score_precision': ndcg_sql._option_choice('score_precision', options['score_precision'], choices['score_precision']),
+      'negative_labels': ndcg_sql._option_choice('negative_labels', options['negative_labels'], choices['negative_labels'])} -%}
+  {%- set chosen = ndcg_sql._resolve_convention(options['convention'], given, judged) -%}
+  {%- set gain = ndcg_sql._parse_gain(chosen['gain']) -%}
+  {%- set ties = chosen['ties'] -%}
+  {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
+  {%- set item_type = ndcg_sql._option_choice('item_type', options['item_type'], table['item_types']) -%}
+  {%- if missing_queries == 'zero' and not judged -%}
+    {{ fail("missing_queries='zero'" ~ ndcg_sql._flag('missing_queries', 'zero') ~ " needs judgments" ~ ndcg_sql._flag('judgments') ~ ": only judged queries can be missing from the run") }}
+  {%- endif -%}
+
+  {#- what the summary and the measures need: cutoffs, measures, segments, intervals -#}
+  {%- set summary = ndcg_sql._summary_context({
+      'k': options['k'], 'measures': options['measures'], 'segments': options['segments'],
+      'intervals': options['intervals'], 'bootstrap': options['bootstrap'], 'seed': options['seed'],
+      'query_col': options['query_col'], 'ties': ties}) -%}
+  {%- set segmented = options['segmented_judgments'] -%}
+  {%- if segmented is not boolean -%}
+    {{ fail("segmented_judgments must be true or false; got " ~ ndcg_sql._shown(segmented)) }}
+  {%- endif -%}
+  {%- if summary['segments'] and judged and missing_queries == 'zero' and not segmented -%}
+    {{ fail("segments with missing_queries='zero' need judgments per (segment, query) (segmented_judgments=True"
+            ~ ndcg_sql._flag('segmented_judgments') ~ ": the judgments carry the segment columns)") }}
+  {%- endif -%}
+
+  {#- the row order of ties='input-order' -#}
+  {%- if ties == 'input-order' and options['row_col'] is none -%}
+    {{ fail("ties='input-order' needs " ~ ndcg_sql._spelled('row_col') ~ ": the column of input row positions that orders tied items") }}
+  {%- endif -%}
+  {%- if ties != 'input-order' and options['row_col'] is not none -%}
+    {{ fail(ndcg_sql._spelled('row_col') ~ " is only used with ties='input-order' (ties is '" ~ ties
+            ~ "'): give ties='input-order'" ~ ndcg_sql._flag('ties', 'input-order') ~ " or leave row_col out") }}
+  {%- endif -%}
+  {%- if options['query_col'] is string and options['query_col'] | lower in table['output_columns'] -%}
+    {{ ndcg_sql._input_error("the query column may not be named '" ~ options['query_col'] ~ "': the output has a column of that name") }}
+  {%- endif -%}
+  {%- set engine = ndcg_sql._engine() -%}
+  {%- if chosen['score_precision'] == 'float32' and not engine['float32'] -%}
+    {{ ndcg_sql._engine_error("score_precision='float32' (convention " ~ ndcg_sql._shown(chosen.get('convention')) ~ "): "
+       ~ engine['name'] ~ " has no 32-bit float type to round scores to; compute it in DuckDB, Spark or Postgres") }}
+  {%- endif -%}
+
+  {%- set order_col = options['rank_col'] if options['rank_col'] is not none else (options['score_col'] or 'score') -%}
+  {%- set resolved = {
+      'cutoffs': summary['cutoffs'] | map(attribute='k') | list,
+      'gain': gain['kind'],
+      'gain_mapping': gain['mapping'],
+      'ties': ties,
+      'no_relevant': chosen['no_relevant'],
+      'missing_queries': missing_queries,
+      'judgments': judged,
+      'input_kind': 'rank' if options['rank_col'] is not none else 'score',
+      'score_precision': chosen['score_precision'],
+      'negative_labels': chosen['negative_labels'],
+      'convention': chosen.get('convention'),
+      'measures': summary['parsed_measures'],
+      'segments': summary['segments'],
+      'intervals': summary['intervals'],
+      'bootstrap': summary['bootstrap'],
+      'seed': summary['seed'],
+      'order_col': order_col,
+      'item_type': item_type,
+      'segmented_judgments': segmented and judged} -%}
+  {%- set context = ndcg_sql._ranking_context(resolved, options, relation, judgments, hints) -%}
+  {%- do context.update({'intervals': summary['intervals']}) -%}
+  {%- do context.update({'segment_cols': summary['segment_cols']}) -%}
+  {%- if summary['segments'] -%}{%- do context.update({'segmented_judgments': segmented and judged}) -%}{%- endif -%}
+  {%- if summary['parsed_measures'] is not none -%}
+    {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures'] -%}
+      {%- do context.update({key: summary[key]}) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return({'options': resolved, 'context': context}) }}
+{%- endmacro %}

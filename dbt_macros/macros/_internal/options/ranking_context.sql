@@ -1,0 +1,100 @@
+{#- Copied from sql/options/ranking_context.sql by `python -m tools.dbt_gen`: do not edit. -#}
+{#- The ranking part of the templates' context, from resolved options (see _ndcg_context):
+    quoted column names, the item-id tie-break expression, the cutoffs, and what lets the SQL
+    skip work when the Python runner knows the data (hints; dbt compiles before reading any):
+
+      head_length   top positions summed column-wise (sql/dcg_at_cutoffs.sql.j2): the longest
+                    list when it is known and at most head_length.max, else the largest finite
+                    cutoff, at least head_length.default and at most head_length.max
+      tail_cutoffs  cutoffs past the head (none when every list fits in it)
+      ideal_labels  labels with a positive gain, by gain descending, when few and known (the
+                    ideal ranking is then counted per label, not sorted): from a gain mapping,
+                    or the whole labels between the lowest and highest found in the data
+      exact_gains   ties='average' and every gain a whole number whose list sums stay below
+                    2^53: every sum of gains is exact, so a tie group's mean needs no item order
+    None of these changes a number. -#}
+{% macro _ranking_context(resolved, options, relation, judgments, hints) -%}
+  {%- set table = ndcg_sql._option_table() -%}
+  {%- set judged = resolved['judgments'] -%}
+  {%- set hints = hints or {} -%}
+  {%- set longest = hints.get('longest_list') -%}
+  {%- set labels = hints.get('labels') -%}
+  {%- set cutoffs = [] -%}
+  {%- for value in resolved['cutoffs'] -%}{%- do cutoffs.append({'id': loop.index, 'k': value}) -%}{%- endfor -%}
+
+  {%- set finite = resolved['cutoffs'] | reject('none') | list -%}
+  {%- if longest is not none and longest <= table['head_length']['max'] -%}
+    {%- set head = [1, longest] | max -%}
+  {%- else -%}
+    {%- set head = [table['head_length']['max'], ([table['head_length']['default']] + finite) | max] | min -%}
+  {%- endif -%}
+  {%- set tail_cutoffs = [] -%}
+  {%- for cutoff in cutoffs if (longest is none or longest > head) and (cutoff['k'] is none or cutoff['k'] > head) -%}
+    {%- do tail_cutoffs.append(cutoff) -%}
+  {%- endfor -%}
+
+  {%- set ideal_labels = none -%}
+  {%- set known = labels is not none and labels[0] is not none and not labels[2] -%}
+  {%- if resolved['gain'] == 'mapping' -%}
+    {%- set positive = resolved['gain_mapping'] | selectattr('1', 'gt', 0) | sort(attribute='1', reverse=true) | list -%}
+    {%- if positive | length <= table['max_counted_labels'] -%}
+      {%- set ideal_labels = [] -%}
+      {%- for pair in positive -%}{%- do ideal_labels.append({'label': pair[0] | string}) -%}{%- endfor -%}
+    {%- endif -%}
+  {%- elif known and (labels[1] | int) - (labels[0] | int) < table['max_counted_labels'] -%}
+    {%- set ideal_labels = [] -%}
+    {%- for label in range(labels[1] | int, (labels[0] | int) - 1, -1) if label > 0 -%}
+      {%- do ideal_labels.append({'label': label | float | string}) -%}
+    {%- endfor -%}
+  {%- endif -%}
+
+  {%- set largest = none -%}
+  {%- if resolved['gain'] == 'mapping' -%}
+    {%- set gains = resolved['gain_mapping'] | map(attribute='1') | list -%}
+    {%- set fractional = [] -%}
+    {%- for g in gains if g != (g | int) -%}{%- do fractional.append(g) -%}{%- endfor -%}
+    {%- if not fractional -%}{%- set largest = gains | map('abs') | max -%}{%- endif -%}
+  {%- elif known -%}
+    {%- set lowest, highest = labels[0] | float, labels[1] | float -%}
+    {%- if resolved['negative_labels'] == 'zero' -%}
+      {%- set lowest, highest = [lowest, 0.0] | max, [highest, 0.0] | max -%}
+    {%- endif -%}
+    {%- if resolved['gain'] == 'linear' -%}
+      {%- set largest = [lowest | abs, highest | abs] | max -%}
+    {%- elif lowest >= 0 and highest <= 52 -%}
+      {%- set largest = 2.0 ** highest -%}
+    {%- endif -%}
+  {%- endif -%}
+  {%- set exact_gains = resolved['ties'] == 'average' and longest is not none and largest is not none
+                        and ([1, longest] | max) * largest <= table['exact_whole'] -%}
+
+  {%- set q = ndcg_sql.quote_identifier -%}
+  {%- set byte_order = resolved['ties'] in ['item-asc', 'item-desc', 'input-order'] and resolved['item_type'] == 'text' -%}
+  {{ return({
+      'run_relation': relation,
+      'judgments_relation': judgments,
+      'judgments': judged,
+      'query_col': q(options['query_col']),
+      'item_col': q(options['item_col']),
+      'order_col': q(resolved['order_col']),
+      'label_col': none if judged else q(options['label_col']),
+      'j_query_col': q(options.get('judgments_query_col') or options['query_col']) if judged else none,
+      'j_item_col': q(options.get('judgments_item_col') or options['item_col']) if judged else none,
+      'j_label_col': q(options.get('judgments_label_col') or options['label_col']) if judged else none,
+      'output_query_col': q(options['query_col']),
+      'item_order': ndcg_sql.item_byte_order() if byte_order else 'item',
+      'input_kind': resolved['input_kind'],
+      'gain': resolved['gain'],
+      'gain_mapping': resolved['gain_mapping'],
+      'ties': resolved['ties'],
+      'row_col': q(options['row_col']) if options['row_col'] is not none else none,
+      'score_precision': resolved['score_precision'],
+      'negative_labels': resolved['negative_labels'],
+      'no_relevant': resolved['no_relevant'],
+      'missing_queries': resolved['missing_queries'],
+      'cutoffs': cutoffs,
+      'head_length': head,
+      'ideal_labels': ideal_labels,
+      'tail_cutoffs': tail_cutoffs,
+      'exact_gains': exact_gains}) }}
+{%- endmacro %}

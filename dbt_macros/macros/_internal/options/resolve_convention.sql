@@ -1,0 +1,30 @@
+{#- Copied from sql/options/resolve_convention.sql by `python -m tools.dbt_gen`: do not edit. -#}
+{#- The options a peer convention sets (ndcg_sql/conventions.py, through
+    ndcg_sql._convention_table()): `given` (option -> normalised value) with the
+    convention's values filled in, and 'convention' (its canonical name). A given value
+    other than the default that contradicts the convention, an unknown convention, or
+    judgments with a convention whose ideal ranking is the list are option errors. -#}
+{% macro _resolve_convention(convention, given, judged) -%}
+  {%- if convention is none -%}{{ return(given) }}{%- endif -%}
+  {%- set table = ndcg_sql._convention_table() -%}
+  {%- set key = convention | string | lower | replace('_', '-') | replace('trec-eval', 'trec_eval') -%}
+  {%- set name = table['aliases'].get(key, key) -%}
+  {%- if name not in table['conventions'] -%}
+    {{ ndcg_sql._option_error("convention must be one of " ~ table['conventions'].keys() | join(', ') ~ "; got " ~ ndcg_sql._shown(convention)) }}
+  {%- endif -%}
+  {%- set preset = table['conventions'][name] -%}
+  {%- if judged and not preset.get('judgments_allowed', true) -%}
+    {{ ndcg_sql._option_error("convention '" ~ name ~ "' takes the ideal ranking from the list itself; give labels, not judgments") }}
+  {%- endif -%}
+  {%- set out = given.copy() -%}
+  {%- set defaults = ndcg_sql._option_table()['defaults'] -%}
+  {%- for option, value in preset.items() if option != 'judgments_allowed' -%}
+    {%- set mine = given[option] -%}
+    {%- if mine != defaults[option] and mine != value -%}
+      {{ ndcg_sql._option_error("convention '" ~ name ~ "' sets " ~ option ~ "=" ~ ndcg_sql._shown(value) ~ "; got " ~ option ~ "=" ~ ndcg_sql._shown(mine)) }}
+    {%- endif -%}
+    {%- do out.update({option: value}) -%}
+  {%- endfor -%}
+  {%- do out.update({'convention': name}) -%}
+  {{ return(out) }}
+{%- endmacro %}

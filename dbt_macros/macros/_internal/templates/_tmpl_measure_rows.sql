@@ -1,0 +1,718 @@
+{#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
+    Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
+{#- The template's context variables are the arguments (those it gives a default may be
+    left out); extra ones are accepted. -#}
+{%- set ndcg_context_extra = kwargs -%}
+{%- if binary_measures is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'binary_measures'") }}{% endif -%}
+{%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'cutoffs'") }}{% endif -%}
+{%- if exact_gains is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'exact_gains'") }}{% endif -%}
+{%- if gain is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'gain'") }}{% endif -%}
+{%- if gain_mapping is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'gain_mapping'") }}{% endif -%}
+{%- if graded_measures is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'graded_measures'") }}{% endif -%}
+{%- if head_length is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'head_length'") }}{% endif -%}
+{%- if ideal_labels is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ideal_labels'") }}{% endif -%}
+{%- if input_kind is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'input_kind'") }}{% endif -%}
+{%- if item_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'item_col'") }}{% endif -%}
+{%- if item_order is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'item_order'") }}{% endif -%}
+{%- if j_item_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'j_item_col'") }}{% endif -%}
+{%- if j_label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'j_label_col'") }}{% endif -%}
+{%- if j_query_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'j_query_col'") }}{% endif -%}
+{%- if judgments is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'judgments'") }}{% endif -%}
+{%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'judgments_relation'") }}{% endif -%}
+{%- if label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'label_col'") }}{% endif -%}
+{%- if measures is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'measures'") }}{% endif -%}
+{%- if missing_queries is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'missing_queries'") }}{% endif -%}
+{%- if negative_labels is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'negative_labels'") }}{% endif -%}
+{%- if no_relevant is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'no_relevant'") }}{% endif -%}
+{%- if order_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'order_col'") }}{% endif -%}
+{%- if output_query_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'output_query_col'") }}{% endif -%}
+{%- if query_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'query_col'") }}{% endif -%}
+{%- if row_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'row_col'") }}{% endif -%}
+{%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'run_relation'") }}{% endif -%}
+{%- if score_precision is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'score_precision'") }}{% endif -%}
+{%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'segment_cols'") }}{% endif -%}
+{%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
+{%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
+{%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
+{#- One row per ([segment values,] query, measure): every asked measure in one long table, as
+    one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
+    CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each
+    per cutoff), the binary measures from sql/measures_per_query.sql.j2, each a CTE here;
+    names are SQL string literals of the parsed measures (sql/options/measure_context.sql). -#}
+{%- set per_query_relation = 'per_query_rows' if graded_measures else none -%}
+{%- set binary_relation = 'binary_measure_rows' if binary_measures else none -%}
+WITH
+{%- if graded_measures %}
+per_query_rows AS ( -- one row per (query, cutoff of a graded measure): CG, DCG, IDCG, NDCG
+{% with %}{#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
+    Data flows one way: normalised rows -> labelled items -> ranked items
+    (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
+    NDCG@k = DCG@k / IDCG@k (Jarvelin & Kekalainen, TOIS 2002). A query whose
+    IDCG@k is 0 gets the no-relevant policy: zero -> 0, skip -> NULL, one -> 1.
+    With ordered, rows come by query and k (the whole list last); the Python
+    runner leaves that to whoever reads them (sorting every per-query row of a
+    large log costs more than the query's other last steps). -#}
+{#- import 'gain.sql.j2' as gain_sql with context (generated: see ndcg_context) -#}
+{#- import 'discount.sql.j2' as discount_sql with context (generated: see ndcg_context) -#}
+{#- import 'dcg_at_cutoffs.sql.j2' as dcg_sql with context (generated: see ndcg_context) -#}
+{%- set no_relevant_value = {'zero': ('CAST(0.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'skip': ('CAST(NULL AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'one': ('CAST(1.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')}[no_relevant] -%}
+WITH
+{% with %}{#- The only place user column names appear. Every later CTE speaks of
+    qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
+    and label. With segment columns (experiment arm, date, device, ...) the
+    query key qid is a number standing for the pair (segment values, query)
+    (segment_keys): every later CTE partitions by it unchanged, so a query in
+    two segments is two queries, and the per-query rows join segment_keys to
+    give the segment columns and the query id back. Judgments without the
+    segment columns are per query: each (segment, query) of the run gets the
+    query's judgments, and judged queries the run does not show are left out.
+    Judgments with them (segmented_judgments) are per (segment, query). -#}
+{%- set query_key -%}
+{%- if segment_cols -%}
+ndcg_sql_segment_key
+{%- else -%}
+{{ query_col }}
+{%- endif -%}
+{%- endset -%}
+{%- set keyed_run -%}
+{%- if segment_cols -%}
+(
+    SELECT ranking.*, keys.qid AS ndcg_sql_segment_key
+    FROM {{ run_relation }} AS ranking
+    INNER JOIN segment_keys AS keys
+      ON {% for s in segment_cols %}ranking.{{ s }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}ranking.{{ query_col }} IS NOT DISTINCT FROM keys.query
+  ) AS keyed_ranking
+{%- else -%}
+{{ run_relation }}
+{%- endif -%}
+{%- endset -%}
+{%- if segment_cols %}
+segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented_judgments | default(false) %} or the judgments{% endif %}: the number standing for the pair
+  SELECT
+    {%- for s in segment_cols %}
+    segment_{{ loop.index }},
+    {%- endfor %}
+    query,
+    CASE WHEN query IS NOT NULL THEN ROW_NUMBER() OVER (
+      ORDER BY {% for s in segment_cols %}segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}query ASC NULLS LAST
+    ) END AS qid
+  FROM (
+    {%- if segmented_judgments | default(false) %}
+    SELECT DISTINCT segment_pairs.* FROM (
+      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+      FROM {{ run_relation }}
+      UNION ALL
+      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
+      FROM {{ judgments_relation }}
+    ) AS segment_pairs
+    {%- else %}
+    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+    FROM {{ run_relation }}
+    {%- endif %}
+  ) AS segment_queries
+),
+{%- endif %}
+run_rows AS ( -- one row per (query, item) of the ranking, as given
+  SELECT
+    {{ query_key }} AS qid,
+    {{ item_col }} AS item,
+    {{ order_col }} AS order_raw,
+    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ label_col }}{% endif %} AS label_raw
+    {%- if ties == 'input-order' %},
+    {{ row_col }} AS row_order
+    {%- endif %}
+  FROM {{ keyed_run }}
+)
+{%- if not judgments %},
+run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
+  {#- the same rows as run_rows, named apart so that the ideal ranking reads
+      them in a pass of its own instead of DuckDB keeping every row of a CTE
+      read twice #}
+  SELECT
+    {{ query_key }} AS qid,
+    {{ label_col }} AS label_raw
+  FROM {{ keyed_run }}
+)
+{%- endif %}
+{%- if judgments %},
+judgment_rows AS ( -- one row per judged (query, item), as given
+  {%- if segment_cols %}
+  SELECT keys.qid, j.item, j.label_raw
+  FROM (
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  LEFT JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  WHERE keys.qid IS NOT NULL OR j.query IS NULL
+  {%- else %}
+  SELECT
+    {{ j_query_col }} AS qid,
+    {{ j_item_col }} AS item,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- endif %}
+),
+judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
+  {%- if segment_cols %}
+  SELECT keys.qid, j.label_raw
+  FROM (
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  INNER JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  {%- else %}
+  SELECT
+    {{ j_query_col }} AS qid,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- endif %}
+)
+{%- endif %}
+{% endwith %},
+{% with %}{#- One row per ranked (query, item) with a numeric order value and label.
+    With judgments, the label comes from the judgments (unjudged items: 0);
+    queries without any judgment are left out (as trec_eval does) where
+    per_query.sql.j2 joins the run's values to the ideal ones.
+    score_precision float32 rounds the order value to the nearest float32
+    (trec_eval, XGBoost); negative_labels zero counts negative labels as 0
+    (trec_eval).
+    A judged item whose label counts as 0 is labelled exactly as an unjudged
+    one, so only the other judgments are joined: a smaller join (most
+    judgments of a large log are usually 0). -#}
+{%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- if judgments %}
+labelled_items AS ( -- one row per ranked (query, item)
+  SELECT
+    r.qid,
+    r.item,
+    {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
+    r.row_order{% endif %}
+  FROM run_rows AS r
+  LEFT JOIN (
+    SELECT qid, item, {{ counted_label }} AS label
+    FROM judgment_rows
+    WHERE {{ counted_label }} <> 0.0
+  ) AS j ON r.qid = j.qid AND r.item = j.item
+)
+{%- else %}
+labelled_items AS ( -- one row per ranked (query, item)
+  SELECT
+    qid,
+    item,
+    {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    {{ counted_label }} AS label{% if ties == 'input-order' %},
+    row_order{% endif %}
+  FROM run_rows
+)
+{%- endif %}
+{% endwith %},
+{% with %}{#- Ranking and ties. rank 1 is the top: score descending, or logged rank
+    ascending. Inside a group of equal order values (a tie group: the rows
+    that are peers in the order-value window below):
+      average   - every item is credited the mean gain of its tie group
+                  (McSherry & Najork, ECIR 2008; scikit-learn's ndcg_score).
+                  Ranks inside the group are then arbitrary, so item ascending
+                  only makes them deterministic; DCG does not depend on it.
+      item-asc  - item id ascending (byte order for strings: item_order is
+                  the engine's byte-order expression, ndcg_sql/dialects.py)
+      item-desc - item id descending (trec_eval's order)
+      input-order - the row-order column ascending (LightGBM's and XGBoost's
+                  stable sorts keep tied rows in input order)
+    Both windows partition by query and order by the order value, so one sort
+    serves both (no second partitioning by tie group).
+    exact_gains (the caller checked the input: every gain is a whole number
+    and no list's gains add up past 2^53) makes every sum of gains exact, so
+    the tie group's mean is the same whatever order its items come in and
+    equals the gain when they are all equal: the ranking then needs no item
+    order inside a tie group and no MIN/MAX guard (a cheaper sort, the same
+    numbers to the bit). -#}
+{%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
+{%- set exact_ties = ties == 'average' and exact_gains -%}
+{%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
+{#- Keys are never NULL (checked); NULLs are placed as the smallest value,
+    BigQuery's fixed rule for windowed aggregates, so every engine agrees. -#}
+{%- set nulls = {'ASC': 'NULLS FIRST', 'DESC': 'NULLS LAST'} -%}
+{#- a tie group: the peers of a row in the order-value window (BigQuery cannot
+    PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
+{%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
+gained_items AS ( -- one row per ranked (query, item) with its gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  FROM labelled_items
+),
+ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
+  SELECT
+    qid,
+    label,
+    order_value,
+    ROW_NUMBER() OVER (
+      PARTITION BY qid
+      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
+    ) AS rank,
+    {% if exact_ties -%}
+    AVG(gain) OVER ({{ tie_group }})
+    {%- elif ties == 'average' -%}
+    CASE
+      WHEN MIN(gain) OVER ({{ tie_group }}) = MAX(gain) OVER ({{ tie_group }})
+        THEN gain
+      ELSE AVG(gain) OVER ({{ tie_group }})
+    END
+    {%- else -%}
+    gain
+    {%- endif %} AS credited_gain
+  FROM gained_items
+)
+{% endwith %},
+{% with %}{#- The ideal ranking: every item the query could have shown, by gain
+    descending. From the ranked list itself (default), or with judgments
+    from all judged items of the query, retrieved or not (trec_eval).
+    When every ideal ranking fits in the head and the labels are few and
+    known (the caller found them while checking the input: ideal_labels, by
+    gain descending, only those with a positive gain), no item is sorted: a
+    query's ideal ranking is fully described by how many items it has of each
+    label, and the items of one label fill consecutive positions, the highest
+    gain first. Otherwise the items are numbered by gain descending. -#}
+{%- set ideal_source -%}
+    SELECT qid, {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw')) }} AS gain
+    FROM {% if judgments %}judgment_labels{% else %}run_labels{% endif %}
+{%- endset -%}
+{%- if ideal_labels is not none and not tail_cutoffs %}
+ideal_label_counts AS ( -- one row per query: how many items it has of each label with a positive gain
+  SELECT
+    qid
+    {%- for grade in ideal_labels %},
+    COUNT(CASE WHEN CAST(label_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}) = {{ grade.label }} THEN 1 END) AS items_of_grade_{{ loop.index }}
+    {%- endfor %}
+  FROM {% if judgments %}judgment_labels{% else %}run_labels{% endif %}
+  GROUP BY qid
+),
+ideal_dcg_by_query AS ( -- one row per query: the gain at each head position of its ideal ranking (NULL past its items)
+  SELECT
+    qid
+    {%- for p in range(1, head_length + 1) %},
+    {% if ideal_labels %}CASE{% for grade in ideal_labels %} WHEN {{ p }} <= {% for earlier in range(1, loop.index + 1) %}{% if not loop.first %} + {% endif %}items_of_grade_{{ earlier }}{% endfor %} THEN {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, grade.label) }}{% endfor %} END{% else %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS gain_at_{{ p }}
+    {%- endfor %}
+  FROM ideal_label_counts
+)
+{%- else %}
+ideal_items AS ( -- one row per (query, position in the ideal ranking) with the gain found there
+  SELECT qid, ROW_NUMBER() OVER (PARTITION BY qid ORDER BY gain DESC NULLS LAST) AS position, gain
+  FROM ({{ ideal_source }}
+  ) AS ideal_source
+)
+{%- endif %}
+{% endwith %},
+run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there
+  SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
+),
+{{ ndcg_sql._tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'run_dcg', 'run_positions', '') }},
+{{ ndcg_sql._tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'ideal_dcg', none if (ideal_labels is not none and not tail_cutoffs) else 'ideal_items', 'ideal_') }},
+{% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
+cutoffs AS ( -- one row per cutoff
+  {%- for cutoff in cutoffs %}
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS {{ ndcg_sql.sql_type('BIGINT') }}){% else %}CAST(NULL AS {{ ndcg_sql.sql_type('BIGINT') }}){% endif %} AS k
+  {%- endfor %}
+)
+{% endwith %},
+query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
+  SELECT
+    i.qid,
+    c.k,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN i.ideal_dcg_{{ cutoff.id }}{% endfor %} END AS idcg
+  FROM ideal_dcg_at_cutoffs AS i
+  {% if judgments and missing_queries == 'zero' %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  CROSS JOIN cutoffs AS c
+)
+SELECT
+  {%- if segment_cols %}
+  {%- for s in segment_cols %}
+  keys.segment_{{ loop.index }} AS {{ s }},
+  {%- endfor %}
+  keys.query AS {{ output_query_col }},
+  {%- else %}
+  qid AS {{ output_query_col }},
+  {%- endif %}
+  k,
+  CAST(cg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS cg,
+  CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,
+  CAST(idcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS idcg,
+  CASE WHEN idcg > 0 THEN CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
+FROM query_values
+{%- if segment_cols %}
+INNER JOIN segment_keys AS keys ON query_values.qid = keys.qid
+{%- endif %}
+{%- if ordered | default(false) %}
+ORDER BY {% if segment_cols %}query_values.{% endif %}qid ASC NULLS LAST, k ASC NULLS LAST
+{%- endif %}
+{% endwith %}
+),
+{%- endif %}
+{%- if binary_measures %}
+binary_measure_rows AS ( -- one row per (query, binary measure): its value
+{% with %}{#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
+    RR(@k), Success@k (definitions, formulas and sources: ndcg_sql/measures.py).
+    An item is relevant at threshold t when its label >= t (trec_eval's -l).
+    With ties = average the tie group's mean relevance is credited at each of
+    its ranks (P and R only: their expected value over the tie's orders).
+    R (relevant items of a query) counts the judgments, or the list itself.
+    Running sums go in rank order, so results do not depend on threads. -#}
+{#- import 'gain.sql.j2' as gain_sql with context (generated: see ndcg_context) -#}
+WITH
+{% with %}{#- The only place user column names appear. Every later CTE speaks of
+    qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
+    and label. With segment columns (experiment arm, date, device, ...) the
+    query key qid is a number standing for the pair (segment values, query)
+    (segment_keys): every later CTE partitions by it unchanged, so a query in
+    two segments is two queries, and the per-query rows join segment_keys to
+    give the segment columns and the query id back. Judgments without the
+    segment columns are per query: each (segment, query) of the run gets the
+    query's judgments, and judged queries the run does not show are left out.
+    Judgments with them (segmented_judgments) are per (segment, query). -#}
+{%- set query_key -%}
+{%- if segment_cols -%}
+ndcg_sql_segment_key
+{%- else -%}
+{{ query_col }}
+{%- endif -%}
+{%- endset -%}
+{%- set keyed_run -%}
+{%- if segment_cols -%}
+(
+    SELECT ranking.*, keys.qid AS ndcg_sql_segment_key
+    FROM {{ run_relation }} AS ranking
+    INNER JOIN segment_keys AS keys
+      ON {% for s in segment_cols %}ranking.{{ s }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}ranking.{{ query_col }} IS NOT DISTINCT FROM keys.query
+  ) AS keyed_ranking
+{%- else -%}
+{{ run_relation }}
+{%- endif -%}
+{%- endset -%}
+{%- if segment_cols %}
+segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented_judgments | default(false) %} or the judgments{% endif %}: the number standing for the pair
+  SELECT
+    {%- for s in segment_cols %}
+    segment_{{ loop.index }},
+    {%- endfor %}
+    query,
+    CASE WHEN query IS NOT NULL THEN ROW_NUMBER() OVER (
+      ORDER BY {% for s in segment_cols %}segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}query ASC NULLS LAST
+    ) END AS qid
+  FROM (
+    {%- if segmented_judgments | default(false) %}
+    SELECT DISTINCT segment_pairs.* FROM (
+      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+      FROM {{ run_relation }}
+      UNION ALL
+      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
+      FROM {{ judgments_relation }}
+    ) AS segment_pairs
+    {%- else %}
+    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+    FROM {{ run_relation }}
+    {%- endif %}
+  ) AS segment_queries
+),
+{%- endif %}
+run_rows AS ( -- one row per (query, item) of the ranking, as given
+  SELECT
+    {{ query_key }} AS qid,
+    {{ item_col }} AS item,
+    {{ order_col }} AS order_raw,
+    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ label_col }}{% endif %} AS label_raw
+    {%- if ties == 'input-order' %},
+    {{ row_col }} AS row_order
+    {%- endif %}
+  FROM {{ keyed_run }}
+)
+{%- if not judgments %},
+run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
+  {#- the same rows as run_rows, named apart so that the ideal ranking reads
+      them in a pass of its own instead of DuckDB keeping every row of a CTE
+      read twice #}
+  SELECT
+    {{ query_key }} AS qid,
+    {{ label_col }} AS label_raw
+  FROM {{ keyed_run }}
+)
+{%- endif %}
+{%- if judgments %},
+judgment_rows AS ( -- one row per judged (query, item), as given
+  {%- if segment_cols %}
+  SELECT keys.qid, j.item, j.label_raw
+  FROM (
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  LEFT JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  WHERE keys.qid IS NOT NULL OR j.query IS NULL
+  {%- else %}
+  SELECT
+    {{ j_query_col }} AS qid,
+    {{ j_item_col }} AS item,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- endif %}
+),
+judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
+  {%- if segment_cols %}
+  SELECT keys.qid, j.label_raw
+  FROM (
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  INNER JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  {%- else %}
+  SELECT
+    {{ j_query_col }} AS qid,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- endif %}
+)
+{%- endif %}
+{% endwith %},
+{% with %}{#- One row per ranked (query, item) with a numeric order value and label.
+    With judgments, the label comes from the judgments (unjudged items: 0);
+    queries without any judgment are left out (as trec_eval does) where
+    per_query.sql.j2 joins the run's values to the ideal ones.
+    score_precision float32 rounds the order value to the nearest float32
+    (trec_eval, XGBoost); negative_labels zero counts negative labels as 0
+    (trec_eval).
+    A judged item whose label counts as 0 is labelled exactly as an unjudged
+    one, so only the other judgments are joined: a smaller join (most
+    judgments of a large log are usually 0). -#}
+{%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- if judgments %}
+labelled_items AS ( -- one row per ranked (query, item)
+  SELECT
+    r.qid,
+    r.item,
+    {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
+    r.row_order{% endif %}
+  FROM run_rows AS r
+  LEFT JOIN (
+    SELECT qid, item, {{ counted_label }} AS label
+    FROM judgment_rows
+    WHERE {{ counted_label }} <> 0.0
+  ) AS j ON r.qid = j.qid AND r.item = j.item
+)
+{%- else %}
+labelled_items AS ( -- one row per ranked (query, item)
+  SELECT
+    qid,
+    item,
+    {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    {{ counted_label }} AS label{% if ties == 'input-order' %},
+    row_order{% endif %}
+  FROM run_rows
+)
+{%- endif %}
+{% endwith %},
+{% with %}{#- Ranking and ties. rank 1 is the top: score descending, or logged rank
+    ascending. Inside a group of equal order values (a tie group: the rows
+    that are peers in the order-value window below):
+      average   - every item is credited the mean gain of its tie group
+                  (McSherry & Najork, ECIR 2008; scikit-learn's ndcg_score).
+                  Ranks inside the group are then arbitrary, so item ascending
+                  only makes them deterministic; DCG does not depend on it.
+      item-asc  - item id ascending (byte order for strings: item_order is
+                  the engine's byte-order expression, ndcg_sql/dialects.py)
+      item-desc - item id descending (trec_eval's order)
+      input-order - the row-order column ascending (LightGBM's and XGBoost's
+                  stable sorts keep tied rows in input order)
+    Both windows partition by query and order by the order value, so one sort
+    serves both (no second partitioning by tie group).
+    exact_gains (the caller checked the input: every gain is a whole number
+    and no list's gains add up past 2^53) makes every sum of gains exact, so
+    the tie group's mean is the same whatever order its items come in and
+    equals the gain when they are all equal: the ranking then needs no item
+    order inside a tie group and no MIN/MAX guard (a cheaper sort, the same
+    numbers to the bit). -#}
+{%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
+{%- set exact_ties = ties == 'average' and exact_gains -%}
+{%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
+{#- Keys are never NULL (checked); NULLs are placed as the smallest value,
+    BigQuery's fixed rule for windowed aggregates, so every engine agrees. -#}
+{%- set nulls = {'ASC': 'NULLS FIRST', 'DESC': 'NULLS LAST'} -%}
+{#- a tie group: the peers of a row in the order-value window (BigQuery cannot
+    PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
+{%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
+gained_items AS ( -- one row per ranked (query, item) with its gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  FROM labelled_items
+),
+ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
+  SELECT
+    qid,
+    label,
+    order_value,
+    ROW_NUMBER() OVER (
+      PARTITION BY qid
+      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
+    ) AS rank,
+    {% if exact_ties -%}
+    AVG(gain) OVER ({{ tie_group }})
+    {%- elif ties == 'average' -%}
+    CASE
+      WHEN MIN(gain) OVER ({{ tie_group }}) = MAX(gain) OVER ({{ tie_group }})
+        THEN gain
+      ELSE AVG(gain) OVER ({{ tie_group }})
+    END
+    {%- else -%}
+    gain
+    {%- endif %} AS credited_gain
+  FROM gained_items
+)
+{% endwith %},
+evaluated_queries AS ( -- one row per evaluated query
+  {%- if judgments %}
+  SELECT DISTINCT qid FROM judgment_rows
+  {%- if missing_queries != 'zero' %}
+  WHERE qid IN (SELECT qid FROM run_rows)
+  {%- endif %}
+  {%- else %}
+  SELECT DISTINCT qid FROM run_rows
+  {%- endif %}
+),
+relevant_counts AS ( -- one row per query: R, its number of relevant items at each threshold
+  SELECT
+    qid
+    {%- for t in thresholds %},
+    SUM(CASE WHEN label >= {{ t.value }} THEN 1 ELSE 0 END) AS relevant_{{ t.id }}
+    {%- endfor %}
+  FROM (
+    {%- if judgments %}
+    SELECT qid, {{ ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') }} AS label FROM judgment_rows
+    {%- else %}
+    SELECT qid, label FROM labelled_items
+    {%- endif %}
+  ) AS judged_labels
+  GROUP BY qid
+),
+relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (credited) relevance at each threshold
+  SELECT
+    qid,
+    rank
+    {%- for t in thresholds %},
+    {% if ties == 'average' -%}
+    AVG(CASE WHEN label >= {{ t.value }} THEN 1.0 ELSE 0.0 END) OVER (PARTITION BY qid ORDER BY order_value ASC NULLS FIRST RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
+    {%- else -%}
+    CASE WHEN label >= {{ t.value }} THEN 1.0 ELSE 0.0 END
+    {%- endif %} AS relevant_{{ t.id }}
+    {%- endfor %}
+  FROM ranked_items
+),
+running_relevance AS ( -- one row per ranked (query, item): relevant items at or above its rank, and the running AP sum
+  SELECT
+    qid,
+    rank
+    {%- for t in thresholds %},
+    relevant_{{ t.id }},
+    SUM(relevant_{{ t.id }}) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS relevant_through_{{ t.id }}
+    {%- endfor %}
+  FROM relevance_by_rank
+),
+precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevant ranks r at or above it
+  SELECT
+    qid,
+    rank
+    {%- for t in thresholds %},
+    relevant_{{ t.id }},
+    relevant_through_{{ t.id }},
+    SUM(CASE WHEN relevant_{{ t.id }} = 1.0 THEN CAST(relevant_through_{{ t.id }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0) ELSE 0.0 END) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS precision_sum_{{ t.id }}
+    {%- endfor %}
+  FROM running_relevance
+),
+ranked_measures AS ( -- one row per ranked query: the numerator of every measure
+  SELECT
+    qid
+    {%- for m in binary_measures %},
+    {%- set t = m.threshold_id %}
+    {%- if m.family in ('P', 'R') %}
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN relevant_through_{{ t }} END)
+    {%- elif m.family == 'AP' %}
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN precision_sum_{{ t }} END)
+    {%- elif m.family == 'RR' %}
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0) END)
+    {%- else %}
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN 1.0 END)
+    {%- endif %} AS numerator_{{ m.id }}
+    {%- endfor %}
+  FROM precision_sums
+  GROUP BY qid
+),
+binary_measures AS ( -- one row per (evaluated query, measure): the measure's value
+  {%- for m in binary_measures %}
+  {% if not loop.first %}UNION ALL
+  {% endif -%}
+  SELECT
+    q.qid,
+    {{ m.order }} AS measure_order,
+    {%- if m.family == 'P' %}
+    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
+    {%- elif m.family in ('R', 'AP') %}
+    CASE WHEN c.relevant_{{ m.threshold_id }} > 0
+      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
+      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
+    {%- else %}
+    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+    {%- endif %}
+  FROM evaluated_queries AS q
+  LEFT JOIN ranked_measures AS r ON q.qid = r.qid
+  LEFT JOIN relevant_counts AS c ON q.qid = c.qid
+  {%- endfor %}
+)
+SELECT
+  {%- if segment_cols %}
+  {%- for s in segment_cols %}
+  keys.segment_{{ loop.index }} AS {{ s }},
+  {%- endfor %}
+  keys.query AS {{ output_query_col }},
+  {%- else %}
+  qid AS {{ output_query_col }},
+  {%- endif %}
+  measure_order,
+  value
+FROM binary_measures
+{%- if segment_cols %}
+INNER JOIN segment_keys AS keys ON binary_measures.qid = keys.qid
+{%- endif %}
+{% endwith %}
+),
+{%- endif %}
+measure_names AS ( -- one row per asked measure: its place in the output and its name
+  {%- for m in measures %}
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ m.order }} AS measure_order, {{ m.name_sql }} AS measure
+  {%- endfor %}
+),
+measure_values AS ( -- one row per (query, measure order): the value
+  {%- for m in graded_measures %}
+  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, {{ m.order }} AS measure_order, {{ m.column }} AS value
+  FROM {{ per_query_relation }}
+  WHERE {% if m.k is not none %}k = {{ m.k }}{% else %}k IS NULL{% endif %}
+  UNION ALL
+  {%- endfor %}
+  {%- if binary_relation %}
+  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, measure_order, value FROM {{ binary_relation }}
+
+  {%- else %}
+  SELECT {% for s in segment_cols %}NULL AS segment_{{ loop.index }}, {% endfor %}NULL AS qid, NULL AS measure_order, NULL AS value WHERE FALSE
+  {%- endif %}
+)
+SELECT {% for s in segment_cols %}v.segment_{{ loop.index }} AS {{ s }}, {% endfor %}v.qid AS {{ output_query_col }}, n.measure, CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+FROM measure_values AS v
+INNER JOIN measure_names AS n ON v.measure_order = n.measure_order
+ORDER BY n.measure_order ASC NULLS FIRST, {% for s in segment_cols %}v.segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}v.qid ASC NULLS LAST
+{%- endmacro %}

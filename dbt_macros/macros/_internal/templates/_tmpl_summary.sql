@@ -1,0 +1,141 @@
+{#- Generated from sql/summary.sql.j2 by `python -m tools.dbt_gen`: do not edit.
+    Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
+{% macro _tmpl_summary(cutoffs, intervals, measures, per_query_relation, segment_cols, unbounded_measures) -%}
+{#- The template's context variables are the arguments (those it gives a default may be
+    left out); extra ones are accepted. -#}
+{%- set ndcg_context_extra = kwargs -%}
+{%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'cutoffs'") }}{% endif -%}
+{%- if intervals is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'intervals'") }}{% endif -%}
+{%- if per_query_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'per_query_relation'") }}{% endif -%}
+{%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'segment_cols'") }}{% endif -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'intervals': intervals, 'measures': measures, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols, 'unbounded_measures': unbounded_measures} -%}
+{#- The summary of per-query rows, one row per ([segment values,] k or measure), the same for
+    every entry point: the mean over the queries counted (all, less the no-relevant ones under
+    the skip policy), how many were counted (queries) and evaluated, with NDCG how many had no
+    relevant item (IDCG@k = 0), and with intervals the standard error and the normal 95%
+    interval of the mean. Every cutoff or measure asked gets a row in every segment, with 0
+    queries and a NULL mean when none was evaluated there.
+
+    The mean and the spread are exact sums, order-independent: every value is divided by its
+    group's scale (1, or for CG and DCG, which are unbounded, the group's largest |value|,
+    at least 1), rounded to a decimal with 18 places and summed as a decimal by GROUP BY. The
+    sum does not depend on the order rows or threads deliver them, and no window orders the
+    queries. With v the values and s the scale of a group of n queries:
+      mean    = s * sum(round(v / s)) / n
+      stderr  = s * sqrt(sum(round(((v - mean) / s)^2)) / (n - 1)) / sqrt(n)   (n >= 2)
+      ci      = mean -/+ 1.959963984540054 * stderr   (z = Phi^-1(0.975); the normal
+                approximation, e.g. Sakai, SIGIR 2014 tutorial; compare's t interval is wider)
+    Rounding moves a value by at most 5e-19 * s. NULL values (skipped queries) are left out.
+
+    Context: per_query_relation, segment_cols (quoted column names of those rows),
+    output_query_col, cutoffs, measures (none for NDCG rows, else the asked measures with
+    their place and name; unbounded_measures: the names of CG and DCG ones), intervals. -#}
+{%- set by_measure = (measures | default(none)) is not none -%}
+{%- set group = 'measure' if by_measure else 'k' -%}
+{%- set scaled = by_measure and (unbounded_measures | default([])) -%}
+
+{#- the same group: segment values may be NULL; k is NULL for the whole list (0 stands for it) -#}
+
+
+
+WITH
+{%- if by_measure %}
+summary_groups AS ( -- one row per asked measure: its place in the output
+  {%- for m in measures %}
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ m.order }} AS place, {{ m.name_sql }} AS measure
+  {%- endfor %}
+),
+{%- else %}
+{% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
+cutoffs AS ( -- one row per cutoff
+  {%- for cutoff in cutoffs %}
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS {{ ndcg_sql.sql_type('BIGINT') }}){% else %}CAST(NULL AS {{ ndcg_sql.sql_type('BIGINT') }}){% endif %} AS k
+  {%- endfor %}
+)
+{% endwith %},
+summary_groups AS ( -- one row per cutoff: its place in the output
+  SELECT cutoff_id AS place, k FROM cutoffs
+),
+{%- endif %}
+{%- if segment_cols %}
+summary_segments AS ( -- one row per segment
+  SELECT DISTINCT {% for s in segment_cols %}{% if not loop.first %}, {% endif %}{{ s }}{% endfor %}
+  FROM {{ per_query_relation }}
+),
+{%- endif %}
+summary_values AS ( -- one row per ([segment,] query, {{ group }}): the value{% if not by_measure %} and whether IDCG@k is 0{% endif %}
+  SELECT {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}, {% if by_measure %}value{% else %}ndcg AS value, CASE WHEN idcg > 0 THEN 0 ELSE 1 END AS no_relevant{% endif %}
+  FROM {{ per_query_relation }}
+),
+{%- if scaled %}
+summary_scales AS ( -- one row per ([segment,] measure): the scale its values are summed at
+  SELECT
+    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}measure,
+    CASE WHEN measure IN ({{ unbounded_measures | join(', ') }}) AND MAX(ABS(value)) > 1.0 THEN MAX(ABS(value)) ELSE 1.0 END AS scale
+  FROM summary_values
+  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}measure
+),
+{%- endif %}
+summary_sums AS ( -- one row per ([segment,] {{ group }}): exact sums and counts
+  SELECT
+    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }},
+    {% if scaled %}s.scale{% else %}1.0{% endif %} AS scale,
+    SUM(CAST({% if scaled %}CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(s.scale, 0){% else %}v.value{% endif %} AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_sum,
+    COUNT(v.value) AS queries,
+    COUNT(*) AS evaluated{% if not by_measure %},
+    SUM(v.no_relevant) AS no_relevant{% endif %}
+  FROM summary_values AS v
+  {%- if scaled %}
+  INNER JOIN summary_scales AS s ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 's', group) }}
+  {%- endif %}
+  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }}{% if scaled %}, s.scale{% endif %}
+),
+summary_means AS ( -- one row per ([segment,] {{ group }}): the mean
+  SELECT
+    *,
+    {% if scaled %}CAST(scale * CAST(scaled_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(scaled_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} / NULLIF(queries, 0) AS mean
+  FROM summary_sums
+)
+{%- if intervals %},
+summary_spreads AS ( -- one row per ([segment,] {{ group }}): the exact sum of squared scaled deviations from the mean
+  SELECT
+    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }},
+    SUM(CAST((CAST(v.value - m.mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0)) * (CAST(v.value - m.mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0)) AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_squares
+  FROM summary_values AS v
+  INNER JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 'm', group) }}
+  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }}
+),
+summary_errors AS ( -- one row per ([segment,] {{ group }}): the standard error of the mean
+  SELECT
+    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'm.') }}m.{{ group }},
+    CASE WHEN m.queries >= 2 THEN
+      CAST(m.scale * SQRT(CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+        / NULLIF(SQRT(CAST(m.queries AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0)
+    END AS stderr
+  FROM summary_means AS m
+  INNER JOIN summary_spreads AS d ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'm', 'd', group) }}
+)
+{%- endif %}
+SELECT
+  {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 's.') }}g.{{ group }},
+  m.mean AS {% if by_measure %}mean{% else %}ndcg{% endif %},
+  CAST(COALESCE(m.queries, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS queries,
+  {%- if not by_measure %}
+  CAST(COALESCE(m.no_relevant, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS no_relevant,
+  {%- endif %}
+  CAST(COALESCE(m.evaluated, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS evaluated
+  {%- if intervals %},
+  e.stderr,
+  m.mean - 1.959963984540054 * e.stderr AS ci_low,
+  m.mean + 1.959963984540054 * e.stderr AS ci_high
+  {%- endif %}
+FROM summary_groups AS g
+{%- if segment_cols %}
+CROSS JOIN summary_segments AS s
+{%- endif %}
+LEFT JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 's', 'm') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'm', group) }}
+{%- if intervals %}
+LEFT JOIN summary_errors AS e ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 's', 'e') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
+{%- endif %}
+ORDER BY {% for s in segment_cols %}s.{{ s }} ASC NULLS LAST, {% endfor %}g.place ASC NULLS LAST
+{%- endmacro %}

@@ -1,0 +1,164 @@
+{#- Generated from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`: do not edit.
+    Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
+{% macro _tmpl_validate_examples(condition, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, relation, row_col, run_relation, segment_cols, segmented_judgments, ties) -%}
+{#- The template's context variables are the arguments (those it gives a default may be
+    left out); extra ones are accepted. -#}
+{%- set ndcg_context_extra = kwargs -%}
+{%- if condition is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'condition'") }}{% endif -%}
+{%- if item_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'item_col'") }}{% endif -%}
+{%- if j_item_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'j_item_col'") }}{% endif -%}
+{%- if j_label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'j_label_col'") }}{% endif -%}
+{%- if j_query_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'j_query_col'") }}{% endif -%}
+{%- if judgments is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'judgments'") }}{% endif -%}
+{%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'judgments_relation'") }}{% endif -%}
+{%- if label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'label_col'") }}{% endif -%}
+{%- if limit is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'limit'") }}{% endif -%}
+{%- if order_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'order_col'") }}{% endif -%}
+{%- if query_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'query_col'") }}{% endif -%}
+{%- if relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'relation'") }}{% endif -%}
+{%- if row_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'row_col'") }}{% endif -%}
+{%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'run_relation'") }}{% endif -%}
+{%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'segment_cols'") }}{% endif -%}
+{%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'ties'") }}{% endif -%}
+{%- set ndcg_context = {'condition': condition, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'ties': ties} -%}
+{#- A few query ids that break one check, for the error message (with segment
+    columns, the query ids behind the (segment, query) keys). -#}
+WITH
+{% with %}{#- The only place user column names appear. Every later CTE speaks of
+    qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
+    and label. With segment columns (experiment arm, date, device, ...) the
+    query key qid is a number standing for the pair (segment values, query)
+    (segment_keys): every later CTE partitions by it unchanged, so a query in
+    two segments is two queries, and the per-query rows join segment_keys to
+    give the segment columns and the query id back. Judgments without the
+    segment columns are per query: each (segment, query) of the run gets the
+    query's judgments, and judged queries the run does not show are left out.
+    Judgments with them (segmented_judgments) are per (segment, query). -#}
+{%- set query_key -%}
+{%- if segment_cols -%}
+ndcg_sql_segment_key
+{%- else -%}
+{{ query_col }}
+{%- endif -%}
+{%- endset -%}
+{%- set keyed_run -%}
+{%- if segment_cols -%}
+(
+    SELECT ranking.*, keys.qid AS ndcg_sql_segment_key
+    FROM {{ run_relation }} AS ranking
+    INNER JOIN segment_keys AS keys
+      ON {% for s in segment_cols %}ranking.{{ s }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}ranking.{{ query_col }} IS NOT DISTINCT FROM keys.query
+  ) AS keyed_ranking
+{%- else -%}
+{{ run_relation }}
+{%- endif -%}
+{%- endset -%}
+{%- if segment_cols %}
+segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented_judgments | default(false) %} or the judgments{% endif %}: the number standing for the pair
+  SELECT
+    {%- for s in segment_cols %}
+    segment_{{ loop.index }},
+    {%- endfor %}
+    query,
+    CASE WHEN query IS NOT NULL THEN ROW_NUMBER() OVER (
+      ORDER BY {% for s in segment_cols %}segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}query ASC NULLS LAST
+    ) END AS qid
+  FROM (
+    {%- if segmented_judgments | default(false) %}
+    SELECT DISTINCT segment_pairs.* FROM (
+      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+      FROM {{ run_relation }}
+      UNION ALL
+      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
+      FROM {{ judgments_relation }}
+    ) AS segment_pairs
+    {%- else %}
+    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+    FROM {{ run_relation }}
+    {%- endif %}
+  ) AS segment_queries
+),
+{%- endif %}
+run_rows AS ( -- one row per (query, item) of the ranking, as given
+  SELECT
+    {{ query_key }} AS qid,
+    {{ item_col }} AS item,
+    {{ order_col }} AS order_raw,
+    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ label_col }}{% endif %} AS label_raw
+    {%- if ties == 'input-order' %},
+    {{ row_col }} AS row_order
+    {%- endif %}
+  FROM {{ keyed_run }}
+)
+{%- if not judgments %},
+run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
+  {#- the same rows as run_rows, named apart so that the ideal ranking reads
+      them in a pass of its own instead of DuckDB keeping every row of a CTE
+      read twice #}
+  SELECT
+    {{ query_key }} AS qid,
+    {{ label_col }} AS label_raw
+  FROM {{ keyed_run }}
+)
+{%- endif %}
+{%- if judgments %},
+judgment_rows AS ( -- one row per judged (query, item), as given
+  {%- if segment_cols %}
+  SELECT keys.qid, j.item, j.label_raw
+  FROM (
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  LEFT JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  WHERE keys.qid IS NOT NULL OR j.query IS NULL
+  {%- else %}
+  SELECT
+    {{ j_query_col }} AS qid,
+    {{ j_item_col }} AS item,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- endif %}
+),
+judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
+  {%- if segment_cols %}
+  SELECT keys.qid, j.label_raw
+  FROM (
+    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
+    FROM {{ judgments_relation }}
+  ) AS j
+  INNER JOIN segment_keys AS keys
+    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  {%- else %}
+  SELECT
+    {{ j_query_col }} AS qid,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- endif %}
+)
+{%- endif %}
+{% endwith %},
+{% with %}{#- (query, item) pairs given more than once: in a ranking an item has one
+    rank, in judgments one label. -#}
+run_duplicate_pairs AS ( -- one row per (query, item) that the ranking lists more than once
+  SELECT qid, item, COUNT(*) AS copies FROM run_rows GROUP BY qid, item HAVING COUNT(*) > 1
+)
+{%- if judgments %},
+judgment_duplicate_pairs AS ( -- one row per (query, item) judged more than once
+  SELECT qid, item, COUNT(*) AS copies FROM judgment_rows GROUP BY qid, item HAVING COUNT(*) > 1
+)
+{%- endif %}
+{% endwith %}
+{%- if segment_cols %}
+SELECT DISTINCT keys.query AS qid
+FROM (SELECT qid FROM {{ relation }} WHERE {{ condition }}) AS failing
+LEFT JOIN segment_keys AS keys ON failing.qid = keys.qid
+ORDER BY keys.query ASC NULLS FIRST
+{%- else %}
+SELECT DISTINCT qid
+FROM {{ relation }}
+WHERE {{ condition }}
+ORDER BY qid ASC NULLS FIRST
+{%- endif %}
+LIMIT {{ limit }}
+{%- endmacro %}

@@ -1,0 +1,20 @@
+{#- The summary of ndcg_measures' rows, one row per ([segment values,] measure) in the order
+    given: measure, mean, queries, evaluated, and with intervals (default: always, as the
+    Python runner's summary of measures) stderr, ci_low, ci_high - sql/summary.sql.j2.
+      per_query     a ref(), source() or CTE name holding ndcg_measures' rows
+      measures      the measures of those rows (as given to ndcg_measures)
+      query_col     the query column (default 'query_id')
+      segment_cols  the segment columns of those rows (as given to ndcg_measures)
+      intervals     true, false, or none (default: with measures, always) -#}
+{% macro ndcg_measures_summary(per_query, measures, query_col='query_id', segment_cols=[], intervals=none) -%}
+  {{ return(adapter.dispatch('ndcg_measures_summary', 'ndcg_sql')(per_query, measures, query_col, segment_cols,
+                                                                  intervals)) }}
+{%- endmacro %}
+
+{% macro default__ndcg_measures_summary(per_query, measures, query_col, segment_cols, intervals) -%}
+  {%- set summary = ndcg_sql._summary_context({
+      'k': none, 'measures': measures, 'segments': segment_cols or none, 'intervals': intervals, 'bootstrap': 0,
+      'seed': 0, 'query_col': query_col, 'ties': none}) -%}
+  {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col)}) -%}
+  {{ return(ndcg_sql._tmpl_summary(**summary)) }}
+{%- endmacro %}

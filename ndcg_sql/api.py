@@ -1,0 +1,253 @@
+"""The public entry points :func:`evaluate` and :func:`to_sql` (and :func:`ndcg_sql.compare`).
+
+Both take the options of :mod:`ndcg_sql.parameters` (the signature and help come from
+there) and resolve them with :func:`ndcg_sql.context.resolve`; evaluate then checks the
+data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB or on
+a warehouse connection, to_sql writes the same statements as text.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import duckdb
+
+from . import checking, context, dialects, identifiers, inputs, plan, runner, templates, validation
+from .errors import OptionError
+from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
+from .parameters import DEFAULT_CUTOFFS, STATEMENTS
+from .request import Request, takes_options
+from .results import Result
+from .sql_text import file_relation, table_name, transpile
+
+
+@takes_options()
+def evaluate(
+    data,
+    k=DEFAULT_CUTOFFS,  # its place only: the value comes in ``request``
+    *,
+    judgments=None,
+    con=None,
+    threads: int | None = None,
+    input_format: str | None = None,
+    judgments_format: str | None = None,
+    dialect: str | None = None,
+    per_query: bool = False,
+    memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
+    item_type: str | None = None,
+    check: bool = True,
+    request: Request,
+) -> Result:
+    """CG, DCG, IDCG and NDCG@k (or named measures) per query and their mean, computed in SQL.
+
+    NDCG@k = DCG@k / IDCG@k with DCG@k = sum over ranks r <= k of gain(label_r) / log2(r + 1)
+    (Jarvelin & Kekalainen, ACM TOIS 2002); exponential gain 2^label - 1 as in Burges et al.
+    (ICML 2005), LightGBM and XGBoost; linear gain and judgments as in trec_eval; tie
+    averaging as in McSherry & Najork (ECIR 2008) and scikit-learn's ``ndcg_score``.
+
+    Args:
+        data: the ranking: one row per (query, item) with a query id, an item id, a score
+            (higher is better) or a logged rank (1 = top), and, without ``judgments``, a
+            relevance label (number >= 0). A path (Parquet, CSV, JSON, or a TREC run file), a
+            table or view name in ``con``, a DuckDB relation, or a pandas/polars/Arrow object;
+            on a warehouse connection a table name ("table", "schema.table", "db.schema.table"
+            or a sequence of parts).
+        k: cutoff(s) (see Options below).
+        judgments: optional relevance judgments (qrels), same kinds as ``data``, with the
+            query, item and label columns under the ranking's names. Labels then come from
+            here (unjudged ranked items: 0), the ideal ranking uses all judged items of a
+            query, and run queries with no judgment at all are left out (counted in
+            ``coverage``).
+        con: a DuckDB connection to run in (default: a new in-memory one), or a warehouse
+            connection (DB-API 2.0, or a pyspark SparkSession) with ``dialect``: then the whole
+            computation runs there as one statement per fetch, nothing is written, and only
+            the summary, the counts and (``per_query=True``) the per-query rows come back.
+        dialect: with a warehouse connection: "bigquery", "snowflake", "spark", "postgres",
+            "redshift" or "duckdb" (a SparkSession: "spark" by default).
+        per_query: with a warehouse connection, also fetch the per-query rows.
+        item_type, check: with a warehouse connection: the item ids' type ("text" or
+            "number"; default: from one fetched id), and whether to run the input checks.
+        threads: DuckDB threads (default: DuckDB's own choice).
+        memory_limit: DuckDB memory_limit of the connection evaluate opens when ``con`` is not
+            given (default 1500MB; None: DuckDB's default, 80 % of RAM).
+        input_format, judgments_format: force a file format ("parquet", "csv", "json",
+            "trec-run", "trec-qrels").
+
+    Returns:
+        :class:`ndcg_sql.Result`: per-query rows, summary, the options used and query counts.
+
+    Raises:
+        OptionError: an option outside its domain (k <= 0, unknown gain, ...) or
+            contradicting another.
+        InputError: unknown columns, wrong column types, empty input, NULL or NaN
+            scores/ranks, NULL, NaN, negative, non-numeric or overflowing labels, duplicate
+            (query, item) rows, segment columns missing or only partly in the judgments; the
+            message names the column and a few offending query ids.
+    """
+    options = request.metric()
+    context.resolve(options, "run", "judgments" if judgments is not None else None)  # options first
+    if con is not None and not isinstance(con, duckdb.DuckDBPyConnection):
+        return _on_warehouse(Warehouse(con, dialect), data, judgments, options, item_type, per_query, check)
+    con = con if con is not None else connect(memory_limit)
+    set_threads(con, threads)
+    views = []
+    try:
+        run_view, run_types = inputs.load(con, data, "run", input_format)
+        views.append(run_view)
+        judgment_types = judgments_view = None
+        if judgments is not None:
+            judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format)
+            views.append(judgments_view)
+        relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
+        first = context.resolve(options, *relations)
+        columns = checking.Columns.of(options, first.order_col, judgments is not None)
+        checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
+        segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
+                                                 first.options.missing_queries)
+        first = context.resolve(options, *relations, segmented_judgments=segmented)
+        executor = DuckDB(con)
+        checks = validation.checks_for(first.options, columns.roles())
+        hints = checking.profile_input(executor.fetch, first.context, checks, request.query_col)
+        resolved = context.resolve(options, *relations, segmented_judgments=segmented, hints=hints)
+        result = runner.run(executor, resolved)
+        if plan.keeps_per_query(resolved):
+            for view in views:  # the per-query rows are in a table: the inputs are read no more
+                inputs.drop(con, view)
+    except BaseException:
+        for view in views:
+            inputs.drop(con, view)
+        raise
+    return result
+
+
+def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:
+    """:func:`evaluate` on a warehouse connection (table names there)."""
+    target = executor.dialect
+    relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
+    first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text")
+    segmented = False
+    if first.segments and judgments is not None:
+        names, _ = executor.fetch(f"SELECT * FROM {relations[1]} WHERE 1 = 0")
+        stored = {str(name) for name in names}
+        present = {s: "?" for s in first.segments if identifiers.folded(s, target.fold) in stored}
+        segmented = checking.segmented_judgments({s: "?" for s in first.segments}, present, first.segments,
+                                                 first.options.missing_queries)
+    resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
+                               segmented_judgments=segmented)
+    if check:
+        columns = checking.Columns.of(options, resolved.order_col, judgments is not None)
+        checking.validate(executor.fetch, resolved.context,
+                          validation.checks_for(resolved.options, columns.roles(), dialect=target.name),
+                          options["query_col"])
+    if item_type is None and resolved.options.ties != "average":
+        _, rows = executor.fetch(templates.render("item_probe.sql.j2", **resolved.context))
+        if not (rows and isinstance(rows[0][0], str)):
+            resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
+                                       segmented_judgments=segmented)
+    query_order = None
+    if resolved.bootstrap:
+        # resamples draw queries by their place in query order: byte order for text ids, as DuckDB
+        _, rows = executor.fetch(f"SELECT {resolved.context['query_col']} FROM {relations[0]} LIMIT 1")
+        if rows and isinstance(rows[0][0], str):
+            query_order = target.byte_order.format(item=resolved.context["output_query_col"])
+    return runner.run(executor, resolved, per_query=per_query, query_order=query_order)
+
+
+@takes_options()
+def sql_plan(
+    table: str | Sequence[str] | None = None,
+    *,
+    file: str | None = None,
+    judgments_table: str | Sequence[str] | None = None,
+    judgments_file: str | None = None,
+    dialect: str = "duckdb",
+    item_type: str = "text",
+    segmented_judgments: bool = False,
+    request: Request,
+) -> tuple[context.Resolved, dialects.Dialect]:
+    """The options of :func:`to_sql` resolved for its dialect: (resolved options and context, dialect).
+
+    Raises:
+        OptionError: as :func:`to_sql`.
+    """
+    if (table is None) == (file is None):
+        raise OptionError("give exactly one of table and file")
+    target = dialects.get(dialect)
+    if target.name != "duckdb" and (file is not None or judgments_file is not None):
+        raise OptionError(f"files can be read by DuckDB only; for {target.name} give table names")
+    run = table_name(table, target.name) if table is not None else file_relation(file, "run")
+    judged = None
+    if judgments_table is not None:
+        judged = table_name(judgments_table, target.name)
+    elif judgments_file is not None:
+        judged = file_relation(judgments_file, "judgments")
+    resolved = context.resolve(request.metric(), run, judged, dialect=target.name, item_type=item_type,
+                               segmented_judgments=segmented_judgments)
+    return resolved, target
+
+
+@takes_options()
+def to_sql(
+    table: str | Sequence[str] | None = None,
+    *,
+    file: str | None = None,
+    judgments_table: str | Sequence[str] | None = None,
+    judgments_file: str | None = None,
+    dialect: str = "duckdb",
+    item_type: str = "text",
+    what: str = "per_query",
+    segmented_judgments: bool = False,
+    request: Request,
+) -> str:
+    """The metric SQL over a table, for DuckDB or a warehouse: the statements :func:`evaluate`
+    runs there, as text.
+
+    Args:
+        table: the ranking table's name: "table", "schema.table", "db.schema.table" /
+            "project.dataset.table" (split on dots), or a sequence of parts when a part
+            contains a dot. Each part is quoted through sqlglot; plain parts are first folded
+            to the engine's case (Snowflake upper, Postgres/Redshift lower; ndcg_sql/dialects.py).
+        file: DuckDB only: instead of ``table``, a Parquet, CSV or JSON file that DuckDB reads
+            (its path becomes a SQL string literal).
+        judgments_table / judgments_file: the judgments, likewise.
+        dialect: "duckdb" (default), "bigquery", "snowflake", "spark" (Databricks),
+            "postgres" or "redshift".
+        item_type: "text" (default) or "number": the item ids' type, needed with
+            ``ties="item-asc"/"item-desc"/"input-order"`` only, where text ids are compared in
+            byte order by the engine's own expression.
+        what: "per_query" (default: the per-query rows), "summary" (the summary, the same
+            columns as evaluate's, intervals included) or "coverage" (query counts); each one
+            statement.
+        segmented_judgments: with ``segments``, whether the judgments carry the segment
+            columns (judgments per (segment, query)).
+        The options: as :func:`ndcg_sql.evaluate`, listed below; the bootstrap needs the
+            query ids' type and is computed by evaluate only.
+
+    Returns:
+        One SELECT statement in the dialect. Input checks are not part of it: run
+        :func:`ndcg_sql.evaluate` for checked results.
+
+    Raises:
+        OptionError: invalid options, an unknown dialect or statement, a bad table name,
+            neither/both of table and file, or float32 scores on an engine without a 32-bit
+            float (BigQuery, Snowflake).
+        sqlglot.errors.UnsupportedError: sqlglot cannot express the SQL in the dialect
+            (never silently wrong SQL).
+    """
+    if what not in STATEMENTS:
+        raise OptionError(f"what must be one of {', '.join(STATEMENTS)}; got {what!r}")
+    if request.bootstrap:
+        raise OptionError("the bootstrap draws queries in the byte order of their ids, which needs their type: "
+                          "it is part of evaluate's summary (on a warehouse too), not of this SQL text")
+    resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
+                                dialect=dialect, item_type=item_type, segmented_judgments=segmented_judgments,
+                                **request.metric())
+    if what == "per_query":
+        return runner.per_query_sql(resolved, target)
+    steps = plan.Steps()
+    if what == "summary":
+        _, statement = plan.build(steps, resolved)
+    else:
+        per_query = plan.per_query_rows(steps, resolved, keep=False)
+        statement = templates.render("coverage.sql.j2", **{**resolved.context, "per_query_relation": per_query})
+    return transpile(steps.statement(statement), target)

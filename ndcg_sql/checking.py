@@ -1,0 +1,187 @@
+"""Checking the data before the metric SQL runs: the columns exist with usable types, the
+segment columns are where they must be, and the input checks of :mod:`ndcg_sql.validation`
+pass. Every failure is an :class:`~ndcg_sql.errors.InputError` naming the column and a few
+query ids. Works on any executor: a ``fetch`` runs one DuckDB-source statement and returns
+(column names, rows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from . import templates, validation
+from .errors import InputError
+
+Fetch = Callable[[object], tuple[list, list]]
+
+
+@dataclass
+class Columns:
+    """User column names by role (the run's, and the judgments')."""
+
+    query: str
+    item: str
+    order: str
+    label: str | None
+    j_query: str | None = None
+    j_item: str | None = None
+    j_label: str | None = None
+    row: str | None = None
+
+    def roles(self) -> dict[str, str]:
+        return {key: value for key, value in self.__dict__.items() if value is not None}
+
+    @classmethod
+    def of(cls, options: dict, order_col: str, judged: bool) -> "Columns":
+        """The columns of ``options`` (the metric options as given) by role."""
+        columns = cls(options["query_col"], options["item_col"], order_col,
+                      None if judged else options["label_col"], row=options["row_col"])
+        if judged:
+            columns.j_query, columns.j_item, columns.j_label = (options["query_col"], options["item_col"],
+                                                                options["label_col"])
+        return columns
+
+
+def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | None, columns: Columns,
+                  input_kind: str) -> None:
+    """The user's columns exist with usable types (types: DuckDB type name by column).
+
+    Raises:
+        InputError: a column missing, or of a type that is neither number nor text.
+    """
+    wanted = {"query": columns.query, "item": columns.item, input_kind: columns.order}
+    if judgment_types is None:
+        wanted["label"] = columns.label
+    require(run_types, wanted, "ranking")
+    if judgment_types is not None:
+        require(judgment_types, {"query": columns.j_query, "item": columns.j_item, "label": columns.j_label},
+                "judgments")
+        validation.check_types(judgment_types, {columns.j_label: "label"}, "judgments")
+        roles = {columns.order: input_kind}
+    else:
+        roles = {columns.order: input_kind, columns.label: "label"}
+    validation.check_types(run_types, roles, "ranking")
+    if columns.row is not None:
+        require(run_types, {"row order": columns.row}, "ranking")
+        if run_types[columns.row].split("(")[0].upper() not in validation.NUMERIC_TYPES:
+            raise InputError(f"column {columns.row!r} of the ranking has type {run_types[columns.row]}; "
+                             "row numbers must be numbers")
+
+
+def require(types: dict[str, str], wanted: dict[str, str], where: str) -> None:
+    """Raise InputError naming every wanted column (by role) that ``types`` lacks."""
+    missing = [f"{role} column {name!r}" for role, name in wanted.items() if name not in types]
+    if missing:
+        raise InputError(f"the {where} has no {', no '.join(missing)}; its columns are: {', '.join(types)}")
+
+
+def segmented_judgments(run_types: dict, judgment_types: dict | None, segments, missing_queries: str) -> bool:
+    """Check the segment columns on the data; True when the judgments carry them all (then
+    judgments are per (segment, query)).
+
+    Raises:
+        InputError: a segment column missing from the ranking; some but not all segment
+            columns in the judgments; missing_queries="zero" with judgments that do not
+            carry the segment columns.
+    """
+    if not segments:
+        return False
+    require(run_types, {f"segment {i}": s for i, s in enumerate(segments, 1)}, "ranking")
+    if judgment_types is None:
+        return False
+    present = [s for s in segments if s in judgment_types]
+    if present and len(present) != len(segments):
+        raise InputError(
+            f"the judgments have the segment column(s) {', '.join(map(repr, present))} but not "
+            f"{', '.join(repr(s) for s in segments if s not in judgment_types)}: give all segment columns "
+            "(judgments per (segment, query)) or none (judgments per query, for every segment)"
+        )
+    if not present and missing_queries != "ignore":
+        raise InputError(
+            "segments with missing_queries='zero' need the segment columns "
+            f"({', '.join(map(repr, segments))}) on the judgments too: a judged query absent from the run "
+            "has no segment of its own. Give judgments per (segment, query) (e.g. the judgments repeated "
+            "for each experiment arm), or use missing_queries='ignore'"
+        )
+    return bool(present)
+
+
+def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str) -> None:
+    """Run the input checks, counting each; raise :class:`InputError` listing every failed one.
+
+    Args:
+        fetch: runs one DuckDB-source statement, returns (column names, rows).
+        context: the template context; checks: from :func:`validation.checks_for`.
+        query_col: the user's query column name, for the message.
+    """
+    relations: dict[str, list[dict]] = {}
+    for index, check in enumerate(checks):
+        relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
+    names, rows = fetch(templates.render(
+        "validate_counts.sql.j2", relations=[{"name": name, "checks": items} for name, items in relations.items()],
+        **context,
+    ))
+    counts = {name.lower(): value for name, value in zip(names, rows[0])}
+    refuse_empty_inputs(counts)
+    problems = []
+    for index, check in enumerate(checks):
+        failing = int(counts[f"check_{index}"] or 0)
+        if not failing:
+            continue
+        examples = values = None
+        if check.query_ids_known:
+            examples = [r[0] for r in fetch(templates.render(
+                "validate_examples.sql.j2", relation=check.relation, condition=check.condition,
+                limit=validation.EXAMPLES + 1, **context))[1]]
+        if check.values:
+            values = [r[0] for r in fetch(templates.render(
+                "validate_values.sql.j2", relation=check.relation, condition=check.condition,
+                value=check.values, limit=validation.EXAMPLES + 1, **context))[1]]
+        input_rows = int(counts[f"rows_{index}"] or 0) if check.rows else None
+        problems.append(validation.describe_failure(check, failing, query_col, examples or [], input_rows, values))
+    if problems:
+        raise InputError("bad input:\n  " + "\n  ".join(problems))
+
+
+def refuse_empty_inputs(counts: dict) -> None:
+    """Raise InputError when the ranking or the judgments have no rows ("run_rows_count",
+    "judgment_rows_count" of ``validate_counts.sql.j2`` or ``validate_lists.sql.j2``)."""
+    empty = [
+        "the ranking has no rows" if name == "run_rows" else "the judgments have no rows"
+        for name in ("run_rows", "judgment_rows")
+        if counts.get(f"{name}_count") == 0
+    ]
+    if empty:
+        raise InputError("; ".join(empty))
+
+
+def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str) -> dict:
+    """The input checks in one pass per relation (``sql/validate_lists.sql.j2``, DuckDB).
+
+    Only when something is wrong does :func:`validate` count each check and raise its
+    message. Returns what the metric SQL may use to skip work (the results are the same):
+    "longest_list", the items of the longest list (ranked list, or judged query with
+    judgments), and "labels": (lowest, highest, how many are not whole numbers) of the
+    labels the ideal ranking is built from.
+
+    Raises:
+        InputError: as :func:`validate`.
+    """
+    row_checks: dict[str, list[dict]] = {}
+    for index, check in enumerate(checks):
+        if not check.relation.endswith("_duplicate_pairs"):
+            row_checks.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
+    names, rows = fetch(templates.render(
+        "validate_lists.sql.j2", relations=[{"name": name, "checks": items} for name, items in row_checks.items()],
+        **context,
+    ))
+    profile = {name.lower(): value for name, value in zip(names, rows[0])}
+    refuse_empty_inputs(profile)
+    if any(profile[f"{name}_problems"] for name in row_checks):
+        validate(fetch, context, checks, query_col)
+    labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
+    return {
+        "longest_list": max(profile[f"{name}_longest"] for name in row_checks),
+        "labels": [profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")],
+    }

@@ -1,0 +1,180 @@
+"""The one context builder: options as given -> resolved options and the SQL templates' context.
+
+The rules live in one place, the Jinja macros of ``sql/options/`` (entry:
+``_ndcg_context`` in ``sql/options/ndcg_context.sql``), which the dbt package loads
+unchanged. This module renders them for the Python runner, ``to_sql`` and the
+warehouse runner, with the pieces dbt gets as generated macros: the option tables
+(:mod:`ndcg_sql.parameters`, :mod:`ndcg_sql.conventions`, :mod:`ndcg_sql.measures`),
+and the target engine's quoting, case rule and byte-order expression
+(:mod:`ndcg_sql.dialects`). The templates are written in DuckDB SQL, so names are
+quoted as DuckDB writes them (after the target's case rule) and sqlglot transpiles.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Iterable, Mapping
+
+from sqlglot import exp
+
+from . import conventions, dialects, identifiers, measures, parameters, templates
+from .errors import InputError, OptionError
+from .measures import Measure
+from .options import Options
+
+
+def _raise(kind):
+    def fail(message):
+        raise kind(message)
+
+    return fail
+
+
+def _spelled(name: str) -> str:
+    parameter = parameters.BY_NAME.get(name)
+    return f"{name} ({parameter.flag})" if parameter is not None and parameter.cli else name
+
+
+def _flag(name: str, value: str = "") -> str:
+    parameter = parameters.BY_NAME.get(name)
+    if parameter is None or parameter.cli is None:
+        return ""
+    return f" ({parameter.flag}{' ' + value if value else ''})"
+
+
+def _quote_for(fold):
+    def quote(name) -> str:
+        try:
+            return identifiers.quote(name, "duckdb", fold)
+        except TypeError:
+            raise OptionError(f"a column name must be a non-empty string; got {name!r}") from None
+
+    return quote
+
+
+@lru_cache(maxsize=None)
+def option_macros(dialect: str = "duckdb") -> SimpleNamespace:
+    """The macros of ``sql/options/`` for an engine, with the Python pieces beside them."""
+    target = dialects.get(dialect)
+    return templates.macros({
+        "_option_table": parameters.option_table,
+        "_convention_table": conventions.convention_table,
+        "_measure_grammar": measures.grammar,
+        "_engine": lambda: {"name": target.name, "float32": target.float32},
+        "quote_identifier": _quote_for(target.fold),
+        "item_byte_order": lambda: target.byte_order.format(item="item"),
+        "string_literal": lambda text: exp.Literal.string(str(text)).sql(dialect="duckdb"),
+        "name_fold": lambda: target.fold,
+        "_option_error": _raise(OptionError),
+        "_engine_error": _raise(OptionError),
+        "_input_error": _raise(InputError),
+        "_spelled": _spelled,
+        "_flag": _flag,
+    })
+
+
+def plain(value):
+    """A value as the macros take it: tuples as lists, numbers of other libraries (numpy) as
+    Python numbers, measures by name, mappings as dicts (strings and booleans unchanged)."""
+    if isinstance(value, (str, bool)) or value is None:
+        return value
+    if isinstance(value, Measure):
+        return value.name
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, Mapping):
+        return {plain(key): plain(item) for key, item in value.items()}
+    if isinstance(value, Iterable):
+        return [plain(item) for item in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What the options resolve to: the conventions (:class:`Options`), the measures, the
+    segment columns, the summary's shape, the ordering column, and the templates' context."""
+
+    options: Options
+    context: dict
+    measures: tuple[Measure, ...] | None
+    segments: tuple[str, ...]
+    intervals: bool
+    bootstrap: int
+    seed: int
+    convention: str | None
+    order_col: str
+    query_col: str
+
+    def report(self) -> dict:
+        """The options as reported with every result."""
+        report = self.options.report()
+        if self.convention is not None:
+            report["convention"] = self.convention
+        if self.measures is not None:
+            report["measures"] = [m.name for m in self.measures]
+            report["k"] = None
+        if self.segments:
+            report["segments"] = list(self.segments)
+        if self.bootstrap:
+            report["bootstrap"] = {"replicates": self.bootstrap, "seed": self.seed}
+        return report
+
+    def definitions(self) -> list[dict]:
+        """Formula and source of each measure (empty without measures)."""
+        return [m.definition() for m in self.measures] if self.measures is not None else []
+
+
+def resolve(options: dict, relation: str, judgments: str | None = None, *, dialect: str = "duckdb",
+            item_type: str = "text", segmented_judgments: bool = False, hints: dict | None = None) -> Resolved:
+    """Resolve the options of one computation (``sql/options/ndcg_context.sql``).
+
+    Args:
+        options: every option of :data:`ndcg_sql.parameters.METRIC` as given
+            (:meth:`ndcg_sql.request.Request.metric`).
+        relation, judgments: the input relations as SQL text (quoted names).
+        dialect: the engine the SQL is for (quoting case, byte order, float32).
+        item_type: "text" or "number" (byte order for the item-id tie-break).
+        segmented_judgments: the judgments carry the segment columns.
+        hints: what a look at the data found ("longest_list", "labels"), or None.
+
+    Raises:
+        OptionError: an option outside its domain or contradicting another, or an
+            engine that cannot compute what the options ask (float32 scores).
+        InputError: a query column named as an output column.
+    """
+    given = {**plain(options), "item_type": item_type, "segmented_judgments": segmented_judgments}
+    out = option_macros(dialect)._ndcg_context(given, relation, judgments, plain(hints))
+    resolved = out["options"]
+    return Resolved(
+        options=Options.of(resolved),
+        context=out["context"],
+        measures=measures.of(resolved["measures"]) if resolved["measures"] is not None else None,
+        segments=tuple(resolved["segments"]),
+        intervals=resolved["intervals"],
+        bootstrap=resolved["bootstrap"],
+        seed=resolved["seed"],
+        convention=resolved["convention"],
+        order_col=resolved["order_col"],
+        query_col=options["query_col"],
+    )
+
+
+def parse_measures(names) -> tuple[Measure, ...]:
+    """Parse measure names in ir_measures notation (``sql/options/parse_measures.sql``): a list,
+    or one string separated by commas or spaces outside parentheses; duplicates dropped, order kept.
+
+    Raises:
+        OptionError: an unknown family, a malformed parameter or cutoff, a threshold on a
+            graded measure, a binary measure without a cutoff, or no measure at all.
+    """
+    return measures.of(option_macros()._parse_measures(plain(names)))
+
+
+def parse_measure(text) -> Measure:
+    """One measure name (see :func:`parse_measures`)."""
+    return parse_measures([text])[0]

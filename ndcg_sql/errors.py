@@ -1,0 +1,17 @@
+"""The two errors a user of ndcg_sql meets; every other module raises these.
+
+:class:`OptionError`: an option outside its domain or contradicting another
+(raised while the options are resolved, before any data is read).
+:class:`InputError`: the data cannot be evaluated as given (the message names the
+column and a few query ids).
+"""
+
+from __future__ import annotations
+
+
+class OptionError(ValueError):
+    """An option has a value outside its documented domain, or contradicts another."""
+
+
+class InputError(ValueError):
+    """The input cannot be evaluated as given; the message names column and query ids."""

@@ -1,0 +1,256 @@
+"""Every option of every entry point, declared once: name, default, type, documentation,
+allowed values and how the command line spells it.
+
+This module holds data only. The rules that check options against each other and
+turn them into the templates' context are written once, as Jinja macros in
+``sql/options/`` that both the Python runner and the dbt package render
+(:mod:`ndcg_sql.context`); they read the choices, defaults and limits from
+:func:`option_table`. The Python entry points get their keyword parameters and
+their ``help()`` from :data:`PARAMETERS` (:mod:`ndcg_sql.request`), the command
+line its flags, choices, defaults and help (:mod:`ndcg_sql.cli`), and the dbt
+package the same table as a generated macro (``ndcg_sql._option_table()``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .dialects import DIALECTS
+from .errors import OptionError
+
+# ----------------------------------------------------------------- choices
+#: gain(label): "exponential" is 2^label - 1 (Burges et al. 2005; LightGBM, XGBoost), "linear" the label
+#: (Jarvelin & Kekalainen 2002; trec_eval, scikit-learn); a mapping {label: gain} is the third kind.
+GAINS = ("exponential", "linear")
+#: Order inside a group of equal scores: "average" (every item of a tie group gets the group's mean
+#: gain; McSherry & Najork 2008, scikit-learn), "item-asc"/"item-desc" (item id, byte order for text;
+#: trec_eval: descending), "input-order" (a row-order column ascending; LightGBM's, XGBoost's stable sort).
+TIES = ("average", "item-asc", "item-desc", "input-order")
+#: NDCG of a query whose IDCG@k is 0: "zero" (trec_eval, scikit-learn), "skip" (left out of the mean),
+#: "one" (LightGBM).
+NO_RELEVANT = ("zero", "skip", "one")
+#: With judgments, judged queries absent from the run: "ignore" (trec_eval) or "zero" (trec_eval -c).
+MISSING_QUERIES = ("ignore", "zero")
+#: Scores compared as doubles, or rounded to the nearest float32 first (trec_eval, XGBoost).
+SCORE_PRECISIONS = ("double", "float32")
+#: Negative labels: an error, or counted as label 0 (trec_eval).
+NEGATIVE_LABELS = ("error", "zero")
+#: The item ids' type where the SQL text is written before any data is read (byte order for text).
+ITEM_TYPES = ("text", "number")
+#: File formats (by name; otherwise from the file's ending, see ndcg_sql/inputs.py).
+FORMATS = ("parquet", "csv", "json", "trec-run", "trec-qrels")
+#: The statements of to_sql / ``ndcg-sql sql --statement``.
+STATEMENTS = ("per_query", "summary", "coverage")
+
+# ----------------------------------------------------------------- limits and rules
+#: Cutoffs used when the caller gives none: these and the whole list (None).
+DEFAULT_CUTOFFS: tuple[int | None, ...] = (1, 3, 5, 10, 20, None)
+#: Largest label accepted with exponential gain: 2^1024 overflows a double.
+MAX_EXPONENTIAL_LABEL = 1023
+#: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
+MAX_REPLICATES = 100_000
+#: Output column names: a query or segment column of one of these names would be ambiguous.
+OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
+SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high",
+                   "bootstrap_low", "bootstrap_high")
+#: Positions 1..head of each ranking are summed column-wise (sql/dcg_at_cutoffs.sql.j2): at least
+#: the default, at most the maximum (exactly the longest list when it is known and shorter).
+HEAD_LENGTH = {"default": 20, "max": 32}
+#: The ideal ranking is counted per label (no sort) when there are at most this many labels.
+MAX_COUNTED_LABELS = 16
+#: Whole numbers up to this are exact doubles, and so are their sums while they stay below it.
+EXACT_WHOLE = 2**53
+#: Reported with every result.
+DISCOUNT = "1/log2(rank + 1)"
+K_BEYOND_LIST = ("DCG@k sums the items present; IDCG@k comes from the ideal ranking of the "
+                 "list (or of all judged items) cut at k")
+
+
+# ----------------------------------------------------------------- command-line spellings
+def gain_from_text(text: str):
+    """The command line's gain: 'exponential', 'linear', or a mapping '0:0,1:1,2:3'."""
+    if text in GAINS:
+        return text
+    try:
+        pairs = [(float(label), float(gain)) for label, gain in (pair.split(":") for pair in text.split(","))]
+    except ValueError:
+        raise OptionError(f"gain must be {' or '.join(GAINS)} or a mapping like 0:0,1:1,2:3; got {text!r}") from None
+    labels = [label for label, _ in pairs]
+    if len(set(labels)) != len(labels):
+        raise OptionError(f"the gain mapping gives a label twice: {text!r}")
+    return dict(pairs)
+
+
+def size_from_text(text: str) -> str | None:
+    """The command line's memory limit: a size, or 'none' for DuckDB's own."""
+    return None if text.strip().lower() == "none" else text
+
+
+@dataclass(frozen=True)
+class Cli:
+    """How the command line takes an option: the subcommands that have it, and argparse's
+    metavar, nargs, a text-to-value function, or a flag (store True)."""
+
+    commands: tuple[str, ...]
+    metavar: str | None = None
+    nargs: str | None = None
+    parse: Callable[[str], object] | None = None
+    flag: bool = False
+    #: per subcommand: another default, or another help text
+    defaults: dict = field(default_factory=dict)
+    helps: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One option: name, default, annotation (as text), documentation, allowed values
+    (when they are a fixed list) and its command-line spelling (None: Python only)."""
+
+    name: str
+    default: object
+    annotation: str
+    doc: str
+    choices: tuple[str, ...] | None = None
+    cli: Cli | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+ALL = ("evaluate", "compare", "plot", "sql")
+RUNS = ("evaluate", "compare", "plot")
+
+#: Every option, in signature order: first those of the metric SQL (every entry point, dbt too),
+#: then those of the summary, then those of the runners.
+PARAMETERS: tuple[Parameter, ...] = (
+    Parameter("k", DEFAULT_CUTOFFS, "int | None | Sequence[int | None]",
+              'cutoff(s): positive int(s); None or "all" is the whole list. Default: 1, 3, 5, 10, 20 and the '
+              "whole list. With measures the cutoffs are in the names (giving k too raises OptionError).",
+              cli=Cli(("evaluate", "plot", "sql"), metavar="K", nargs="+", helps={
+                  "evaluate": "cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)",
+                  "sql": "cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)",
+                  "plot": "cutoffs on the x axis: positive integers, not 'all' (default: 1 2 ... 20)"})),
+    Parameter("query_col", "query_id", "str", 'query id column name (case-sensitive; default "query_id").',
+              cli=Cli(ALL, metavar="NAME")),
+    Parameter("item_col", "item_id", "str", 'item id column name (default "item_id").', cli=Cli(ALL, metavar="NAME")),
+    Parameter("score_col", None, "str | None", 'score column, higher is better (default "score").',
+              cli=Cli(ALL, metavar="NAME")),
+    Parameter("rank_col", None, "str | None",
+              "logged rank column (1 = top; smaller is better), used instead of a score; giving both "
+              "score_col and rank_col raises OptionError.", cli=Cli(ALL, metavar="NAME")),
+    Parameter("label_col", "label", "str",
+              'relevance label column (number >= 0; of the judgments when they are given; default "label").',
+              cli=Cli(ALL, metavar="NAME")),
+    Parameter("gain", "exponential", "str | dict[float, float]",
+              '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
+              "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3).",
+              cli=Cli(ALL, metavar="GAIN", parse=gain_from_text)),
+    Parameter("ties", "average", "str",
+              '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
+              'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).',
+              choices=TIES, cli=Cli(ALL)),
+    Parameter("no_relevant", "zero", "str",
+              'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".',
+              choices=NO_RELEVANT, cli=Cli(ALL)),
+    Parameter("missing_queries", "ignore", "str",
+              'with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval -c).',
+              choices=MISSING_QUERIES, cli=Cli(ALL)),
+    Parameter("measures", None, "str | Sequence[str] | None",
+              "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
+              "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, with a relevance threshold for the binary ones "
+              "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in "
+              'ndcg_sql/measures.py. AP, RR and Success need ties "item-asc", "item-desc" or "input-order". '
+              "Per-query rows are then (query, measure, value) and the summary one row per measure.",
+              cli=Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
+                      defaults={"compare": ["nDCG@10"]},
+                      helps={"compare": "measures in ir_measures notation (default: nDCG@10)"})),
+    Parameter("convention", None, "str | None",
+              'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
+              '"trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), '
+              '"xgboost-minus" (ndcg@k-); see ndcg_sql/conventions.py. A given option with another '
+              "non-default value raises OptionError.", cli=Cli(ALL, metavar="NAME")),
+    Parameter("row_col", None, "str | None",
+              'with ties="input-order" (and only then), the column holding each row\'s input position '
+              "(smaller first), e.g. a row number.", cli=Cli(ALL, metavar="NAME")),
+    Parameter("score_precision", "double", "str",
+              '"double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as '
+              "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).",
+              choices=SCORE_PRECISIONS, cli=Cli(ALL)),
+    Parameter("negative_labels", "error", "str", '"error" (InputError), or "zero" (count as label 0, as trec_eval).',
+              choices=NEGATIVE_LABELS, cli=Cli(ALL)),
+    Parameter("segments", None, "str | Sequence[str] | None",
+              "column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the "
+              "query key: every metric per (segment values, query); per-query rows carry the segment "
+              "columns and the summary has one row per (segment values, k or measure). Judgments without "
+              "the segment columns apply to every segment the query occurs in; judgments with them (same "
+              'names) are per (segment, query), and only then may missing_queries be "zero".',
+              cli=Cli(("evaluate", "compare", "sql"), metavar="COL", nargs="+")),
+    Parameter("intervals", None, "bool | None",
+              "add stderr, ci_low and ci_high to the summary: the standard error s/sqrt(n) and the normal "
+              "95% interval of each mean (NULL below 2 queries). Default None: with measures or segments.",
+              cli=Cli(("evaluate", "sql"), flag=True)),
+    Parameter("bootstrap", 0, "int",
+              "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
+              "95% percentile bootstrap interval of each mean from N resamples of the queries, computed in "
+              "SQL (Efron & Tibshirani 1993, ch. 13).", cli=Cli(("evaluate", "plot"), metavar="N", parse=int)),
+    Parameter("seed", 0, "int",
+              "non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on "
+              "every engine and version: sql/random_draws.sql.j2).", cli=Cli(("evaluate", "plot", "compare"),
+                                                                              metavar="S", parse=int)),
+    Parameter("judgments", None, "path, table name, relation or frame",
+              "relevance judgments (qrels) with the query, item and label columns: labels and the ideal "
+              "ranking come from here.", cli=Cli(RUNS + ("sql",), metavar="FILE")),
+    Parameter("input_format", None, "str | None", "force the ranking file's format (its ending decides otherwise).",
+              choices=FORMATS, cli=Cli(RUNS)),
+    Parameter("judgments_format", None, "str | None", "force the judgments file's format.", choices=FORMATS,
+              cli=Cli(RUNS)),
+    Parameter("threads", None, "int | None", "DuckDB threads (default: DuckDB's own choice, all cores).",
+              cli=Cli(("evaluate",), metavar="N", parse=int)),
+    Parameter("memory_limit", "1500MB", "str | None",
+              "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
+              "(None, command line 'none': DuckDB's own, 80% of RAM).",
+              cli=Cli(("evaluate",), metavar="SIZE", parse=size_from_text)),
+    Parameter("dialect", "duckdb", "str", "the engine the SQL is for (transpiled by sqlglot).",
+              choices=tuple(DIALECTS), cli=Cli(("sql",))),
+    Parameter("item_type", "text", "str",
+              "the item ids' type, needed for an item-id tie-break when no data is read (text compares in "
+              "byte order).", choices=ITEM_TYPES, cli=Cli(("sql",))),
+    Parameter("segmented_judgments", False, "bool",
+              "with segments: the judgments carry the segment columns (judgments per (segment, query)).",
+              cli=Cli(("sql",), flag=True)),
+    Parameter("permutations", 10_000, "int",
+              "sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer).",
+              cli=Cli(("compare",), metavar="N", parse=int)),
+)
+BY_NAME = {p.name: p for p in PARAMETERS}
+#: The options of the metric SQL and its summary: what every entry point resolves the same way
+#: (sql/options/ndcg_context.sql).
+METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "gain", "ties", "no_relevant",
+          "missing_queries", "measures", "convention", "row_col", "score_precision", "negative_labels",
+          "segments", "intervals", "bootstrap", "seed")
+
+
+def option_table() -> dict:
+    """What the resolution macros (sql/options/) read: choices, defaults and limits, as plain data.
+
+    The dbt package has the same dict as the generated macro ``ndcg_sql._option_table()``.
+    """
+    return {
+        "choices": {p.name: list(p.choices) for p in PARAMETERS if p.choices and p.name in METRIC},
+        "gains": list(GAINS),
+        "item_types": list(ITEM_TYPES),
+        "defaults": {name: _plain(BY_NAME[name].default) for name in METRIC},
+        "max_exponential_label": MAX_EXPONENTIAL_LABEL,
+        "max_replicates": MAX_REPLICATES,
+        "output_columns": list(OUTPUT_COLUMNS),
+        "summary_columns": list(SUMMARY_COLUMNS),
+        "head_length": dict(HEAD_LENGTH),
+        "max_counted_labels": MAX_COUNTED_LABELS,
+        "exact_whole": EXACT_WHOLE,
+    }
+
+
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else value

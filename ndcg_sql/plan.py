@@ -1,0 +1,132 @@
+"""Which statements a computation runs, in what order: the same plan for DuckDB, a warehouse
+and ``to_sql``.
+
+A computation is a chain of steps, each a query over the relations of earlier steps: the
+per-query rows (the NDCG rows, or the long rows (query, measure, value) of named measures),
+then, with a bootstrap, the plain summary. The last statement is the summary
+(``sql/summary.sql.j2``, with ``sql/summary_with_bootstrap.sql.j2`` around it). Where a
+step lives is the executor's business (:class:`Steps`): here every step is a CTE of one
+statement (a warehouse, ``to_sql``); :class:`ndcg_sql.executors.DuckDBSteps` keeps a step
+in a DuckDB temp table when the plan says it is read more than once. Nothing is computed
+here: the SQL templates compute every number.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sqlglot import exp
+
+from . import templates
+from .context import Resolved
+from .sql_text import over_ctes
+
+#: Step names (CTE names in one statement).
+PER_QUERY = "per_query_rows"
+MEASURE_ROWS = "measure_rows"
+PLAIN_SUMMARY = "plain_summary"
+#: Modulus of the portable random generator (sql/random_draws.sql.j2): 2^31 - 1.
+RANDOM_PRIME = 2**31 - 1
+
+
+class Steps:
+    """Steps as the CTEs of one statement (DuckDB source SQL)."""
+
+    def __init__(self):
+        self.parts: list[tuple[str, str]] = []
+
+    def add(self, name: str, sql: str, keep: bool = False) -> str:
+        """Add a step; returns the relation name later SQL reads it by. ``keep``: it is read
+        more than once (an executor may store it; here it stays a CTE)."""
+        self.parts.append((name, sql))
+        return name
+
+    def statement(self, sql: str) -> exp.Expression | str:
+        """``sql`` with every step before it, as one statement."""
+        return over_ctes(self.parts, sql) if self.parts else sql
+
+
+def keeps_per_query(resolved: Resolved) -> bool:
+    """Whether the summary reads the per-query rows more than once (then a DuckDB run keeps
+    them in a temp table; otherwise they are not stored: on a large log they outweigh
+    everything else)."""
+    return bool(resolved.measures is not None or resolved.segments or resolved.intervals or resolved.bootstrap)
+
+
+def per_query_rows(steps: Steps, resolved: Resolved, keep: bool) -> str:
+    """Add the per-query rows as a step; returns the relation holding them."""
+    return steps.add(PER_QUERY if resolved.measures is None else MEASURE_ROWS, per_query_statement(resolved), keep)
+
+
+def per_query_statement(resolved: Resolved, ordered: bool = False) -> str:
+    """The per-query rows as one statement: the NDCG rows (``ordered``: by query and k), or
+    the long rows of named measures (sql/measure_rows.sql.j2, ordered by measure and query)."""
+    if resolved.measures is None:
+        return templates.render("per_query.sql.j2", ordered=ordered, **resolved.context)
+    return templates.render("measure_rows.sql.j2", **resolved.context)
+
+
+def summary_sql(resolved: Resolved, per_query: str) -> str:
+    """The summary over the per-query relation (sql/summary.sql.j2)."""
+    return templates.render("summary.sql.j2", **{**resolved.context, "per_query_relation": per_query})
+
+
+def quantile_place(replicates: int, q: float) -> dict:
+    """Where the q quantile of ``replicates`` sorted values lies (numpy's linear method):
+    0-based place floor((R - 1) q) and the weight of the next."""
+    h = (replicates - 1) * q
+    place = math.floor(h)
+    weight = h - place
+    if place + 1 >= replicates:
+        weight = 0.0
+    return {"place": place, "weight": float(weight), "weight_sql": repr(float(weight))}
+
+
+def bootstrap_sql(resolved: Resolved, per_query: str, summary: str, query_order: str | None = None) -> str:
+    """``summary`` with bootstrap_low and bootstrap_high, the 95% percentile bootstrap interval
+    of each mean (per segment too; sql/bootstrap_intervals.sql.j2). ``query_order``: the
+    expression ordering query ids (byte order for text ids on every engine)."""
+    context = resolved.context
+    group = "k" if resolved.measures is None else "measure"
+    return templates.render(
+        "summary_with_bootstrap.sql.j2", **context, summary_relation=summary, per_query_relation=per_query,
+        group_cols=[*context["segment_cols"], group], value_col="ndcg" if resolved.measures is None else "value",
+        replicates=int(resolved.bootstrap), seed_state=int(resolved.seed) % RANDOM_PRIME,
+        quantile_low=quantile_place(resolved.bootstrap, 0.025), quantile_high=quantile_place(resolved.bootstrap, 0.975),
+        query_order=query_order or context["output_query_col"],
+    )
+
+
+def build(steps: Steps, resolved: Resolved, query_order: str | None = None) -> tuple[str, str]:
+    """Add the per-query rows (and, with a bootstrap, the plain summary) as steps.
+
+    Returns:
+        (the per-query relation, the summary statement over it).
+    """
+    per_query = per_query_rows(steps, resolved, keeps_per_query(resolved))
+    summary = summary_sql(resolved, per_query)
+    if resolved.bootstrap:
+        plain = steps.add(PLAIN_SUMMARY, summary, True)
+        summary = bootstrap_sql(resolved, per_query, plain, query_order)
+    return per_query, summary
+
+
+def per_query_order(resolved: Resolved) -> str:
+    """ORDER BY of the per-query rows as given back: (segments,) query, k; or by measure as asked."""
+    context = resolved.context
+    first = "".join(f"{s} ASC NULLS LAST, " for s in context["segment_cols"])
+    query = context["output_query_col"]
+    if resolved.measures is None:
+        return f"{first}{query} ASC NULLS LAST, k ASC NULLS LAST"
+    place = "CASE measure" + "".join(f" WHEN {m['name_sql']} THEN {m['order']}" for m in context["measures"]) + " END"
+    return f"{place} ASC NULLS FIRST, {first}{query} ASC NULLS LAST"
+
+
+def evaluated(summary: list[dict], resolved: Resolved) -> int:
+    """How many queries (with segments, (segment, query) pairs) were evaluated: the sum, over
+    the summary rows of the first cutoff or measure, of their ``evaluated`` count."""
+    if resolved.measures is None:
+        first_key, first = "k", resolved.options.cutoffs[0]
+    else:
+        first_key, first = "measure", resolved.measures[0].name
+    return sum(int(row["evaluated"] or 0) for row in summary if row[first_key] == first)

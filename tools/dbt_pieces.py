@@ -1,0 +1,249 @@
+"""The data the dbt macros need besides the SQL templates, generated from the Python tables.
+
+dbt's Jinja cannot call sqlglot or import this package, so the tables the option macros
+(``sql/options/``) and the templates read are written out as dbt macros by
+``python -m tools.dbt_gen``. In the Python runner the same names are Python functions
+(:func:`ndcg_sql.context.option_macros`).
+
+* ``engine/<piece>.sql``, one public macro a file: the engine differences of
+  :mod:`ndcg_sql.dialects` as ``adapter.dispatch`` macros (dbt-utils style: a thin
+  wrapper, a ``default__`` variant for DuckDB, the engine the templates are written for,
+  and a variant only for engines whose values differ): ``sql_type(name)`` (a DuckDB type
+  name as sqlglot writes it for the engine), ``item_byte_order()`` (the item-id expression
+  that compares in byte order), ``name_fold()`` (the engine's case rule for plain names)
+  and ``string_literal(text)``. A project may override one for its adapter (dispatch).
+* ``_internal/_engine.sql``: the engine's name and whether it has a 4-byte float.
+* ``_internal/_tables.sql``: ``_option_table()`` (:mod:`ndcg_sql.parameters`),
+  ``_convention_table()`` (:mod:`ndcg_sql.conventions`), ``_measure_grammar()``
+  (:mod:`ndcg_sql.measures`), ``_plain_name_pattern()`` (:mod:`ndcg_sql.identifiers`).
+* ``_internal/_errors.sql``: how the option macros stop (a compiler error; an engine that
+  cannot compute an option only when the model is executed, so that the rest of the
+  project still compiles) and how they name an option (by its name only: dbt has no flags).
+* ``_internal/_input_checks.sql``: the input checks of :mod:`ndcg_sql.validation` per engine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
+
+from ndcg_sql import conventions, dialects, identifiers, measures, parameters, validation
+from ndcg_sql.options import Options
+
+#: Casts the generator makes engine-neutral: ``AS <type>`` of a DuckDB type name.
+TYPE_PATTERN = re.compile(r"\bAS\s+(DOUBLE|BIGINT|INTEGER|FLOAT|REAL|VARCHAR|BOOLEAN|DECIMAL\(\s*\d+\s*,\s*\d+\s*\))(?![\w(])")
+#: The engine the templates are written for: its values are the default__ variant.
+SOURCE = "duckdb"
+#: Engines that get a dispatch variant when their values differ from what dbt would find otherwise.
+ENGINES = tuple(name for name in dialects.DIALECTS if name != SOURCE)
+#: dbt's dispatch search goes through these adapters' parents before default__
+#: (dbt-redshift is built on dbt-postgres).
+DBT_PARENTS = {"redshift": "postgres"}
+
+
+def _jinja(value) -> str:
+    """A Python value (str, number, bool, None, list, dict) as a Jinja literal."""
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_jinja(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_jinja(k)}: {_jinja(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot write {value!r} as Jinja")
+
+
+def cast_type(type_name: str, dialect: dialects.Dialect) -> str | None:
+    """The DuckDB type ``type_name`` as sqlglot writes it in a CAST for ``dialect``
+    (None: a 4-byte FLOAT the engine does not have)."""
+    if type_name == "FLOAT" and not dialect.float32:
+        return None
+    cast = sqlglot.parse_one(f"CAST(x AS {type_name})", read=SOURCE)
+    written = cast.sql(dialect=dialect.sqlglot, unsupported_level=sqlglot.ErrorLevel.RAISE)
+    return sqlglot.parse_one(written, read=dialect.sqlglot).args["to"].sql(dialect=dialect.sqlglot)
+
+
+def byte_order(dialect: dialects.Dialect) -> str:
+    """The internal item column ``item`` compared in byte order, in the engine's syntax."""
+    return transpile_expression(dialect.byte_order.format(item="item"), dialect)
+
+
+def transpile_expression(sql: str, dialect: dialects.Dialect) -> str:
+    if dialect.name == SOURCE:
+        return sql
+    return sqlglot.parse_one(sql, read=SOURCE).sql(dialect=dialect.sqlglot, unsupported_level=sqlglot.ErrorLevel.RAISE)
+
+
+def literal_escapes(dialect: dialects.Dialect) -> dict[str, str]:
+    """How a quote and a backslash are written inside a '...' string literal, from sqlglot's
+    tokenizer of the engine: a doubled quote where the engine reads one (standard SQL),
+    else a backslash escape; a backslash doubled where it is an escape character."""
+    escapes = Dialect.get_or_raise(dialect.sqlglot).tokenizer_class.STRING_ESCAPES
+    return {"open": "'", "close": "'", "quote": "''" if "'" in escapes else "\\'",
+            "backslash": "\\\\" if "\\" in escapes else "\\"}
+
+
+def _dispatched(name: str, params: str, values: dict[str, object], body: str, doc: str) -> str:
+    """A dispatch wrapper, default__ (DuckDB) and a variant per engine whose value differs.
+
+    ``body`` is the macro body, reading the engine's value as ``value``."""
+    arguments = ", ".join(p.strip() for p in params.split(",") if p.strip())
+    out = [
+        f"{{#- {doc} -#}}\n",
+        f"{{% macro {name}({params}) -%}}\n"
+        f"  {{{{ return(adapter.dispatch('{name}', 'ndcg_sql')({arguments})) }}}}\n"
+        "{%- endmacro %}\n",
+    ]
+    emitted: set[str] = set()
+    for engine, value in values.items():
+        parent = DBT_PARENTS.get(engine)
+        fallback = values[parent] if parent in emitted else values[SOURCE]
+        if engine != SOURCE and value == fallback:
+            continue
+        emitted.add(engine)
+        prefix = "default" if engine == SOURCE else engine
+        out.append(
+            f"\n{{% macro {prefix}__{name}({params}) -%}}\n"
+            f"  {{%- set value = {_jinja(value)} -%}}\n"
+            f"{body}"
+            "{%- endmacro %}\n"
+        )
+    return "".join(out)
+
+
+GENERATED = "{#- Generated from ndcg_sql/%s by `python -m tools.dbt_gen`: do not edit. -#}\n"
+
+
+def engine_pieces(types: set[str]) -> dict[str, str]:
+    """engine/<piece>.sql: the engine pieces for the cast ``types`` the generated macros use."""
+    engines = {name: dialects.DIALECTS[name] for name in (SOURCE, *ENGINES)}
+    head = GENERATED % "dialects.py"
+    return {
+        "engine/sql_type.sql": head + _dispatched(
+            "sql_type", "name",
+            {n: {t: (t if n == SOURCE else cast_type(t, d)) for t in sorted(types)} for n, d in engines.items()},
+            "  {{ return(value.get(name, name)) }}\n",
+            "A DuckDB type name of a CAST as the engine writes it (sqlglot's translation); a type the engine\n"
+            "    lacks (a 4-byte FLOAT on BigQuery and Snowflake) is none.",
+        ),
+        "engine/item_byte_order.sql": head + _dispatched(
+            "item_byte_order", "", {n: byte_order(d) for n, d in engines.items()},
+            "  {{ return(value) }}\n",
+            "The internal item column compared in byte order (ties item-asc/item-desc/input-order on text ids).",
+        ),
+        "engine/name_fold.sql": head + _dispatched(
+            "name_fold", "", {n: d.fold for n, d in engines.items()},
+            "  {{ return(value) }}\n",
+            "What the engine does to an unquoted name: 'upper', 'lower' or none.",
+        ),
+        "engine/string_literal.sql": head + _dispatched(
+            "string_literal", "text", {n: literal_escapes(d) for n, d in engines.items()},
+            "  {{ return(value['open'] ~ (text | string | replace('\\\\', value['backslash']) | replace(\"'\", value['quote'])) ~ value['close']) }}\n",
+            "A text as a string literal of the engine (quote and backslash escaped as sqlglot writes them).",
+        ),
+        "_internal/_engine.sql": head + _dispatched(
+            "_engine", "", {n: {"name": n, "float32": d.float32} for n, d in engines.items()},
+            "  {{ return(value) }}\n",
+            "The engine's name (as ndcg_sql names it) and whether it has a 4-byte float.",
+        ),
+    }
+
+
+def tables_file() -> str:
+    """_internal/_tables.sql: the option table, the conventions, the measure grammar, plain names."""
+    macros = {
+        "_option_table": ("parameters.py", parameters.option_table()),
+        "_convention_table": ("conventions.py", conventions.convention_table()),
+        "_measure_grammar": ("measures.py", measures.grammar()),
+        "_plain_name_pattern": ("identifiers.py", identifiers.PLAIN_NAME.pattern),
+    }
+    return (GENERATED % "parameters.py, conventions.py, measures.py and identifiers.py" + "".join(
+        f"\n{{#- ndcg_sql/{source} -#}}\n{{% macro {name}() -%}}\n  {{{{ return({_jinja(value)}) }}}}\n{{%- endmacro %}}\n"
+        for name, (source, value) in macros.items()))
+
+
+ERRORS = """{#- How the option macros (sql/options/) stop and name options in dbt; the Python runner has its
+    own (ndcg_sql/context.py: OptionError, InputError, and the command-line flags). -#}
+{% macro _option_error(message) -%}
+  {{ exceptions.raise_compiler_error("ndcg_sql: " ~ message) }}
+{%- endmacro %}
+
+{% macro _input_error(message) -%}
+  {{ exceptions.raise_compiler_error("ndcg_sql: " ~ message) }}
+{%- endmacro %}
+
+{#- An engine that cannot compute what the options ask: raised when the model is executed only,
+    so that parsing the project (every model, on any adapter) still succeeds. -#}
+{% macro _engine_error(message) -%}
+  {%- if execute -%}{{ exceptions.raise_compiler_error("ndcg_sql: " ~ message) }}{%- endif -%}
+{%- endmacro %}
+
+{#- An option as a message names it (the Python side adds its command-line flag). -#}
+{% macro _spelled(name) -%}
+  {{ return(name) }}
+{%- endmacro %}
+
+{% macro _flag(name, value='') -%}
+  {{ return('') }}
+{%- endmacro %}
+"""
+
+
+#: Input checks offered by the dbt test: the runner's checks for these options.
+CHECK_KEYS = [(judged, kind, gain) for judged in (False, True) for kind in ("score", "rank") for gain in ("exponential", "linear")]
+#: Placeholder column names, replaced in dbt by the user's (quoted) names.
+_ROLES = {"query": "@query@", "item": "@item@", "order": "@order@", "label": "@label@",
+          "j_query": "@query@", "j_item": "@item@", "j_label": "@label@"}
+
+
+def _checks(dialect: dialects.Dialect) -> dict:
+    table = {}
+    for judged, kind, gain in CHECK_KEYS:
+        options = Options(judgments=judged, input_kind=kind, gain=gain)
+        rows = []
+        for check in validation.checks_for(options, _ROLES, dialect=dialect.name):
+            rows.append({
+                "relation": check.relation,
+                "condition": transpile_expression(check.condition, dialect),
+                "column": check.column,
+                "problem": check.problem,
+            })
+        table[f"{'judgments' if judged else 'labels'}|{kind}|{gain}"] = rows
+    return table
+
+
+def input_checks_file() -> str:
+    """_internal/_input_checks.sql: the runner's input checks (ndcg_sql/validation.py) per engine."""
+    engines = {name: dialects.DIALECTS[name] for name in (SOURCE, *ENGINES)}
+    return (
+        "{#- Generated from ndcg_sql/validation.py by `python -m tools.dbt_gen`: do not edit.\n"
+        "    The input checks of the Python runner, keyed 'labels|judgments' | 'score|rank' |\n"
+        "    'exponential|linear': every check, written for each engine (its NaN test and its\n"
+        "    safe text-to-number cast, ndcg_sql/dialects.py), transpiled by sqlglot. Column names are\n"
+        "    '@query@', '@item@', '@order@', '@label@' (the caller puts in the user's). -#}\n"
+        + _dispatched(
+            "_input_checks", "", {n: _checks(d) for n, d in engines.items()},
+            "  {{ return(value) }}\n",
+            "The input checks (ndcg_sql/validation.py checks_for) for this engine.",
+        )
+    )
+
+
+def files(types: set[str]) -> dict[str, str]:
+    """{path: text} of the generated data macros."""
+    return {
+        **engine_pieces(types),
+        "_internal/_tables.sql": tables_file(),
+        "_internal/_errors.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
+                                 + ERRORS,
+        "_internal/_input_checks.sql": input_checks_file(),
+    }
