@@ -85,7 +85,10 @@ def evaluate(
             message names the column and a few offending query ids.
     """
     options = request.metric()
-    context.resolve(options, "run", "judgments" if judgments is not None else None)  # options first
+    # the options first, before any data is read (whether judgments carry the segment columns,
+    # and so whether missing_queries="zero" may go with segments, only the data tells)
+    context.resolve(options, "run", "judgments" if judgments is not None else None,
+                    segmented_judgments=judgments is not None)
     if con is not None and not isinstance(con, duckdb.DuckDBPyConnection):
         return _on_warehouse(Warehouse(con, dialect), data, judgments, options, item_type, per_query, check)
     con = con if con is not None else connect(memory_limit)
@@ -99,7 +102,7 @@ def evaluate(
             judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format)
             views.append(judgments_view)
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
-        first = context.resolve(options, *relations)
+        first = context.resolve(options, *relations, segmented_judgments=judgments is not None)
         columns = checking.Columns.of(options, first.order_col, judgments is not None)
         checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
         segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
@@ -124,7 +127,8 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
     """:func:`evaluate` on a warehouse connection (table names there)."""
     target = executor.dialect
     relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
-    first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text")
+    first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
+                            segmented_judgments=judgments is not None)
     segmented = False
     if first.segments and judgments is not None:
         names, _ = executor.fetch(f"SELECT * FROM {relations[1]} WHERE 1 = 0")

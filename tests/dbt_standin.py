@@ -39,8 +39,9 @@ def _raise_compiler_error(message):
     raise CompilerError(message)
 
 
-def load(files: dict[str, str], adapter: str = "duckdb") -> types.SimpleNamespace:
-    """The macros of ``files`` ({file name: text}) in one namespace, as dbt loads a package."""
+def load(files: dict[str, str], adapter: str = "duckdb", execute: bool = True) -> types.SimpleNamespace:
+    """The macros of ``files`` ({file name: text}) in one namespace, as dbt loads a package
+    (``execute``: dbt's flag, false while it parses a project)."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, extensions=["jinja2.ext.do"])
     namespace = types.SimpleNamespace()
 
@@ -56,10 +57,12 @@ def load(files: dict[str, str], adapter: str = "duckdb") -> types.SimpleNamespac
         adapter=types.SimpleNamespace(dispatch=dispatch),
         modules=types.SimpleNamespace(re=re),
         target=types.SimpleNamespace(type=adapter),
-        execute=True,
+        execute=execute,
     )
     env.globals["return"] = _raise_return
-    for text in files.values():
+    for name_, text in files.items():
+        if not name_.endswith(".sql"):  # macros.yml
+            continue
         # dbt's `{% test name(...) %}` is a macro called test_<name>
         text = re.sub(r"\{%(-?)\s*test\s+(\w+)\s*\(", r"{%\1 macro test_\2(", text)
         text = re.sub(r"\{%(-?)\s*endtest\s*(-?)%\}", r"{%\1 endmacro \2%}", text)
