@@ -11,7 +11,7 @@
     - any value column differing                  (problem 'different values')
   with the key columns and each value column as <column>__model, <column>__expected.
 
-  The outer join is built from two left joins on the union of the keys: Postgres
+  The outer join is made of left joins from the union of both sides' keys: Postgres
   cannot FULL JOIN on IS NOT DISTINCT FROM conditions.
 
     data_tests:
