@@ -4,7 +4,10 @@ dbt_macros/integration_tests/ is copied (with the package) to a temporary
 folder and built once per adapter: seeds from examples/ (LightGBM lambdarank,
 TREC DL 2019 BM25 and SPLADE++ runs with NIST's judgments), models calling the
 macros (NDCG, named measures, peer conventions), the generic test gating mean
-NDCG@k and the input test. Every number dbt computed is compared with the numpy
+NDCG@k and the input test. The build itself proves the numbers: each numeric model
+has an expected-value seed (seeds/expected/, make_expected.py) and the project's
+generic test equals_expected, which must also fail when a seed is made wrong.
+Every number dbt computed is also compared here with the numpy
 reference (tests/reference.py, to 1e-9), with the peers (pytrec_eval,
 scikit-learn) and with the Python runner on the same data; the gate must pass at
 the configured thresholds and fail when a threshold is raised above the measured
@@ -13,6 +16,7 @@ On dbt-postgres the project runs against a throwaway Postgres server started
 the way tests/engines.py starts it (ICU collation: string order is not byte order).
 """
 
+import csv
 import os
 import shutil
 from pathlib import Path
@@ -96,10 +100,15 @@ def test_build_passes_every_model_seed_and_generic_test(project):
     assert set(statuses.values()) <= {"success", "pass"}, statuses
     assert sum(name.startswith("ndcg_sql_ndcg_at_least") for name in statuses) == 3
     assert sum(name.startswith("ndcg_sql_ndcg_valid_input") for name in statuses) == 2
+    assert sum(name.startswith("equals_expected_") for name in statuses) == EXPECTED_SEEDS
 
 
-#: seeds (3; bad_ranking only on demand), models (15) and data tests (7) of the project
-NODES = 25
+#: one expected-value seed, and one equals_expected test, per numeric model
+#: (all but dl19_bm25_run, a selection of seed rows)
+EXPECTED_SEEDS = 14
+#: seeds (3 + 14 expected; bad_ranking only on demand), models (15) and data tests
+#: (7 + 14 equals_expected) of the project
+NODES = 53
 
 
 # What each per-query model computes, as arguments of ndcg_sql.evaluate (the Python runner)
@@ -427,6 +436,70 @@ def check_bad_input_fails(project_dir):
     assert list(failed.values()) == [3], outcome  # duplicate (query 1), NULL label (2), negative label (3)
 
 
+def edit_csv(path: Path, change) -> None:
+    """Rewrite a seed file: change(rows) edits its rows (lists of strings, header first) in place."""
+    with open(path, newline="") as source:
+        rows = list(csv.reader(source))
+    change(rows)
+    with open(path, "w", newline="") as out:
+        csv.writer(out, lineterminator="\n").writerows(rows)
+
+
+def shift(row: list, column: int, by: float) -> None:
+    row[column] = repr(float(row[column]) + by)
+
+
+#: wrong expected values put into seeds/expected/ (one seed each), and the failing rows
+#: equals_expected must report (None: within the 1e-9 tolerance, the test passes)
+WRONG_EXPECTED = {
+    # a value off by 1e-6 (lambdarank mean NDCG@10)
+    "expected_lambdarank_summary": (lambda rows: shift(rows[4], 1, 1e-6), 1, {"different values"}),
+    # NULL expected where the model has a value
+    "expected_dl19_bm25_per_query": (lambda rows: rows[1].__setitem__(5, ""), 1, {"different values"}),
+    # a row of the model that the seed lacks
+    "expected_lambdarank_measures": (lambda rows: rows.pop(7), 1, {"not in expected"}),
+    # a row of the seed that the model lacks
+    "expected_dl19_arms_summary": (lambda rows: rows.append(["bm25", "5", "0.5", "43", "0", "43"]), 1,
+                                   {"missing from model"}),
+    # a key twice in the seed: both copies are reported
+    "expected_lambdarank_options_per_query": (lambda rows: rows.append(list(rows[1])), 2, {"duplicate key"}),
+    # off by 5e-10 (mean NDCG over the whole list, k NULL): within tolerance
+    "expected_dl19_bm25_summary": (lambda rows: shift(rows[2], 1, 5e-10), None, set()),
+}
+
+
+def check_equals_expected_fails(project_dir: Path, *target: str, query=None):
+    """Make some expected seeds wrong (WRONG_EXPECTED), rebuild those seeds with their tests:
+    exactly the wrong ones fail, with the rows they should; then put the seeds back."""
+    folder = project_dir / "seeds" / "expected"
+    originals = {name: (folder / f"{name}.csv").read_text() for name in WRONG_EXPECTED}
+    selected = ["--select", *WRONG_EXPECTED]
+    try:
+        for name, (change, _, _) in WRONG_EXPECTED.items():
+            edit_csv(folder / f"{name}.csv", change)
+        result = invoke(project_dir, "build", *target, *selected)
+        assert not result.success
+        tests = {}
+        for r in result.result.results:
+            if r.node.resource_type == "test":
+                seed = next(node.split(".")[-1] for node in r.node.depends_on.nodes if node.startswith("seed."))
+                tests[seed] = r
+            else:
+                assert str(r.status) == "success", (r.node.name, r.status)
+        assert set(tests) == set(WRONG_EXPECTED)
+        for seed, (_, failures, problems) in WRONG_EXPECTED.items():
+            r = tests[seed]
+            assert (str(r.status), r.failures) == (("fail", failures) if failures else ("pass", 0)), (seed, r.status)
+            if query is not None:  # the failing rows, as the test's query returns them
+                assert {row["problem"] for row in query(r.node.compiled_code)} == problems, seed
+    finally:
+        for name, text in originals.items():
+            (folder / f"{name}.csv").write_text(text)
+    result = invoke(project_dir, "build", *target, *selected)  # the seeds as committed: all pass again
+    assert result.success, result.exception
+    assert {str(r.status) for r in result.result.results} <= {"success", "pass"}
+
+
 def test_measures_model_matches_reference(project):
     _, database, _ = project
     check_lambdarank_measures(lambda name: table(database, name))
@@ -456,6 +529,17 @@ def test_convention_models_match_the_peer_tools(project):
 def test_input_test_fails_on_bad_input(project):
     project_dir, _, _ = project
     check_bad_input_fails(project_dir)
+
+
+def test_equals_expected_fails_on_wrong_expected_values(project):
+    project_dir, database, _ = project
+
+    def query(sql):
+        with duckdb.connect(str(database)) as con:
+            relation = con.sql(sql)
+            return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+
+    check_equals_expected_fails(project_dir, query=query)
 
 
 # ---------------------------------------------------------------- the same project on dbt-postgres
@@ -543,3 +627,8 @@ def test_postgres_gates(postgres_project):
     result = invoke(project_dir, "build", "--target", "postgres", "--vars", "{bad_input: true}", "--select", "bad_ranking")
     outcome = {r.node.name: (str(r.status), r.failures) for r in result.result.results}
     assert [failures for status, failures in outcome.values() if status == "fail"] == [3], outcome
+
+
+def test_postgres_equals_expected_fails_on_wrong_expected_values(postgres_project):
+    project_dir, _, _ = postgres_project
+    check_equals_expected_fails(project_dir, "--target", "postgres")
