@@ -92,7 +92,7 @@ def compare(
             patterns on every engine and version: sql/random_draws.sql.j2).
         con: DuckDB connection (default: a new in-memory one), or a warehouse
             connection with ``dialect=`` in ``options``: each run's per-query
-            values are computed there (:func:`ndcg_sql.warehouse.evaluate`),
+            values are computed there (:func:`ndcg_sql.evaluate` with ``con=``),
             only those rows come back, and the paired statistics are
             computed by the same SQL in a local DuckDB.
         **options: passed to :func:`ndcg_sql.evaluate` for both runs

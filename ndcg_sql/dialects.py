@@ -35,7 +35,7 @@ context (``ndcg_sql.sql_text``):
 * ``text`` - the text type values are cast to for ``try_double`` (sqlglot
   writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
 
-The dbt macros cannot call sqlglot: ``ndcg_sql.dbt_gen`` turns this table
+The dbt macros cannot call sqlglot: ``tools/dbt_gen.py`` (a build tool) turns this table
 (with sqlglot's spelling of each type and expression) into per-engine dbt
 macros (``dbt_macros/macros/generated/tmpl_dialects.sql``).
 """

@@ -28,12 +28,10 @@ import pytest
 dbt_main = pytest.importorskip("dbt.cli.main", reason="install '.[test]' (it brings dbt-core and dbt-duckdb)")
 
 import ndcg_sql
-import ndcg_sql.sql_text
 import reference
 from conftest import ROOT
-from ndcg_sql import templates
-from ndcg_sql.evaluate import Columns, template_context
-from ndcg_sql.options import Options
+from ndcg_sql import plan
+from ndcg_sql.api import sql_plan
 
 PACKAGE = ROOT / "dbt_macros"
 SEEDS = PACKAGE / "integration_tests" / "seeds"
@@ -149,7 +147,7 @@ MODELS = {
 #: ndcg_sql.evaluate may tune its SQL to the data it has loaded (it knows, say, the list
 #: lengths; dbt compiles before any data is read), which can change the order of float
 #: additions: the same numbers up to the last bits. The SQL it emits for a table
-#: (ndcg_sql.sql_text.to_sql, `ndcg-sql sql`) is compared bit for bit.
+#: (ndcg_sql.to_sql, `ndcg-sql sql`) is compared bit for bit.
 RUNNER_TOL = 1e-13
 
 
@@ -157,7 +155,7 @@ def emitted(database: Path, table_name: str, options: dict) -> list[dict]:
     """The per-query SQL the package emits for a table (`ndcg-sql sql --table`), run on the dbt database."""
     options = dict(options)
     judged = options.pop("judgments", False)
-    sql = ndcg_sql.sql_text.to_sql(table=table_name, judgments_table="dl19_qrels" if judged else None, **options)
+    sql = ndcg_sql.to_sql(table=table_name, judgments_table="dl19_qrels" if judged else None, **options)
     with duckdb.connect(str(database)) as con:
         relation = con.sql(sql)
         return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
@@ -250,8 +248,8 @@ def test_summary_model_matches_reference_and_runner(project, summary_model, per_
         assert reference.close(row["ndcg"], means[row["k"]][0], TOL)
         assert row["queries"] == means[row["k"]][1]
     # the runner's summary SQL over the same per-query rows: the very same numbers
-    context = template_context(Options.build(k=options["k"]), Columns("query_id", "item", "score", "label"), "")
-    sql = templates.render("summary.sql.j2", **dict(context, per_query_relation=per_query_model))
+    resolved, _ = sql_plan("ranking", k=options["k"])
+    sql = plan.summary_sql(resolved, per_query_model)
     with duckdb.connect(str(database)) as con:
         relation = con.sql(sql)
         assert got == [dict(zip(relation.columns, row)) for row in relation.fetchall()]

@@ -29,17 +29,18 @@ mechanically and without knowing what they compute:
 
 * a cast to a DuckDB type (``AS DOUBLE``, also inside Jinja string literals)
   becomes ``AS {{ ndcg_sql.sql_type('DOUBLE') }}``: an ``adapter.dispatch``
-  macro that gives the engine's spelling (:mod:`ndcg_sql.dbt_pieces`, from
+  macro that gives the engine's spelling (:mod:`tools.dbt_pieces`, from
   the table in :mod:`ndcg_sql.dialects`), so the macros speak every engine's
   SQL; on DuckDB the text is the templates' own.
 
-Besides the templates, :mod:`ndcg_sql.dbt_pieces` writes the data the macros
-need (engine differences, conventions, the measure grammar, the input checks).
+Besides the templates, :mod:`tools.dbt_pieces` writes the data the macros need (engine
+differences, the option tables, the input checks) and :mod:`tools.dbt_docs` the
+package's ``macros.yml``.
 
-``python -m ndcg_sql.dbt_gen [OUT_DIR]`` writes the files (default
-``dbt_macros/macros/generated``); ``--check`` exits 1 when the files on disk
-differ from what would be generated. ``tests/test_dbt_gen.py`` asserts that the
-committed macros are byte-identical to a fresh generation.
+``python -m tools.dbt_gen [MACROS_DIR]`` writes the files (default ``dbt_macros/macros``,
+its ``_internal/`` and ``engine/`` folders and ``macros.yml``); ``--check`` exits 1 when
+the files on disk differ from what would be generated. ``tests/test_dbt_gen.py`` asserts
+that the committed macros are byte-identical to a fresh generation.
 """
 
 from __future__ import annotations
