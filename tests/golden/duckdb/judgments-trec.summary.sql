@@ -570,25 +570,42 @@ WITH run_rows AS (
       ELSE CAST(0.0 AS DOUBLE)
     END AS ndcg
   FROM query_values
-), cutoff_means AS (
+), summary_groups AS (
+  SELECT
+    cutoff_id AS place,
+    k
+  FROM cutoffs
+), summary_values AS (
   SELECT
     k,
-    CAST(SUM(CAST(ndcg AS DECIMAL(38, 18))) AS DOUBLE) / NULLIF(COUNT(ndcg), 0) AS ndcg,
-    COUNT(ndcg) AS queries,
-    COUNT(*) AS evaluated,
-    CAST(SUM(CASE WHEN idcg > 0 THEN 0 ELSE 1 END) AS BIGINT) AS no_relevant
+    ndcg AS value,
+    CASE WHEN idcg > 0 THEN 0 ELSE 1 END AS no_relevant
   FROM per_query_rows
+), summary_sums AS (
+  SELECT
+    v.k,
+    1.0 AS scale,
+    SUM(CAST(v.value AS DECIMAL(38, 18))) AS scaled_sum,
+    COUNT(v.value) AS queries,
+    COUNT(*) AS evaluated,
+    SUM(v.no_relevant) AS no_relevant
+  FROM summary_values AS v
   GROUP BY
-    k
+    v.k
+), summary_means AS (
+  SELECT
+    *,
+    CAST(scaled_sum AS DOUBLE) / NULLIF(queries, 0) AS mean
+  FROM summary_sums
 )
 SELECT
-  c.k,
-  m.ndcg,
+  g.k,
+  m.mean AS ndcg,
   CAST(COALESCE(m.queries, 0) AS BIGINT) AS queries,
   CAST(COALESCE(m.no_relevant, 0) AS BIGINT) AS no_relevant,
   CAST(COALESCE(m.evaluated, 0) AS BIGINT) AS evaluated
-FROM cutoffs AS c
-LEFT JOIN cutoff_means AS m
-  ON COALESCE(c.k, 0) = COALESCE(m.k, 0)
+FROM summary_groups AS g
+LEFT JOIN summary_means AS m
+  ON COALESCE(g.k, 0) = COALESCE(m.k, 0)
 ORDER BY
-  c.cutoff_id ASC
+  g.place ASC
