@@ -13,8 +13,9 @@
     every entry point: the mean over the queries counted (all, less the no-relevant ones under
     the skip policy), how many were counted (queries) and evaluated, with NDCG how many had no
     relevant item (IDCG@k = 0), and with intervals the standard error and the normal 95%
-    interval of the mean. Every cutoff or measure asked gets a row in every segment, with 0
-    queries and a NULL mean when none was evaluated there.
+    interval of the mean. Without segments every cutoff or measure asked gets a row, with 0
+    queries and a NULL mean when none was evaluated; with segments every segment of the rows
+    gets a row for each (its queries have a value for each).
 
     The mean and the spread are exact sums, order-independent: every value is divided by its
     group's scale (1, or for CG and DCG, which are unbounded, the group's largest |value|,
@@ -55,12 +56,6 @@ cutoffs AS ( -- one row per cutoff
 {% endwith %},
 summary_groups AS ( -- one row per cutoff: its place in the output
   SELECT cutoff_id AS place, k FROM cutoffs
-),
-{%- endif %}
-{%- if segment_cols %}
-summary_segments AS ( -- one row per segment
-  SELECT DISTINCT {% for s in segment_cols %}{% if not loop.first %}, {% endif %}{{ s }}{% endfor %}
-  FROM {{ per_query_relation }}
 ),
 {%- endif %}
 summary_values AS ( -- one row per ([segment,] query, {{ group }}): the value{% if not by_measure %} and whether IDCG@k is 0{% endif %}
@@ -117,7 +112,7 @@ summary_errors AS ( -- one row per ([segment,] {{ group }}): the standard error 
 )
 {%- endif %}
 SELECT
-  {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 's.') }}g.{{ group }},
+  {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'm.') }}g.{{ group }},
   m.mean AS {% if by_measure %}mean{% else %}ndcg{% endif %},
   CAST(COALESCE(m.queries, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS queries,
   {%- if not by_measure %}
@@ -129,13 +124,13 @@ SELECT
   m.mean - 1.959963984540054 * e.stderr AS ci_low,
   m.mean + 1.959963984540054 * e.stderr AS ci_high
   {%- endif %}
+{#- Without segments every group asked gets a row; with segments the groups of each segment are
+    those of its rows (every evaluated query has a row for every cutoff or measure), with no
+    cross join of segments and groups (Spark fails to ship a UNION under a cross join). #}
 FROM summary_groups AS g
-{%- if segment_cols %}
-CROSS JOIN summary_segments AS s
-{%- endif %}
-LEFT JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 's', 'm') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'm', group) }}
+{% if segment_cols %}INNER{% else %}LEFT{% endif %} JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'm', group) }}
 {%- if intervals %}
-LEFT JOIN summary_errors AS e ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 's', 'e') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
+LEFT JOIN summary_errors AS e ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 'm', 'e') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
 {%- endif %}
-ORDER BY {% for s in segment_cols %}s.{{ s }} ASC NULLS LAST, {% endfor %}g.place ASC NULLS LAST
+ORDER BY {% for s in segment_cols %}m.{{ s }} ASC NULLS LAST, {% endfor %}g.place ASC NULLS LAST
 {%- endmacro %}
