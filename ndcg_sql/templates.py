@@ -90,12 +90,15 @@ def _returning(macro) -> Callable:
     return call
 
 
-def macros(pieces: Mapping[str, Callable]) -> types.SimpleNamespace:
-    """The option macros in one namespace ``ndcg_sql``, as dbt loads a package's macros.
+def macros(pieces: Mapping[str, Callable], files: Mapping[str, str] | None = None,
+           **names) -> types.SimpleNamespace:
+    """Macro files in one namespace ``ndcg_sql``, as dbt loads a package's macros.
 
     Args:
         pieces: the namespace's other members by name (Python functions standing for the
-            macros dbt generates: ``option_table``, ``quote_identifier``, ``_option_error``, ...).
+            macros dbt generates: ``_option_table``, ``quote_identifier``, ``_option_error``, ...).
+        files: {name: text} of the macro files (default: the option macros, ``sql/options/``).
+        names: more global names the macros see (dbt's ``adapter``, ``target``, ...).
 
     Returns:
         A namespace whose attributes are the macros (a call returns what the macro
@@ -104,9 +107,9 @@ def macros(pieces: Mapping[str, Callable]) -> types.SimpleNamespace:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              extensions=["jinja2.ext.do"])
     namespace = types.SimpleNamespace(**pieces)
-    env.globals.update(ndcg_sql=namespace, modules=types.SimpleNamespace(re=re))
+    env.globals.update(ndcg_sql=namespace, modules=types.SimpleNamespace(re=re), **names)
     env.globals["return"] = _return
-    for text in option_macro_files().values():
+    for text in (option_macro_files() if files is None else files).values():
         # run the file's top level in a context of its own: its macros, private ones (a
         # leading underscore, which Jinja does not export) included, are then its variables
         template = env.from_string(text)

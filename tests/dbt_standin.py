@@ -15,24 +15,14 @@ import re
 import types
 from pathlib import Path
 
-import jinja2
+from ndcg_sql import templates
 
 #: Adapters whose dispatch search goes through a parent adapter's macros first (as in dbt).
 PARENTS = {"redshift": ("postgres",), "databricks": ("spark",)}
-_MACRO = re.compile(r"\{%-?\s*(macro|test)\s+(\w+)\s*\(")
 
 
 class CompilerError(Exception):
     """dbt's compiler error, raised by ``exceptions.raise_compiler_error``."""
-
-
-class _Return(Exception):
-    def __init__(self, value):
-        self.value = value
-
-
-def _raise_return(value):
-    raise _Return(value)
 
 
 def _raise_compiler_error(message):
@@ -41,49 +31,30 @@ def _raise_compiler_error(message):
 
 def load(files: dict[str, str], adapter: str = "duckdb", execute: bool = True) -> types.SimpleNamespace:
     """The macros of ``files`` ({file name: text}) in one namespace, as dbt loads a package
-    (``execute``: dbt's flag, false while it parses a project)."""
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True, extensions=["jinja2.ext.do"])
-    namespace = types.SimpleNamespace()
+    (``execute``: dbt's flag, false while it parses a project). The macro runtime is the
+    package's own (ndcg_sql/templates.py); this adds dbt's dispatch and its other globals."""
+    loaded = {}
 
     def dispatch(name, package=None):
         for prefix in (adapter, *PARENTS.get(adapter, ()), "default"):
-            if hasattr(namespace, f"{prefix}__{name}"):
-                return getattr(namespace, f"{prefix}__{name}")
+            if hasattr(loaded["namespace"], f"{prefix}__{name}"):
+                return getattr(loaded["namespace"], f"{prefix}__{name}")
         raise CompilerError(f"no macro {name} for {adapter}")
 
-    env.globals.update(
-        ndcg_sql=namespace,
+    macro_files = {}
+    for name, text in files.items():
+        if name.endswith(".sql"):  # not macros.yml
+            # dbt's `{% test name(...) %}` is a macro called test_<name>
+            text = re.sub(r"\{%(-?)\s*test\s+(\w+)\s*\(", r"{%\1 macro test_\2(", text)
+            macro_files[name] = re.sub(r"\{%(-?)\s*endtest\s*(-?)%\}", r"{%\1 endmacro \2%}", text)
+    loaded["namespace"] = templates.macros(
+        {}, macro_files,
         exceptions=types.SimpleNamespace(raise_compiler_error=_raise_compiler_error),
         adapter=types.SimpleNamespace(dispatch=dispatch),
-        modules=types.SimpleNamespace(re=re),
         target=types.SimpleNamespace(type=adapter),
         execute=execute,
     )
-    env.globals["return"] = _raise_return
-    for name_, text in files.items():
-        if not name_.endswith(".sql"):  # macros.yml
-            continue
-        # dbt's `{% test name(...) %}` is a macro called test_<name>
-        text = re.sub(r"\{%(-?)\s*test\s+(\w+)\s*\(", r"{%\1 macro test_\2(", text)
-        text = re.sub(r"\{%(-?)\s*endtest\s*(-?)%\}", r"{%\1 endmacro \2%}", text)
-        template = env.from_string(text)
-        scope = template.new_context()  # private macros (a leading underscore) included
-        for _ in template.root_render_func(scope):
-            pass
-        for _, name in _MACRO.findall(text):
-            setattr(namespace, name, _returning(scope.vars[name]))
-    return namespace
-
-
-def _returning(macro):
-    def call(*args, **kwargs):
-        try:
-            return macro(*args, **kwargs)
-        except _Return as done:
-            return done.value
-
-    call.__name__ = macro.name
-    return call
+    return loaded["namespace"]
 
 
 def package_files(root: Path) -> dict[str, str]:
