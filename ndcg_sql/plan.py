@@ -55,15 +55,19 @@ def keeps_per_query(resolved: Resolved) -> bool:
 
 def per_query_rows(steps: Steps, resolved: Resolved, keep: bool) -> str:
     """Add the per-query rows as a step; returns the relation holding them."""
-    return steps.add(PER_QUERY if resolved.measures is None else MEASURE_ROWS, per_query_statement(resolved), keep)
+    text = templates.render("per_query.sql.j2" if resolved.measures is None else "measure_rows.sql.j2",
+                            **resolved.context)
+    return steps.add(PER_QUERY if resolved.measures is None else MEASURE_ROWS, text, keep)
 
 
-def per_query_statement(resolved: Resolved, ordered: bool = False) -> str:
+def per_query_statement(resolved: Resolved, ordered: bool = False) -> str | exp.Expression:
     """The per-query rows as one statement: the NDCG rows (``ordered``: by query and k), or
-    the long rows of named measures (sql/measure_rows.sql.j2, ordered by measure and query)."""
+    the long rows of named measures (sql/measure_rows.sql.j2, ordered by measure and query),
+    with the CTEs its parts share written once at the top (Spark refuses a CTE name defined
+    twice, and sqlglot lifts nested CTEs to the top for it)."""
     if resolved.measures is None:
         return templates.render("per_query.sql.j2", ordered=ordered, **resolved.context)
-    return templates.render("measure_rows.sql.j2", **resolved.context)
+    return over_ctes([], templates.render("measure_rows.sql.j2", **resolved.context))
 
 
 def summary_sql(resolved: Resolved, per_query: str) -> str:

@@ -13,14 +13,17 @@ from test_warehouses import TEXT_JUDGMENTS, TEXT_RUN, _table, engine  # noqa: F4
 MEASURES = ["nDCG@3", "P@2", "P(rel=2)@3", "R@4", "AP", "AP@2", "RR", "Success@1"]
 
 
-def test_measure_sql_runs_on_engine(engine):  # noqa: F811
+@pytest.mark.parametrize("measures", [None, ["nDCG@2", "nDCG", "DCG@3"]], ids=["binary-and-graded", "graded-only"])
+def test_measure_sql_runs_on_engine(engine, measures):  # noqa: F811
+    """The measures' one statement (to_sql) on the engine equals the runner's values; with graded
+    measures only it has no binary part (BigQuery refused the empty part's WHERE without FROM)."""
     fold = dialects.get(engine.dialect).fold
     columns = [identifiers.folded(name, fold) for name in ("query_id", "item_id", "score", "label")]
     run_name, run_table = _table(engine, "measure_runs", False)
     judgments_name, judgments_table = _table(engine, "measure_qrels", False)
     engine.load(run_table, columns[:3], [row[:3] for row in TEXT_RUN])
     engine.load(judgments_table, [columns[0], columns[1], columns[3]], TEXT_JUDGMENTS)
-    options = dict(measures=MEASURES, ties="item-desc", gain="linear", missing_queries="zero")
+    options = dict(measures=measures or MEASURES, ties="item-desc", gain="linear", missing_queries="zero")
     sql = ndcg_sql.to_sql(run_name, judgments_table=judgments_name, dialect=engine.dialect, item_type="text", **options)
     connection = engine.connection()
     if hasattr(connection, "cursor"):  # DB-API

@@ -31,7 +31,7 @@ from conftest import ROOT
 from dbt_standin import CompilerError
 from ndcg_sql import dialects, identifiers, parameters, plan
 from ndcg_sql.api import sql_plan
-from ndcg_sql.sql_text import transpile
+from ndcg_sql.sql_text import over_ctes, transpile
 
 PACKAGE = dbt_standin.package_files(ROOT / "dbt_macros")
 ADAPTERS = ("duckdb", "postgres", "redshift", "bigquery", "snowflake", "spark", "databricks")
@@ -60,8 +60,9 @@ CASES = [
 
 def canonical(sql: str, dialect: str) -> str:
     """A statement as sqlglot reads it, without comments, ORDER BY of the whole statement, or
-    the two spellings of IS NOT NULL (sqlglot writes NOT x IS NULL, reads x IS NOT NULL)."""
-    tree = sqlglot.parse_one(sql, read=dialect)
+    the two spellings of IS NOT NULL (sqlglot writes NOT x IS NULL, reads x IS NOT NULL), its
+    CTEs all at the top, each name once (what the runner sends; dbt may nest them)."""
+    tree = over_ctes([], sqlglot.parse_one(sql, read=dialect).sql(dialect="duckdb"))
     tree.set("order", None)
     for node in tree.find_all(exp.Expression):
         node.comments = None

@@ -699,16 +699,16 @@ measure_names AS ( -- one row per asked measure: its place in the output and its
 ),
 measure_values AS ( -- one row per (query, measure order): the value
   {%- for m in graded_measures %}
+  {% if not loop.first %}UNION ALL
+  {% endif -%}
   SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, {{ m.order }} AS measure_order, {{ m.column }} AS value
   FROM {{ per_query_relation }}
   WHERE {% if m.k is not none %}k = {{ m.k }}{% else %}k IS NULL{% endif %}
-  UNION ALL
   {%- endfor %}
   {%- if binary_relation %}
+  {% if graded_measures %}UNION ALL
+  {% endif -%}
   SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, measure_order, value FROM {{ binary_relation }}
-
-  {%- else %}
-  SELECT {% for s in segment_cols %}NULL AS segment_{{ loop.index }}, {% endfor %}NULL AS qid, NULL AS measure_order, NULL AS value WHERE FALSE
   {%- endif %}
 )
 SELECT {% for s in segment_cols %}v.segment_{{ loop.index }} AS {{ s }}, {% endfor %}v.qid AS {{ output_query_col }}, n.measure, CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
