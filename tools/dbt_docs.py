@@ -87,6 +87,10 @@ def _describe(argument: str) -> str:
 
 
 def _quoted(text: str) -> str:
+    """A YAML string of ``text``; dbt renders descriptions as Jinja, so Jinja delimiters in the
+    text are spaced apart (``{{ x }}`` is shown as ``{ { x } }``)."""
+    for delimiter in ("{{", "}}", "{%", "%}", "{#", "#}"):
+        text = text.replace(delimiter, " ".join(delimiter))
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
