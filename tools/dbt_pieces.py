@@ -33,6 +33,7 @@ from sqlglot.dialects.dialect import Dialect
 
 from ndcg_sql import conventions, dialects, identifiers, measures, parameters, validation
 from ndcg_sql.options import Options
+from tools import dbt_docs
 
 #: Casts the generator makes engine-neutral: ``AS <type>`` of a DuckDB type name.
 TYPE_PATTERN = re.compile(r"\bAS\s+(DOUBLE|BIGINT|INTEGER|FLOAT|REAL|VARCHAR|BOOLEAN|DECIMAL\(\s*\d+\s*,\s*\d+\s*\))(?![\w(])")
@@ -187,9 +188,9 @@ ERRORS = """{#- How the option macros (sql/options/) stop and name options in db
   {%- if execute -%}{{ exceptions.raise_compiler_error("ndcg_sql: " ~ message) }}{%- endif -%}
 {%- endmacro %}
 
-{#- An option as a message names it (the Python side adds its command-line flag). -#}
+{#- An option as a message names it: its dbt name (the Python side adds its command-line flag). -#}
 {% macro _spelled(name) -%}
-  {{ return(name) }}
+  {{ return(@DBT_NAMES@.get(name, name)) }}
 {%- endmacro %}
 
 {% macro _flag(name, value='') -%}
@@ -244,6 +245,6 @@ def files(types: set[str]) -> dict[str, str]:
         **engine_pieces(types),
         "_internal/_tables.sql": tables_file(),
         "_internal/_errors.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
-                                 + ERRORS,
+                                 + ERRORS.replace("@DBT_NAMES@", _jinja({option: dbt for dbt, option in dbt_docs.DBT_NAMES.items()})),
         "_internal/_input_checks.sql": input_checks_file(),
     }

@@ -4,10 +4,10 @@
   {%- if segments is none -%}{{ return([]) }}{%- endif -%}
   {%- set names = [segments] if segments is string else (segments | list if segments is iterable and segments is not mapping else none) -%}
   {%- if not names or names | reject('string') | list or names | select('equalto', '') | list -%}
-    {{ ndcg_sql._option_error("segments must be one or more column names; got " ~ ndcg_sql._shown(segments)) }}
+    {{ ndcg_sql._option_error(ndcg_sql._spelled('segments') ~ " must be one or more column names; got " ~ ndcg_sql._shown(segments)) }}
   {%- endif -%}
   {%- if names | unique | list | length != names | length or query_col in names -%}
-    {{ ndcg_sql._option_error("segments must be distinct columns other than the query column; got " ~ names | string) }}
+    {{ ndcg_sql._option_error(ndcg_sql._spelled('segments') ~ " must be distinct columns other than the query column; got " ~ names | string) }}
   {%- endif -%}
   {%- set table = ndcg_sql._option_table() -%}
   {%- for name in names if name | lower in table['output_columns'] + table['summary_columns'] -%}

@@ -15,9 +15,9 @@
   {%- if execute -%}{{ exceptions.raise_compiler_error("ndcg_sql: " ~ message) }}{%- endif -%}
 {%- endmacro %}
 
-{#- An option as a message names it (the Python side adds its command-line flag). -#}
+{#- An option as a message names it: its dbt name (the Python side adds its command-line flag). -#}
 {% macro _spelled(name) -%}
-  {{ return(name) }}
+  {{ return({"segments": "segment_cols"}.get(name, name)) }}
 {%- endmacro %}
 
 {% macro _flag(name, value='') -%}

@@ -53,7 +53,7 @@
     {{ fail("segmented_judgments must be true or false; got " ~ ndcg_sql._shown(segmented)) }}
   {%- endif -%}
   {%- if summary['segments'] and judged and missing_queries == 'zero' and not segmented -%}
-    {{ fail("segments with missing_queries='zero' need judgments per (segment, query) (segmented_judgments=True"
+    {{ fail(ndcg_sql._spelled('segments') ~ " with missing_queries='zero' need judgments per (segment, query) (segmented_judgments=True"
             ~ ndcg_sql._flag('segmented_judgments') ~ ": the judgments carry the segment columns)") }}
   {%- endif -%}
 
