@@ -148,13 +148,7 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
         if not (rows and isinstance(rows[0][0], str)):
             resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
                                        segmented_judgments=segmented)
-    query_order = None
-    if resolved.bootstrap:
-        # resamples draw queries by their place in query order: byte order for text ids, as DuckDB
-        _, rows = executor.fetch(f"SELECT {resolved.context['query_col']} FROM {relations[0]} LIMIT 1")
-        if rows and isinstance(rows[0][0], str):
-            query_order = target.byte_order.format(item=resolved.context["output_query_col"])
-    return runner.run(executor, resolved, per_query=per_query, query_order=query_order)
+    return runner.run(executor, resolved, per_query=per_query)
 
 
 @takes_options()
@@ -224,8 +218,7 @@ def to_sql(
             statement.
         segmented_judgments: with ``segments``, whether the judgments carry the segment
             columns (judgments per (segment, query)).
-        The options: as :func:`ndcg_sql.evaluate`, listed below; the bootstrap needs the
-            query ids' type and is computed by evaluate only.
+        The options: as :func:`ndcg_sql.evaluate`, listed below.
 
     Returns:
         One SELECT statement in the dialect. Input checks are not part of it: run
@@ -240,9 +233,6 @@ def to_sql(
     """
     if what not in STATEMENTS:
         raise OptionError(f"what must be one of {', '.join(STATEMENTS)}; got {what!r}")
-    if request.bootstrap:
-        raise OptionError("the bootstrap draws queries in the byte order of their ids, which needs their type: "
-                          "it is part of evaluate's summary (on a warehouse too), not of this SQL text")
     resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
                                 dialect=dialect, item_type=item_type, segmented_judgments=segmented_judgments,
                                 **request.metric())

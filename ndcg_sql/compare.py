@@ -135,7 +135,7 @@ def compare(
     tests = _records(con.sql(templates.render(
         "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
         permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"],
+        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"], segment_cols=segments,
     )))
     names = a.options.get("segments", [])
     key = lambda row: (*(row[n] for n in names), row["measure"])  # noqa: E731

@@ -194,10 +194,10 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("bootstrap", 0, "int",
               "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
               "95% percentile bootstrap interval of each mean from N resamples of the queries, computed in "
-              "SQL (Efron & Tibshirani 1993, ch. 13).", cli=Cli(("evaluate", "plot"), metavar="N", parse=int)),
+              "SQL (Efron & Tibshirani 1993, ch. 13).", cli=Cli(("evaluate", "plot", "sql"), metavar="N", parse=int)),
     Parameter("seed", 0, "int",
               "non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on "
-              "every engine and version: sql/random_draws.sql.j2).", cli=Cli(("evaluate", "plot", "compare"),
+              "every engine and version: sql/random_draws.sql.j2).", cli=Cli(("evaluate", "plot", "compare", "sql"),
                                                                               metavar="S", parse=int)),
     Parameter("judgments", None, "path, table name, relation or frame",
               "relevance judgments (qrels) with the query, item and label columns: labels and the ideal "

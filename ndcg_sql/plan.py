@@ -75,33 +75,34 @@ def summary_sql(resolved: Resolved, per_query: str) -> str:
     return templates.render("summary.sql.j2", **{**resolved.context, "per_query_relation": per_query})
 
 
-def quantile_place(replicates: int, q: float) -> dict:
-    """Where the q quantile of ``replicates`` sorted values lies (numpy's linear method):
-    0-based place floor((R - 1) q) and the weight of the next."""
-    h = (replicates - 1) * q
-    place = math.floor(h)
-    weight = h - place
-    if place + 1 >= replicates:
-        weight = 0.0
-    return {"place": place, "weight": float(weight), "weight_sql": repr(float(weight))}
+def poisson_thresholds(prime: int = RANDOM_PRIME, tail: float = 1e-12) -> list[int]:
+    """The integers ceil(F(j) * prime) for the Poisson(1) distribution function F(j) =
+    e^-1 sum_{i<=j} 1/i!, j = 0, 1, ... until 1 - F(j) < tail: a state s of the generator gives
+    the Poisson(1) draw #{j : s >= threshold_j} (sql/bootstrap_intervals.sql.j2)."""
+    thresholds, term, cumulative, j = [], math.exp(-1.0), 0.0, 0
+    while True:
+        cumulative = math.fsum([cumulative, term])
+        thresholds.append(math.ceil(cumulative * prime))
+        if 1.0 - cumulative < tail:
+            return thresholds
+        j += 1
+        term /= j
 
 
-def bootstrap_sql(resolved: Resolved, per_query: str, summary: str, query_order: str | None = None) -> str:
-    """``summary`` with bootstrap_low and bootstrap_high, the 95% percentile bootstrap interval
-    of each mean (per segment too; sql/bootstrap_intervals.sql.j2). ``query_order``: the
-    expression ordering query ids (byte order for text ids on every engine)."""
+def bootstrap_sql(resolved: Resolved, per_query: str, summary: str) -> str:
+    """``summary`` with bootstrap_low and bootstrap_high, the 95% percentile interval of each
+    mean by the Poisson bootstrap, keyed by query (per segment too; sql/bootstrap_intervals.sql.j2)."""
     context = resolved.context
     group = "k" if resolved.measures is None else "measure"
     return templates.render(
         "summary_with_bootstrap.sql.j2", **context, summary_relation=summary, per_query_relation=per_query,
         group_cols=[*context["segment_cols"], group], value_col="ndcg" if resolved.measures is None else "value",
         replicates=int(resolved.bootstrap), seed_state=int(resolved.seed) % RANDOM_PRIME,
-        quantile_low=quantile_place(resolved.bootstrap, 0.025), quantile_high=quantile_place(resolved.bootstrap, 0.975),
-        query_order=query_order or context["output_query_col"],
+        poisson_thresholds=poisson_thresholds(),
     )
 
 
-def build(steps: Steps, resolved: Resolved, query_order: str | None = None) -> tuple[str, str]:
+def build(steps: Steps, resolved: Resolved) -> tuple[str, str]:
     """Add the per-query rows (and, with a bootstrap, the plain summary) as steps.
 
     Returns:
@@ -111,7 +112,7 @@ def build(steps: Steps, resolved: Resolved, query_order: str | None = None) -> t
     summary = summary_sql(resolved, per_query)
     if resolved.bootstrap:
         plain = steps.add(PLAIN_SUMMARY, summary, True)
-        summary = bootstrap_sql(resolved, per_query, plain, query_order)
+        summary = bootstrap_sql(resolved, per_query, plain)
     return per_query, summary
 
 

@@ -32,7 +32,7 @@ def _records(names, rows, resolved: Resolved, dialect) -> list[dict]:
     return [dict(zip(names, map(plain, row))) for row in rows]
 
 
-def run(executor: Executor, resolved: Resolved, per_query: bool = True, query_order: str | None = None) -> Result:
+def run(executor: Executor, resolved: Resolved, per_query: bool = True) -> Result:
     """Compute the per-query rows, the summary and the query counts of ``resolved``.
 
     Args:
@@ -40,13 +40,12 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True, query_or
         resolved: the options and the templates' context (:func:`ndcg_sql.context.resolve`).
         per_query: a warehouse fetches the per-query rows only when asked (DuckDB gives a
             relation computed when read).
-        query_order: the expression ordering query ids for the bootstrap's draws.
 
     Returns:
         :class:`ndcg_sql.results.Result`.
     """
     steps = executor.steps()
-    per_query_relation, summary_sql = plan.build(steps, resolved, query_order)
+    per_query_relation, summary_sql = plan.build(steps, resolved)
     local = isinstance(executor, DuckDB)
     if local:
         steps.add("summary", summary_sql, keep=True)

@@ -2,6 +2,8 @@
 
 import json
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -179,26 +181,64 @@ def test_cli_compare_table_counts_unpaired_queries(tmp_path):
 
 # ------------------------------------------------------------------ seeded draws, per segment
 #
-# The generator of sql/random_draws.sql.j2, written again here from its
-# definition (Python integers): the SQL's resamples and sign patterns are then
-# known exactly, so bootstrap intervals and sampled permutation p-values are
-# checked against numpy, not just for being close.
+# The generator of sql/random_draws.sql.j2, the query keys and hashes of
+# sql/query_keys.sql.j2 and the Poisson(1) draws of sql/bootstrap_intervals.sql.j2,
+# written again here from their definitions (Python integers): the SQL's bootstrap
+# weights and sign patterns are then known exactly, so bootstrap intervals and
+# sampled permutation p-values are checked against numpy, not just for being close.
 
 P = 2**31 - 1
 ROUND_CONSTANTS = (7, 12345, 1664525, 1013904223)
 
 
-def draw_state(seed: int, a: int, b: int) -> int:
-    x = (((seed % P) * 1000003 + a) % P * 1000003 + b) % P
+def rounds(x: int) -> int:
     for c in ROUND_CONSTANTS:
         x = pow((x + c) % P, 5, P)
     return x
 
 
-def numpy_bootstrap(values: np.ndarray, replicates: int, seed: int) -> tuple[float, float]:
-    """Percentile interval from the SQL's resamples: draw j of replicate b takes place state(seed, b, j) mod n."""
-    n = len(values)
-    means = [values[[draw_state(seed, b, j) % n for j in range(n)]].mean() for b in range(replicates)]
+def draw_state(seed: int, a: int, b: int) -> int:
+    return rounds((((seed % P) * 1000003 + a) % P * 1000003 + b) % P)
+
+
+def draw_state3(seed: int, a: int, b: int, c: int) -> int:
+    return rounds(((((seed % P) * 1000003 + a) % P * 1000003 + b) % P * 1000003 + c) % P)
+
+
+def query_key(*parts) -> str:
+    """(segment values, query id) as the SQL writes the key: each part as its length, ':' and its text."""
+    return "".join("~" if part is None else f"{len(str(part))}:{part}" for part in parts)
+
+
+def key_hash(key: str, base: int, width: int = 12) -> int:
+    total = (len(key) * pow(base, 2 * width + 1, P)) % P
+    for i in range(1, width + 1):
+        total += (ord(key[i - 1]) if len(key) >= i else 0) * pow(base, i, P) % P
+        total += (ord(key[len(key) - i]) if len(key) >= i else 0) * pow(base, width + i, P) % P
+    return total % P
+
+
+def poisson_thresholds() -> list[int]:
+    """ceil(F(j) P) for the Poisson(1) distribution function, until 1 - F(j) < 1e-12."""
+    out, cumulative, j = [], 0.0, 0
+    while True:
+        cumulative += math.exp(-1.0) / math.factorial(j)
+        out.append(math.ceil(cumulative * P))
+        if 1.0 - cumulative < 1e-12:
+            return out
+        j += 1
+
+
+def numpy_bootstrap(values: np.ndarray, keys: list[str], replicates: int, seed: int) -> tuple[float, float]:
+    """Percentile interval of the Poisson bootstrap: query q counts w(b, q) times in replicate b,
+    w the Poisson(1) draw from the state keyed by (seed, b, hash_31(key), hash_37(key))."""
+    thresholds = np.array(poisson_thresholds())
+    hashes = [(key_hash(k, 31), key_hash(k, 37)) for k in keys]
+    means = []
+    for b in range(replicates):
+        weights = np.array([(draw_state3(seed, b, h1, h2) >= thresholds).sum() for h1, h2 in hashes], dtype=float)
+        if weights.sum() > 0:
+            means.append(float((weights * values).sum() / weights.sum()))
     return float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
@@ -207,6 +247,17 @@ def test_generator_is_a_permutation_round_and_spreads_draws():
     assert np.gcd(5, P - 1) == 1
     counts = np.bincount([draw_state(3, b, j) % 10 for b in range(100) for j in range(100)], minlength=10)
     assert counts.min() > 880 and counts.max() < 1120  # 10,000 draws: 1,000 +- 3.8 sd
+
+
+def test_poisson_weights_have_mean_and_variance_one():
+    """The draws of sql/bootstrap_intervals.sql.j2 are Poisson(1): over 20,000 (replicate, query) pairs
+    the weights' mean and variance are 1 (+- 4 standard errors) and P(w = 0) is 1/e."""
+    thresholds = np.array(poisson_thresholds())
+    weights = np.array([(draw_state3(7, b, key_hash(query_key(q), 31), key_hash(query_key(q), 37)) >= thresholds).sum()
+                        for b in range(200) for q in range(100)])
+    assert abs(weights.mean() - 1) < 4 * math.sqrt(1 / len(weights))
+    assert abs(weights.var() - 1) < 4 * math.sqrt(3 / len(weights))
+    assert abs((weights == 0).mean() - math.exp(-1)) < 4 * math.sqrt(0.23 / len(weights))
 
 
 def segmented_log(rng, queries=9):
@@ -227,8 +278,9 @@ def test_bootstrap_per_segment_equals_numpy_resamples():
     for row in rows:
         chosen = per_query[(per_query["arm"] == row["arm"])
                            & (per_query["k"].isna() if row["k"] is None else per_query["k"] == row["k"])]
-        values = chosen.sort_values("query_id")["ndcg"].to_numpy()  # places in query order (byte order)
-        low, high = numpy_bootstrap(values, 300, 11)
+        values = chosen["ndcg"].to_numpy()
+        keys = [query_key(row["arm"], q) for q in chosen["query_id"]]
+        low, high = numpy_bootstrap(values, keys, 300, 11)
         assert row["bootstrap_low"] == pytest.approx(low, **TOL)
         assert row["bootstrap_high"] == pytest.approx(high, **TOL)
         assert row["ndcg"] == pytest.approx(values.mean(), **TOL)
@@ -239,8 +291,8 @@ def test_bootstrap_of_measures_equals_numpy_resamples():
     per_query = pd.DataFrame(result.per_query_records())
     for row in result.summary_records():
         chosen = per_query[per_query["measure"] == row["measure"]]
-        values = chosen.sort_values("query_id")["value"].to_numpy()  # code point order = UTF-8 byte order
-        low, high = numpy_bootstrap(values, 200, 2**40 + 5)
+        values = chosen["value"].to_numpy()
+        low, high = numpy_bootstrap(values, [query_key(q) for q in chosen["query_id"]], 200, 2**40 + 5)
         assert (row["bootstrap_low"], row["bootstrap_high"]) == (pytest.approx(low, **TOL), pytest.approx(high, **TOL))
 
 
@@ -279,8 +331,9 @@ def test_sampled_permutation_p_value_equals_numpy_with_the_same_signs():
     row = result.summary[0]
     assert row["permutation_kind"] == "sampled"
     frame = result.per_query.fetchdf()
-    d = frame.sort_values("query_id")["difference"].to_numpy()
+    d = frame["difference"].to_numpy()
     observed = abs(d.sum())
-    signs = np.array([[1 - 2 * (draw_state(9, p, i) % 2) for i in range(len(d))] for p in range(500)])
+    hashes = [(key_hash(query_key(q), 31), key_hash(query_key(q), 37)) for q in frame["query_id"]]
+    signs = np.array([[1 - 2 * (draw_state3(9, p, h1, h2) % 2) for h1, h2 in hashes] for p in range(500)])
     extreme = int((np.abs(signs @ d) >= observed * (1 - 1e-9)).sum())
     assert row["permutation_p_value"] == pytest.approx((1 + extreme) / 501, **TOL)

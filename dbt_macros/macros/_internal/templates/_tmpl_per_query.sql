@@ -48,56 +48,42 @@ WITH
 {% with %}{#- The only place user column names appear. Every later CTE speaks of
     qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
     and label. With segment columns (experiment arm, date, device, ...) the
-    query key qid is a number standing for the pair (segment values, query)
-    (segment_keys): every later CTE partitions by it unchanged, so a query in
-    two segments is two queries, and the per-query rows join segment_keys to
-    give the segment columns and the query id back. Judgments without the
-    segment columns are per query: each (segment, query) of the run gets the
+    query key qid is a text standing for the pair (segment values, query)
+    (sql/query_keys.sql.j2), computed on each row: every later CTE partitions by it
+    unchanged, so a query in two segments is two queries, and the per-query rows join
+    segment_keys to give the segment columns and the query id back. Judgments without
+    the segment columns are per query: each (segment, query) of the run gets the
     query's judgments, and judged queries the run does not show are left out.
     Judgments with them (segmented_judgments) are per (segment, query). -#}
+{#- import 'query_keys.sql.j2' as query_keys (generated: see ndcg_context) -#}
+{%- set segmented = segmented_judgments | default(false) -%}
 {%- set query_key -%}
 {%- if segment_cols -%}
-ndcg_sql_segment_key
+{{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [query_col]) }}
 {%- else -%}
 {{ query_col }}
 {%- endif -%}
 {%- endset -%}
-{%- set keyed_run -%}
-{%- if segment_cols -%}
-(
-    SELECT ranking.*, keys.qid AS ndcg_sql_segment_key
-    FROM {{ run_relation }} AS ranking
-    INNER JOIN segment_keys AS keys
-      ON {% for s in segment_cols %}ranking.{{ s }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}ranking.{{ query_col }} IS NOT DISTINCT FROM keys.query
-  ) AS keyed_ranking
-{%- else -%}
-{{ run_relation }}
-{%- endif -%}
-{%- endset -%}
 {%- if segment_cols %}
-segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented_judgments | default(false) %} or the judgments{% endif %}: the number standing for the pair
-  SELECT
+segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented %} or the judgments{% endif %}: the key standing for the pair
+  {%- set parts = [] -%}
+  {%- for s in segment_cols -%}{%- set _ = parts.append('segment_' ~ loop.index) -%}{%- endfor -%}
+  {%- set _ = parts.append('query') %}
+  SELECT DISTINCT
     {%- for s in segment_cols %}
     segment_{{ loop.index }},
     {%- endfor %}
     query,
-    CASE WHEN query IS NOT NULL THEN ROW_NUMBER() OVER (
-      ORDER BY {% for s in segment_cols %}segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}query ASC NULLS LAST
-    ) END AS qid
+    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, parts) }} AS qid
   FROM (
-    {%- if segmented_judgments | default(false) %}
-    SELECT DISTINCT segment_pairs.* FROM (
-      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
-      FROM {{ run_relation }}
-      UNION ALL
-      SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
-      FROM {{ judgments_relation }}
-    ) AS segment_pairs
-    {%- else %}
-    SELECT DISTINCT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
+    SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
     FROM {{ run_relation }}
+    {%- if segmented %}
+    UNION ALL
+    SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
+    FROM {{ judgments_relation }}
     {%- endif %}
-  ) AS segment_queries
+  ) AS segment_pairs
 ),
 {%- endif %}
 run_rows AS ( -- one row per (query, item) of the ranking, as given
@@ -109,7 +95,7 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
     {%- endif %}
-  FROM {{ keyed_run }}
+  FROM {{ run_relation }}
 )
 {%- if not judgments %},
 run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
@@ -119,19 +105,24 @@ run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
   SELECT
     {{ query_key }} AS qid,
     {{ label_col }} AS label_raw
-  FROM {{ keyed_run }}
+  FROM {{ run_relation }}
 )
 {%- endif %}
 {%- if judgments %},
 judgment_rows AS ( -- one row per judged (query, item), as given
-  {%- if segment_cols %}
+  {%- if segment_cols and segmented %}
+  SELECT
+    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [j_query_col]) }} AS qid,
+    {{ j_item_col }} AS item,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- elif segment_cols %}
   SELECT keys.qid, j.item, j.label_raw
   FROM (
-    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
+    SELECT {{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
     FROM {{ judgments_relation }}
   ) AS j
-  LEFT JOIN segment_keys AS keys
-    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  LEFT JOIN segment_keys AS keys ON j.query = keys.query
   WHERE keys.qid IS NOT NULL OR j.query IS NULL
   {%- else %}
   SELECT
@@ -142,14 +133,18 @@ judgment_rows AS ( -- one row per judged (query, item), as given
   {%- endif %}
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
-  {%- if segment_cols %}
+  {%- if segment_cols and segmented %}
+  SELECT
+    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [j_query_col]) }} AS qid,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+  {%- elif segment_cols %}
   SELECT keys.qid, j.label_raw
   FROM (
-    SELECT {% for s in segment_cols if segmented_judgments | default(false) %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
+    SELECT {{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
     FROM {{ judgments_relation }}
   ) AS j
-  INNER JOIN segment_keys AS keys
-    ON {% for s in segment_cols if segmented_judgments | default(false) %}j.segment_{{ loop.index }} IS NOT DISTINCT FROM keys.segment_{{ loop.index }} AND {% endfor %}j.query = keys.query
+  INNER JOIN segment_keys AS keys ON j.query = keys.query
   {%- else %}
   SELECT
     {{ j_query_col }} AS qid,
@@ -334,6 +329,6 @@ FROM query_values
 INNER JOIN segment_keys AS keys ON query_values.qid = keys.qid
 {%- endif %}
 {%- if ordered | default(false) %}
-ORDER BY {% if segment_cols %}query_values.{% endif %}qid ASC NULLS LAST, k ASC NULLS LAST
+ORDER BY {% if segment_cols %}{% for s in segment_cols %}keys.segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}keys.query{% else %}qid{% endif %} ASC NULLS LAST, k ASC NULLS LAST
 {%- endif %}
 {%- endmacro %}
