@@ -1,7 +1,8 @@
 """The DuckDB source SQL stays in a portable subset, and transpiles to every dialect.
 
 Walks the sqlglot tree of every rendered statement (per-query, summary,
-coverage, input checks) for every option combination and enforces:
+coverage, input checks) for every option combination and enforces: every window
+partitioned (a window over all rows runs in one partition on one worker);
 explicit NULLS FIRST/LAST on every ORDER BY key (also inside OVER); no
 one-argument LOG (its base differs between engines); a DOUBLE cast before every
 division and NULLIF around every divisor; no QUALIFY; no number series; no
@@ -60,6 +61,9 @@ def lint(sql: str) -> list[str]:
                 problems.append(f"divisor without NULLIF: {node.sql('duckdb')}")
         if isinstance(node, exp.Qualify):
             problems.append("QUALIFY")
+        if isinstance(node, exp.Window) and not node.args.get("partition_by"):
+            # a window over every row: one partition on one worker (Spark warns and moves all data there)
+            problems.append(f"window without PARTITION BY: {node.sql('duckdb')}")
         if isinstance(node, SERIES) or (
             isinstance(node, (exp.Anonymous, exp.Func)) and str(node.name).lower() in SERIES_NAMES
         ):
@@ -106,14 +110,16 @@ COMBINATIONS = list(all_combinations())
 def test_lint_finds_each_problem():
     """The lint itself: each rule catches a statement that breaks it."""
     assert lint("SELECT ROW_NUMBER() OVER (ORDER BY x) FROM t")
+    assert lint("SELECT ROW_NUMBER() OVER (ORDER BY x ASC NULLS FIRST) FROM t")  # no partition
+    assert not lint("SELECT ROW_NUMBER() OVER (PARTITION BY q ORDER BY x ASC NULLS FIRST) FROM t")
     assert lint("SELECT x FROM t ORDER BY x DESC")
-    assert not lint("SELECT ROW_NUMBER() OVER (ORDER BY x ASC NULLS FIRST) FROM t ORDER BY x DESC NULLS LAST")
+    assert not lint("SELECT ROW_NUMBER() OVER (PARTITION BY q ORDER BY x ASC NULLS FIRST) FROM t ORDER BY x DESC NULLS LAST")
     assert lint("SELECT LOG(x) FROM t")
     assert lint("SELECT a / b FROM t")
     assert lint("SELECT CAST(a AS DOUBLE) / b FROM t")
     assert lint("SELECT a / NULLIF(b, 0) FROM t")
     assert not lint("SELECT CAST(a AS DOUBLE) / NULLIF(b, 0) FROM t")
-    assert lint("SELECT x FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY x ASC NULLS FIRST) = 1")
+    assert lint("SELECT x FROM t QUALIFY ROW_NUMBER() OVER (PARTITION BY q ORDER BY x ASC NULLS FIRST) = 1")
     assert lint("SELECT * FROM range(10)")
     assert lint("SELECT * FROM generate_series(1, 10)")
     assert lint("SELECT * FROM (VALUES (1), (2)) AS v(k)")
