@@ -200,7 +200,8 @@ def test_suite_statements_are_portable_and_transpile(dialect):
                 problems[f"{name}/{final} (as run)"] = [str(error), HINT]
     paired = [
         templates.render("paired_tests.sql.j2", differences_relation="d", output_query_col='"query_id"',
-                         permutations=100, exact_max_queries=6, seed_state=5, group_cols=['"arm"', "measure"]),
+                         permutations=100, exact_max_queries=6, seed_state=5, group_cols=['"arm"', "measure"],
+                         segment_cols=['"arm"']),
         *(templates.render(t, a_relation="a", b_relation="b", output_query_col='"query_id"', segment_cols=['"arm"'])
           for t in ("paired_differences.sql.j2", "unpaired_counts.sql.j2")),
     ]
