@@ -288,7 +288,7 @@ def test_generic_test_fails_the_build_below_the_threshold(project):
         ("ref('lambdarank_test'), item_col='doc_id', score_col='score', rank_col='rank'", "not both"),
         ("ref('lambdarank_test'), item_col='doc_id', ties='random'", "ties must be one of"),
         ("ref('lambdarank_test'), query_col='k'", "may not be named"),
-        ("ref('dl19_runs'), segment_cols=['arm'], judgments=ref('dl19_qrels'), missing_queries='zero'", "segment_cols"),
+        ("ref('dl19_runs'), segment_cols=['arm'], judgments=ref('dl19_qrels'), missing_queries='zero'", "need judgments per (segment, query)"),
     ],
 )
 def test_bad_options_stop_compilation(project, call, message):

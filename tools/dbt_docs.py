@@ -87,6 +87,10 @@ def _describe(argument: str) -> str:
 
 
 def _quoted(text: str) -> str:
+    """A YAML string of a description. dbt renders descriptions as Jinja: one that shows Jinja
+    (a usage example such as ``{{ ndcg_sql.ndcg_summary(...) }}``) is kept literal in a raw block."""
+    if any(mark in text for mark in ("{{", "{%", "{#")):
+        text = "{% raw %}" + text + "{% endraw %}"
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
