@@ -77,12 +77,50 @@ def test_every_numeric_model_has_a_seed_types_and_an_equality_test(make_expected
                 tests.setdefault(model["name"], []).append(test["equals_expected"]["arguments"])
     assert set(tests) == set(make_expected.MODELS)
     for model, (keys, values, _) in make_expected.MODELS.items():
-        # the seed's columns, each with its type set (text ids, float8 / bigint numbers)
+        # the seed's columns, each with its type set (text ids, double / bigint numbers), spelled
+        # as each engine accepts it
         column_types = types[f"expected_{model}"]["+column_types"]
         assert list(column_types) == keys + values, model
-        assert set(column_types.values()) <= {"varchar", "bigint", "float8"}, model
-        assert column_types.get("k", "bigint") == "bigint" and all(column_types[v] != "varchar" for v in values)
+        kinds = {column: seed_type(spelled) for column, spelled in column_types.items()}
+        assert set(kinds.values()) <= {"text", "bigint", "double"}, model
+        assert kinds.get("k", "bigint") == "bigint" and all(kinds[v] != "text" for v in values), model
         # the test: this seed, these key and value columns
         [arguments] = tests[model]
         assert arguments == {"expected": f"{{{{ ref('expected_{model}') }}}}", "key_columns": keys,
                              "value_columns": values}, model
+
+
+#: a seed column type (text, double, bigint, integer) as dbt must hand it to each adapter type:
+#: Spark and Databricks have no float8 and want a length with varchar, Postgres and Redshift have
+#: no string or double, BigQuery's names are its own
+SEED_TYPES = {
+    **dict.fromkeys(["duckdb", "postgres", "redshift", "snowflake"],
+                    {"text": "varchar", "double": "float8", "bigint": "bigint", "integer": "integer"}),
+    **dict.fromkeys(["spark", "databricks"], {"text": "string", "double": "double", "bigint": "bigint", "integer": "integer"}),
+    "bigquery": {"text": "STRING", "double": "FLOAT64", "bigint": "INT64", "integer": "INTEGER"},
+}
+
+
+def seed_type(spelled: str) -> str:
+    """The one type a column_types entry of dbt_project.yml (Jinja on target.type) gives every
+    adapter type, each in that engine's spelling."""
+    import jinja2
+
+    kinds = set()
+    for adapter, names in SEED_TYPES.items():
+        rendered = jinja2.Template(spelled).render(target={"type": adapter})
+        kind = next((kind for kind, name in names.items() if name == rendered), None)
+        assert kind is not None, (spelled, adapter, rendered)
+        kinds.add(kind)
+    assert len(kinds) == 1, (spelled, kinds)
+    return kinds.pop()
+
+
+def test_every_seed_column_type_is_spelled_for_every_adapter():
+    yaml = pytest.importorskip("yaml")
+    seeds = yaml.safe_load((PROJECT / "dbt_project.yml").read_text())["seeds"]["ndcg_sql_integration_tests"]
+    configs = [config for name, config in seeds.items() if name != "expected"] + list(seeds["expected"].values())
+    assert len(configs) == 4 + len(list((PROJECT / "seeds" / "expected").glob("*.csv")))
+    for config in configs:
+        for spelled in config["+column_types"].values():
+            seed_type(spelled)

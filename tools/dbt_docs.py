@@ -87,10 +87,10 @@ def _describe(argument: str) -> str:
 
 
 def _quoted(text: str) -> str:
-    """A YAML string of ``text``; dbt renders descriptions as Jinja, so Jinja delimiters in the
-    text are spaced apart (``{{ x }}`` is shown as ``{ { x } }``)."""
-    for delimiter in ("{{", "}}", "{%", "%}", "{#", "#}"):
-        text = text.replace(delimiter, " ".join(delimiter))
+    """A YAML string of a description. dbt renders descriptions as Jinja: one that shows Jinja
+    (a usage example such as ``{{ ndcg_sql.ndcg_summary(...) }}``) is kept literal in a raw block."""
+    if any(mark in text for mark in ("{{", "{%", "{#")):
+        text = "{% raw %}" + text + "{% endraw %}"
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 

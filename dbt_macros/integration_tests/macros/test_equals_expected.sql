@@ -12,7 +12,8 @@
   with the key columns and each value column as <column>__model, <column>__expected.
 
   The outer join is made of left joins from the union of both sides' keys: Postgres
-  cannot FULL JOIN on IS NOT DISTINCT FROM conditions.
+  cannot FULL JOIN on IS NOT DISTINCT FROM conditions. The union is UNION ALL then
+  DISTINCT: BigQuery refuses a bare UNION, Snowflake and Redshift UNION DISTINCT.
 
     data_tests:
       - equals_expected:
@@ -39,9 +40,11 @@ expected_keys as (
   select {{ keys | join(', ') }}, count(*) as copies from expected_rows group by {{ keys | join(', ') }}
 ),
 all_keys as (
-  select {{ keys | join(', ') }} from model_keys
-  union
-  select {{ keys | join(', ') }} from expected_keys
+  select distinct {{ keys | join(', ') }} from (
+    select {{ keys | join(', ') }} from model_keys
+    union all
+    select {{ keys | join(', ') }} from expected_keys
+  ) as both_sides
 ),
 compared as (
   select
