@@ -15,6 +15,11 @@ from .errors import InputError
 from .labels import LabelExpression
 
 Fetch = Callable[[object], tuple[list, list]]
+#: The option naming a column of each role, as Python and the command line spell it.
+ROLE_OPTIONS = {role: f"{name}= / --{name.replace('_', '-')}" for role, name in (
+    ("query", "query_col"), ("item", "item_col"), ("score", "score_col"), ("rank", "rank_col"),
+    ("label", "label_col"), ("row order", "row_col"))}
+ROLE_OPTIONS["label"] += " (or compute one: label= / --label)"
 
 
 @dataclass
@@ -86,11 +91,13 @@ def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | No
 def require(types: dict[str, str], wanted: dict[str, str] | list[tuple[str, str]], where: str) -> None:
     """Raise InputError naming every wanted column (by role: a dict, or (role, name) pairs)
     that ``types`` lacks."""
-    pairs = wanted.items() if isinstance(wanted, dict) else wanted
+    pairs = list(wanted.items() if isinstance(wanted, dict) else wanted)
     missing = [f"column {name!r} (read by the label expression)" if role == "label expression"
                else f"{role} column {name!r}" for role, name in pairs if name not in types]
     if missing:
-        raise InputError(f"the {where} has no {', no '.join(missing)}; its columns are: {', '.join(types)}")
+        options = [ROLE_OPTIONS[role] for role, name in pairs if name not in types and role in ROLE_OPTIONS]
+        hint = f" (name yours with {', '.join(options)})" if options else ""
+        raise InputError(f"the {where} has no {', no '.join(missing)}; its columns are: {', '.join(types)}{hint}")
 
 
 def check_label_type(type_name: str, label: LabelExpression, where: str) -> None:
