@@ -12,7 +12,7 @@ from typing import Sequence
 
 import duckdb
 
-from . import checking, context, dialects, identifiers, inputs, plan, runner, templates, validation
+from . import activity, checking, context, dialects, identifiers, inputs, plan, runner, templates, validation
 from .errors import OptionError
 from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
@@ -85,32 +85,39 @@ def evaluate(
             message names the column and a few offending query ids.
     """
     options = request.metric()
+    warehouse = Warehouse(con, dialect) if con is not None and not isinstance(con, duckdb.DuckDBPyConnection) else None
     # the options first, before any data is read (whether judgments carry the segment columns,
     # and so whether missing_queries="zero" may go with segments, only the data tells)
     context.resolve(options, "run", "judgments" if judgments is not None else None,
-                    segmented_judgments=judgments is not None)
-    if con is not None and not isinstance(con, duckdb.DuckDBPyConnection):
-        return _on_warehouse(Warehouse(con, dialect), data, judgments, options, item_type, per_query, check)
+                    dialect=warehouse.dialect.name if warehouse else "duckdb", segmented_judgments=judgments is not None)
+    if warehouse is not None:
+        return _on_warehouse(warehouse, data, judgments, options, item_type, per_query, check)
     con = con if con is not None else connect(memory_limit)
     set_threads(con, threads)
     views = []
     try:
-        run_view, run_types = inputs.load(con, data, "run", input_format)
-        views.append(run_view)
-        judgment_types = judgments_view = None
-        if judgments is not None:
-            judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format)
-            views.append(judgments_view)
+        with activity.doing(con, "reading the input"):
+            run_view, run_types = inputs.load(con, data, "run", input_format)
+            views.append(run_view)
+            judgment_types = judgments_view = None
+            if judgments is not None:
+                judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format)
+                views.append(judgments_view)
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
         first = context.resolve(options, *relations, segmented_judgments=judgments is not None)
-        columns = checking.Columns.of(options, first.order_col, judgments is not None)
+        columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
         checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
+        if first.label is not None:
+            where = "judgments" if judgments is not None else "ranking"
+            labelled = relations[1] if judgments is not None else relations[0]
+            checking.check_label_type(inputs.expression_type(con, labelled, first.label, where), first.label, where)
         segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
                                                  first.options.missing_queries)
         first = context.resolve(options, *relations, segmented_judgments=segmented)
         executor = DuckDB(con)
-        checks = validation.checks_for(first.options, columns.roles())
-        hints = checking.profile_input(executor.fetch, first.context, checks, request.query_col)
+        checks = validation.checks_for(first.options, columns.roles(), label_expression=first.label is not None)
+        with activity.doing(con, "checking the input"):
+            hints = checking.profile_input(executor.fetch, first.context, checks, request.query_col)
         resolved = context.resolve(options, *relations, segmented_judgments=segmented, hints=hints)
         result = runner.run(executor, resolved)
         if plan.keeps_per_query(resolved):
@@ -139,9 +146,10 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
     resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
                                segmented_judgments=segmented)
     if check:
-        columns = checking.Columns.of(options, resolved.order_col, judgments is not None)
+        columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
         checking.validate(executor.fetch, resolved.context,
-                          validation.checks_for(resolved.options, columns.roles(), dialect=target.name),
+                          validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                                label_expression=resolved.label is not None),
                           options["query_col"])
     if item_type is None and resolved.options.ties != "average":
         _, rows = executor.fetch(templates.render("item_probe.sql.j2", **resolved.context))

@@ -12,8 +12,14 @@ from typing import Callable
 
 from . import templates, validation
 from .errors import InputError
+from .labels import LabelExpression
 
 Fetch = Callable[[object], tuple[list, list]]
+#: The option naming a column of each role, as Python and the command line spell it.
+ROLE_OPTIONS = {role: f"{name}= / --{name.replace('_', '-')}" for role, name in (
+    ("query", "query_col"), ("item", "item_col"), ("score", "score_col"), ("rank", "rank_col"),
+    ("label", "label_col"), ("row order", "row_col"))}
+ROLE_OPTIONS["label"] += " (or compute one: label= / --label)"
 
 
 @dataclass
@@ -28,19 +34,30 @@ class Columns:
     j_item: str | None = None
     j_label: str | None = None
     row: str | None = None
+    #: a label expression instead of a label column (label / j_label then hold its text)
+    label_expression: LabelExpression | None = None
 
     def roles(self) -> dict[str, str]:
-        return {key: value for key, value in self.__dict__.items() if value is not None}
+        return {key: value for key, value in self.__dict__.items()
+                if value is not None and key != "label_expression"}
 
     @classmethod
-    def of(cls, options: dict, order_col: str, judged: bool) -> "Columns":
-        """The columns of ``options`` (the metric options as given) by role."""
+    def of(cls, options: dict, order_col: str, judged: bool, label: LabelExpression | None = None) -> "Columns":
+        """The columns of ``options`` (the metric options as given) by role; ``label``: the
+        parsed label expression, when one replaces the label column."""
+        label_name = label.shown if label is not None else options["label_col"]
         columns = cls(options["query_col"], options["item_col"], order_col,
-                      None if judged else options["label_col"], row=options["row_col"])
+                      None if judged else label_name, row=options["row_col"], label_expression=label)
         if judged:
-            columns.j_query, columns.j_item, columns.j_label = (options["query_col"], options["item_col"],
-                                                                options["label_col"])
+            columns.j_query, columns.j_item, columns.j_label = (options["query_col"], options["item_col"], label_name)
         return columns
+
+    def label_wanted(self, label: str) -> list[tuple[str, str]]:
+        """(role, column) pairs the labelled relation must have: the label column, or every
+        column the label expression reads."""
+        if self.label_expression is None:
+            return [("label", label)]
+        return [("label expression", name) for name in self.label_expression.columns]
 
 
 def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | None, columns: Columns,
@@ -50,17 +67,19 @@ def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | No
     Raises:
         InputError: a column missing, or of a type that is neither number nor text.
     """
-    wanted = {"query": columns.query, "item": columns.item, input_kind: columns.order}
+    wanted = [("query", columns.query), ("item", columns.item), (input_kind, columns.order)]
     if judgment_types is None:
-        wanted["label"] = columns.label
+        wanted += columns.label_wanted(columns.label)
     require(run_types, wanted, "ranking")
+    expression = columns.label_expression is not None
     if judgment_types is not None:
-        require(judgment_types, {"query": columns.j_query, "item": columns.j_item, "label": columns.j_label},
-                "judgments")
-        validation.check_types(judgment_types, {columns.j_label: "label"}, "judgments")
+        require(judgment_types, [("query", columns.j_query), ("item", columns.j_item),
+                                 *columns.label_wanted(columns.j_label)], "judgments")
+        if not expression:
+            validation.check_types(judgment_types, {columns.j_label: "label"}, "judgments")
         roles = {columns.order: input_kind}
     else:
-        roles = {columns.order: input_kind, columns.label: "label"}
+        roles = {columns.order: input_kind, **({} if expression else {columns.label: "label"})}
     validation.check_types(run_types, roles, "ranking")
     if columns.row is not None:
         require(run_types, {"row order": columns.row}, "ranking")
@@ -69,11 +88,27 @@ def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | No
                              "row numbers must be numbers")
 
 
-def require(types: dict[str, str], wanted: dict[str, str], where: str) -> None:
-    """Raise InputError naming every wanted column (by role) that ``types`` lacks."""
-    missing = [f"{role} column {name!r}" for role, name in wanted.items() if name not in types]
+def require(types: dict[str, str], wanted: dict[str, str] | list[tuple[str, str]], where: str) -> None:
+    """Raise InputError naming every wanted column (by role: a dict, or (role, name) pairs)
+    that ``types`` lacks."""
+    pairs = list(wanted.items() if isinstance(wanted, dict) else wanted)
+    missing = [f"column {name!r} (read by the label expression)" if role == "label expression"
+               else f"{role} column {name!r}" for role, name in pairs if name not in types]
     if missing:
-        raise InputError(f"the {where} has no {', no '.join(missing)}; its columns are: {', '.join(types)}")
+        options = [ROLE_OPTIONS[role] for role, name in pairs if name not in types and role in ROLE_OPTIONS]
+        hint = f" (name yours with {', '.join(options)})" if options else ""
+        raise InputError(f"the {where} has no {', no '.join(missing)}; its columns are: {', '.join(types)}{hint}")
+
+
+def check_label_type(type_name: str, label: LabelExpression, where: str) -> None:
+    """The label expression gives numbers (or text holding numbers) on ``where``.
+
+    Raises:
+        InputError: it gives values of another type (dates, lists, ...).
+    """
+    if type_name.split("(")[0].upper() not in validation.NUMERIC_TYPES + validation.TEXT_TYPES:
+        raise InputError(f"the label expression {label.shown!r} gives {type_name} values on the {where}; "
+                         "labels must be numbers")
 
 
 def segmented_judgments(run_types: dict, judgment_types: dict | None, segments, missing_queries: str) -> bool:

@@ -9,7 +9,7 @@ Every option's flag, choices, help and default come from
 :data:`ndcg_sql.parameters.PARAMETERS` (the default shown is the one of the Python
 function the command calls); an option not given is not passed, so that function's own
 default applies. Errors are one line on stderr and exit status 2 (bad options) or 1 (bad
-input).
+input, or a missing optional library: scipy, matplotlib).
 """
 
 from __future__ import annotations
@@ -18,21 +18,30 @@ import argparse
 import inspect
 import os
 import sys
+from contextlib import contextmanager
+from pathlib import Path
 
 import duckdb
 import sqlglot.errors
 
-from . import __version__, progress
+from . import __version__, dialects, progress
 from .api import evaluate, to_sql
 from .compare import compare
-from .errors import InputError, OptionError
+from .errors import InputError, MissingDependency, OptionError
 from .executors import DEFAULT_MEMORY_LIMIT, connect
-from .output import options_line, print_comparison, print_table, write_csv, write_json
+from .files import file_format
+from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
+from .output import print_comparison, print_table, write_csv, write_json
 from .parameters import PARAMETERS, STATEMENTS
 from .plot import plot
 
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
 TARGETS = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
+#: The tables ``ndcg-sql sql`` reads when the engine cannot read the file given (a warehouse,
+#: or a TREC file) and no --table / --judgments-table names them: placeholders to replace.
+PLACEHOLDERS = {"run": "ranking_table", "judgments": "judgments_table"}
+#: File formats that DuckDB reads inside SQL (sql_text.file_relation).
+SQL_READABLE = ("parquet", "csv", "json")
 
 
 class Parser(argparse.ArgumentParser):
@@ -105,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     pair.add_argument("--format", choices=formats, default="table", help="output (default: table)")
     pair.add_argument("--per-query", metavar="FILE", dest="per_query_file",
                       help="also write query, measure, a, b, difference as CSV")
+    pair.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(pair, "compare")
 
     picture = commands.add_parser("plot", help="write a PNG of mean NDCG@k against k (needs matplotlib)")
@@ -112,27 +122,38 @@ def build_parser() -> argparse.ArgumentParser:
     picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write")
     picture.add_argument("--distribution", type=int, metavar="K",
                          help="add a panel with each run's per-query NDCG@K (K among --k)")
+    picture.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(picture, "plot")
 
     sql = commands.add_parser("sql", help="print the SQL instead of running it")
-    sql.add_argument("run", metavar="RUN", nargs="?", help="a Parquet, CSV or JSON file for DuckDB to read")
-    sql.add_argument("--table", metavar="NAME", help="the ranking table instead of a file (db.schema.table)")
-    sql.add_argument("--judgments-table", metavar="NAME", help="the judgments table instead of --judgments FILE")
+    sql.add_argument("run", metavar="RUN", nargs="?",
+                     help="a Parquet, CSV or JSON file for DuckDB to read; for another dialect, or a TREC file, "
+                          "the SQL reads --table NAME (or the placeholder ranking_table) and stderr says so")
+    sql.add_argument("--table", metavar="NAME", help="the ranking table (db.schema.table)")
+    sql.add_argument("--judgments-table", metavar="NAME",
+                     help="the judgments table (with a --judgments FILE the SQL cannot read: its table)")
     sql.add_argument("--statement", choices=STATEMENTS, default="per_query",
                      help="per-query rows (default), the summary, or the query counts")
     add_options(sql, "sql")
     return parser
 
 
+@contextmanager
+def _progress(args, con):
+    """A progress bar on stderr while the body computes on ``con`` (none with --no-progress)."""
+    if args.no_progress:
+        con.execute("SET enable_progress_bar = false")
+        yield
+    else:
+        with progress.reported(con):
+            yield
+
+
 def _evaluate(args) -> int:
     options = given(args, "evaluate", leave=("memory_limit",))
     con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
-    if args.no_progress:
-        con.execute("SET enable_progress_bar = false")
+    with _progress(args, con):
         result = evaluate(args.run, con=con, **options)
-    else:
-        with progress.reported(con):
-            result = evaluate(args.run, con=con, **options)
     if args.per_query_file:
         with open(args.per_query_file, "w", newline="", encoding="utf-8") as handle:
             write_csv(result.per_query_records(), handle)
@@ -146,46 +167,81 @@ def _evaluate(args) -> int:
 
 
 def _compare(args) -> int:
-    con = duckdb.connect()
-    con.execute("SET enable_progress_bar = false")
-    result = compare(args.run_a, args.run_b, con=con, **given(args, "compare"))
+    con = connect()
+    with _progress(args, con):
+        result = compare(args.run_a, args.run_b, con=con, **given(args, "compare"))
     if args.per_query_file:
         with open(args.per_query_file, "w", newline="", encoding="utf-8") as handle:
-            names = result.per_query.columns
-            write_csv([dict(zip(names, row)) for row in result.per_query.fetchall()], handle)
+            write_csv(result.per_query_records(), handle)
     if args.format == "json":
         write_json(result.to_dict(), sys.stdout)
     elif args.format == "csv":
-        write_csv(result.summary, sys.stdout)
+        write_csv(result.summary_records(), sys.stdout)
     else:
-        sys.stdout.write(options_line(result.options))
-        print_comparison(result.summary, getattr(args, "segments", None) or (), sys.stdout)
+        print_comparison(result.options, result.summary_records(), getattr(args, "segments", None) or (), sys.stdout)
     return 0
 
 
-def _plot(args) -> int:
-    from pathlib import Path
+def run_labels(paths: list[str]) -> list[str]:
+    """The legend's names of the runs: the shortest ends of their paths that tell them apart
+    (``bm25.txt``, or ``arm=bm25/clicks.parquet`` when the file names are alike)."""
+    parts = [Path(path).parts for path in paths]
+    for n in range(1, max(len(p) for p in parts) + 1):
+        labels = ["/".join(p[-n:]) for p in parts]
+        if len(set(labels)) == len(labels):
+            return labels
+    return list(paths)
 
+
+def _plot(args) -> int:
     options = given(args, "plot")
     if "k" in options:
         if not all(str(c).isdigit() for c in options["k"]):
             raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
         options["k"] = [int(c) for c in options["k"]]
-    labels = [Path(run).name for run in args.runs]
-    if len(set(labels)) != len(labels):
-        labels = list(args.runs)
-    plot(dict(zip(labels, args.runs)), args.output, distribution=args.distribution, **options)
+    con = connect()
+    with _progress(args, con):
+        plot(dict(zip(run_labels(args.runs), args.runs)), args.output, distribution=args.distribution, con=con,
+             **options)
+    print(f"wrote {Path(args.output).resolve()}")
     return 0
 
 
+def _sql_relation(path: str | None, table: str | None, role: str, dialect: str) -> tuple[str | None, str | None]:
+    """(table, file) the SQL reads for one input; when the engine cannot read the file (another
+    dialect, a TREC file) the table given or a placeholder, said on stderr with how to load it."""
+    if path is None:
+        return table, None
+    fmt = file_format(path, role)
+    if dialect == "duckdb" and fmt in SQL_READABLE:
+        if table is not None:
+            raise OptionError(f"give either a {'RUN' if role == 'run' else '--judgments'} file or "
+                              f"--{'table' if role == 'run' else 'judgments-table'} NAME")
+        return None, path
+    name = table or PLACEHOLDERS[role]
+    flag = "--table" if role == "run" else "--judgments-table"
+    reason = "TREC files are read by ndcg_sql, not by SQL" if fmt.startswith("trec-") else f"{dialect} reads no files"
+    todo = "" if table else f": load the file as a table and put its name there, or give {flag} NAME"
+    sys.stderr.write(f"ndcg-sql: the SQL reads the {'ranking' if role == 'run' else 'judgments'} from the table "
+                     f"{name}{'' if table else ', a placeholder'}, not from {path} ({reason}){todo}\n")
+    if fmt.startswith("trec-"):
+        columns = TREC_RUN_COLUMNS if fmt == "trec-run" else TREC_QRELS_COLUMNS
+        kind = fmt.split("-")[1]
+        sys.stderr.write(f"ndcg-sql: {path} is a TREC {kind} file: load it as a table with the columns "
+                         f"{', '.join(columns)}, e.g. from Parquet written by python -c \"import ndcg_sql; "
+                         f"ndcg_sql.read_trec({str(path)!r}, {kind!r}).write_parquet('{kind}.parquet')\"\n")
+    return name, None
+
+
 def _sql(args) -> int:
-    if (args.run is None) == (args.table is None):
+    if args.run is None and args.table is None:
         raise OptionError("give either a RUN file or --table NAME")
     options = given(args, "sql")
     judgments = options.pop("judgments", None)
-    if judgments is not None and args.judgments_table:
-        raise OptionError("give --judgments FILE or --judgments-table NAME, not both")
-    sys.stdout.write(to_sql(args.table, file=args.run, judgments_table=args.judgments_table, judgments_file=judgments,
+    dialect = dialects.get(options.get("dialect", "duckdb")).name
+    table, file = _sql_relation(args.run, args.table, "run", dialect)
+    judgments_table, judgments_file = _sql_relation(judgments, args.judgments_table, "judgments", dialect)
+    sys.stdout.write(to_sql(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
                             what=args.statement, **options))
     return 0
 
@@ -209,6 +265,8 @@ def _dispatch(parser, args) -> int:
         return commands[args.command](args)
     except OptionError as error:
         parser.exit(2, f"ndcg-sql: error: {error}\n")
+    except MissingDependency as error:
+        parser.exit(1, f"ndcg-sql: error: {error}\n")
     except InputError as error:
         head, *rest = [line.strip() for line in str(error).splitlines() if line.strip()]
         message = f"{head} {'; '.join(rest)}" if head.endswith(":") else "; ".join([head, *rest])

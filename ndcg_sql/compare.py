@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import templates
+from . import activity, templates
 from .api import evaluate
-from .errors import OptionError
+from .errors import MissingDependency, OptionError
 from .identifiers import quote
 from .inputs import new_view_name
 from .plan import RANDOM_PRIME
-from .results import Result, records as _records
+from .report import comparison_text
+from .results import Result, _frame, records as _records
 
 #: Default sign patterns of the permutation test (exact below 2^13 queries' worth).
 DEFAULT_PERMUTATIONS = 10_000
@@ -33,7 +34,8 @@ class Comparison:
     Attributes:
         per_query: DuckDB relation, one row per (query, measure) both runs
             evaluated: query id, measure, a, b, difference (= a - b).
-        summary: list of dicts, one per measure in the order asked: measure,
+        summary: DuckDB relation, as ``evaluate(...).summary``: one row per
+            ([segment values,] measure), measures in the order asked: measure,
             queries (paired), mean_a, mean_b, mean_difference, stderr, ci_low,
             ci_high (t interval, 95%), t, df, t_p_value (two-sided paired t-test,
             as scipy.stats.ttest_rel), permutation_p_value, permutation_kind
@@ -44,23 +46,62 @@ class Comparison:
     """
 
     per_query: duckdb.DuckDBPyRelation
-    summary: list
+    summary: duckdb.DuckDBPyRelation
     a: Result = field(repr=False)
     b: Result = field(repr=False)
     options: dict = field(default_factory=dict)
 
+    def summary_records(self) -> list[dict]:
+        """Summary rows as plain dicts."""
+        return _records(self.summary)
+
+    def per_query_records(self) -> list[dict]:
+        """Per-query rows (query, measure, a, b, difference) as plain dicts."""
+        return _records(self.per_query)
+
+    def summary_df(self):
+        """Summary rows as a pandas DataFrame (needs pandas: ImportError naming the extra otherwise)."""
+        return _frame(self.summary)
+
     def to_dict(self) -> dict:
-        return {"options": self.options, "summary": self.summary}
+        """{"options", "summary"} with full-precision floats."""
+        return {"options": self.options, "summary": self.summary_records()}
+
+    def __str__(self) -> str:
+        """The options and the summary as a table (what ``ndcg-sql compare`` prints)."""
+        return comparison_text(self.options, self.summary_records(), self.options.get("segments", []))
+
+    __repr__ = __str__
 
 
 def _t_distribution():
     try:
         from scipy import stats
     except ImportError:  # pragma: no cover - the test extra installs scipy
-        raise OptionError(
+        raise MissingDependency(
             "compare needs scipy for the t distribution: pip install 'ndcg_sql[stats]'"
         ) from None
     return stats.t
+
+
+#: DuckDB types of a comparison's summary columns (after the segment columns).
+SUMMARY_TYPES = {
+    "measure": "VARCHAR", "queries": "BIGINT", "mean_a": "DOUBLE", "mean_b": "DOUBLE", "mean_difference": "DOUBLE",
+    "stderr": "DOUBLE", "ci_low": "DOUBLE", "ci_high": "DOUBLE", "t": "DOUBLE", "df": "BIGINT",
+    "t_p_value": "DOUBLE", "permutation_p_value": "DOUBLE", "permutation_kind": "VARCHAR",
+    "wins": "BIGINT", "ties": "BIGINT", "losses": "BIGINT", "only_a": "BIGINT", "only_b": "BIGINT",
+}
+
+
+def _summary_table(con, rows: list[dict], segment_types: dict[str, str]) -> duckdb.DuckDBPyRelation:
+    """The summary rows as a DuckDB temp table (in their order), read as a relation."""
+    name = new_view_name("comparison_summary")
+    columns = {**segment_types, **SUMMARY_TYPES}
+    con.execute(f"CREATE TEMP TABLE {quote(name)} (" + ", ".join(f"{quote(c)} {t}" for c, t in columns.items()) + ")")
+    if rows:
+        con.executemany(f"INSERT INTO {quote(name)} VALUES ({', '.join('?' for _ in columns)})",
+                        [[row.get(c) for c in columns] for row in rows])
+    return con.table(name)
 
 
 def compare(
@@ -104,7 +145,8 @@ def compare(
         :class:`Comparison`.
 
     Raises:
-        OptionError: bad options, permutations or seed; scipy missing.
+        OptionError: bad options, permutations or seed.
+        MissingDependency: scipy is not installed (an ImportError naming the extra).
         InputError: bad input in either run.
     """
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
@@ -117,8 +159,10 @@ def compare(
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
     if not on_warehouse:
         con = con or duckdb.connect()
-    a = evaluate(run_a, measures=measures, con=con, per_query=on_warehouse, **options)
-    b = evaluate(run_b, measures=measures, con=con, per_query=on_warehouse, **options)
+    with activity.doing(con, "run A"):
+        a = evaluate(run_a, measures=measures, con=con, per_query=on_warehouse, **options)
+    with activity.doing(con, "run B"):
+        b = evaluate(run_b, measures=measures, con=con, per_query=on_warehouse, **options)
     if on_warehouse:
         con = duckdb.connect()
         a_table, b_table = (quote(_local_table(con, r)) for r in (a, b))
@@ -132,11 +176,13 @@ def compare(
         + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
                            output_query_col=query_col, segment_cols=segments)
     )
-    tests = _records(con.sql(templates.render(
-        "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
-        permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"], segment_cols=segments,
-    )))
+    with activity.doing(con, f"paired tests, up to {permutations} sign patterns"):
+        tests = _records(con.sql(templates.render(
+            "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
+            permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
+            seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"],
+            segment_cols=segments,
+        )))
     names = a.options.get("segments", [])
     key = lambda row: (*(row[n] for n in names), row["measure"])  # noqa: E731
     by_group = {key(row): row for row in tests}
@@ -153,7 +199,10 @@ def compare(
             out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0))
             summary.append({**dict(zip(names, values)), **out})
     report = {**a.options, "permutations": permutations, "seed": seed}
-    return Comparison(con.table(differences), summary, a, b, report)
+    paired = con.table(differences)
+    types = dict(zip(paired.columns, map(str, paired.types)))
+    summary_relation = _summary_table(con, summary, {n: types.get(n, "VARCHAR") for n in names})
+    return Comparison(paired, summary_relation, a, b, report)
 
 
 def _view(result: Result) -> str:

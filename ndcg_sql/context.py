@@ -20,7 +20,7 @@ from typing import Iterable, Mapping
 
 from sqlglot import exp
 
-from . import conventions, dialects, identifiers, measures, parameters, templates
+from . import conventions, dialects, identifiers, labels, measures, parameters, templates
 from .errors import InputError, OptionError
 from .measures import Measure
 from .options import Options
@@ -109,6 +109,7 @@ class Resolved:
     convention: str | None
     order_col: str
     query_col: str
+    label: labels.LabelExpression | None = None
 
     def report(self) -> dict:
         """The options as reported with every result."""
@@ -118,6 +119,8 @@ class Resolved:
         if self.measures is not None:
             report["measures"] = [m.name for m in self.measures]
             report["k"] = None
+        if self.label is not None:
+            report["label"] = self.label.shown
         if self.segments:
             report["segments"] = list(self.segments)
         if self.bootstrap:
@@ -143,11 +146,15 @@ def resolve(options: dict, relation: str, judgments: str | None = None, *, diale
         hints: what a look at the data found ("longest_list", "labels"), or None.
 
     Raises:
-        OptionError: an option outside its domain or contradicting another, or an
-            engine that cannot compute what the options ask (float32 scores).
+        OptionError: an option outside its domain or contradicting another, an engine
+            that cannot compute what the options ask (float32 scores), or a label
+            expression that :func:`ndcg_sql.labels.parse` refuses.
         InputError: a query column named as an output column.
     """
     given = {**plain(options), "item_type": item_type, "segmented_judgments": segmented_judgments}
+    # a label expression reaches the macros only as sqlglot wrote it back (ndcg_sql/labels.py)
+    label = labels.parse(given.pop("label"), dialect) if given.get("label") is not None else None
+    given["label_sql"] = label.sql if label is not None else None
     out = option_macros(dialect)._ndcg_context(given, relation, judgments, plain(hints))
     resolved = out["options"]
     return Resolved(
@@ -161,6 +168,7 @@ def resolve(options: dict, relation: str, judgments: str | None = None, *, diale
         convention=resolved["convention"],
         order_col=resolved["order_col"],
         query_col=options["query_col"],
+        label=label,
     )
 
 

@@ -1,9 +1,11 @@
-"""The two errors a user of ndcg_sql meets; every other module raises these.
+"""The errors a user of ndcg_sql meets; every other module raises these.
 
 :class:`OptionError`: an option outside its domain or contradicting another
 (raised while the options are resolved, before any data is read).
 :class:`InputError`: the data cannot be evaluated as given (the message names the
 column and a few query ids).
+:class:`MissingDependency`: an optional library a feature needs is not installed
+(the message names the extra that installs it).
 """
 
 from __future__ import annotations
@@ -15,3 +17,9 @@ class OptionError(ValueError):
 
 class InputError(ValueError):
     """The input cannot be evaluated as given; the message names column and query ids."""
+
+
+class MissingDependency(ImportError):
+    """An optional library is missing (scipy for compare, matplotlib for plot); the message
+    says how to install it (command line: exit status 1, as a problem of the environment,
+    not of the options)."""

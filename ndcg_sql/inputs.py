@@ -1,6 +1,8 @@
 """Getting a ranking or judgments into DuckDB as a view, without exporting a row.
 
-Accepted: a path to a Parquet, CSV or JSON file; a TREC run file
+Accepted: a path to a Parquet, CSV or JSON file, or a pattern matching several
+(``logs/*/*.parquet``: DuckDB reads them as one table, and adds the columns of a Hive
+layout's folder names, such as ``arm`` from ``arm=bm25/``); a TREC run file
 (``qid Q0 docid rank score tag``) or qrels file (``qid iter docid rel``); the
 name of a table or view in the given connection; a DuckDB relation; a pandas,
 polars or Arrow object (read by DuckDB through Arrow, zero-copy where it can).
@@ -8,14 +10,16 @@ polars or Arrow object (read by DuckDB through Arrow, zero-copy where it can).
 
 from __future__ import annotations
 
+import glob
 import itertools
 import os
 from pathlib import Path
 
 import duckdb
 
-from .errors import InputError
+from .errors import InputError, OptionError
 from .files import file_format
+from .sql_text import file_relation
 
 #: Column names given to TREC files.
 TREC_RUN_COLUMNS = ("query_id", "item_id", "rank", "score")
@@ -59,6 +63,26 @@ def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str) -> duckdb.Du
     return fields.select(typed)
 
 
+def read_trec(path, kind: str = "run", con: duckdb.DuckDBPyConnection | None = None) -> duckdb.DuckDBPyRelation:
+    """A TREC file as a DuckDB relation, e.g. to store it as Parquet or load it into a warehouse:
+    ``ndcg_sql.read_trec("run.txt").write_parquet("run.parquet")``.
+
+    Args:
+        path: a run file (``qid Q0 docid rank score tag``; columns query_id, item_id, rank,
+            score) or a qrels file (``qid iter docid rel``; columns query_id, item_id, label),
+            whitespace-separated, '#' lines ignored (as trec_eval reads them).
+        kind: "run" or "qrels".
+        con: the DuckDB connection to read in (default: a new in-memory one).
+
+    Raises:
+        InputError: a line that is not a TREC line (too few fields, a non-numeric value).
+        OptionError: ``kind`` is neither "run" nor "qrels".
+    """
+    if kind not in ("run", "qrels"):
+        raise OptionError(f"kind must be 'run' or 'qrels'; got {kind!r}")
+    return _read_trec(con if con is not None else duckdb.connect(), str(path), f"trec-{kind}")
+
+
 def load(
     con: duckdb.DuckDBPyConnection, data, role: str, input_format: str | None = None
 ) -> tuple[str, dict[str, str]]:
@@ -83,17 +107,13 @@ def load(
         relation = data
     elif isinstance(data, (str, Path)):
         text = str(data)
-        if os.path.exists(text):
+        if os.path.exists(text) or (any(c in text for c in "*?[") and glob.glob(text)):
             fmt = file_format(text, role, input_format)
             try:
-                if fmt == "parquet":
-                    relation = con.read_parquet(text)
-                elif fmt == "csv":
-                    relation = con.read_csv(text)
-                elif fmt == "json":
-                    relation = con.read_json(text)
-                else:
+                if fmt.startswith("trec-"):
                     relation = _read_trec(con, text, fmt)
+                else:  # the table function to_sql writes for a file (Hive folder columns included)
+                    relation = con.sql(f"SELECT * FROM {file_relation(text, role, fmt)}")
             except duckdb.Error as error:
                 raise InputError(f"cannot read {text} as {fmt}: {error}") from None
         elif isinstance(data, str):
@@ -121,6 +141,28 @@ def load(
         # (read more than once: checks, then the metric query)
         con.register(name, relation.to_arrow_table())
     return name, dict(zip(relation.columns, map(str, relation.types)))
+
+
+def expression_type(con: duckdb.DuckDBPyConnection, relation: str, label, where: str) -> str:
+    """The DuckDB type of a label expression over ``relation`` (quoted SQL), computed from the
+    column types alone (no row is read).
+
+    Args:
+        label: a :class:`ndcg_sql.labels.LabelExpression` (its ``sql`` is sqlglot's text).
+        where: "ranking" or "judgments", for the message.
+
+    Raises:
+        InputError: DuckDB cannot compute it from the columns' types (text plus a number,
+            a boolean column in arithmetic, ...).
+    """
+    try:
+        return str(con.sql(f"SELECT {label.sql} AS label FROM {relation} LIMIT 0").types[0])
+    except duckdb.Error as error:
+        message = str(error).strip().splitlines()[0].rstrip(".")
+        hint = ("; a boolean column counts as a number only as the whole label or through "
+                "CAST(x AS INT) or CASE WHEN x THEN 1 ELSE 0 END") if "BOOLEAN" in message else ""
+        raise InputError(f"the label expression {label.shown!r} cannot be computed from the {where}'s "
+                         f"columns: {message}{hint}") from None
 
 
 def drop(con: duckdb.DuckDBPyConnection, name: str) -> None:

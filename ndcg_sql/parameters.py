@@ -143,6 +143,13 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("label_col", "label", "str",
               'relevance label column (number >= 0; of the judgments when they are given; default "label").',
               cli=Cli(ALL, metavar="NAME")),
+    Parameter("label", None, "str | None",
+              "a relevance label computed from the input's columns, instead of label_col: a SQL expression "
+              "of column names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, "
+              "CASE, COALESCE, LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN "
+              "watch_seconds >= 180 THEN 2 WHEN watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' "
+              "columns when judgments are given. Parsed by sqlglot, names quoted, nothing else accepted "
+              "(ndcg_sql/labels.py).", cli=Cli(ALL, metavar="EXPR")),
     Parameter("gain", "exponential", "str | dict[float, float]",
               '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
               "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3).",
@@ -227,7 +234,7 @@ PARAMETERS: tuple[Parameter, ...] = (
 BY_NAME = {p.name: p for p in PARAMETERS}
 #: The options of the metric SQL and its summary: what every entry point resolves the same way
 #: (sql/options/ndcg_context.sql).
-METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "gain", "ties", "no_relevant",
+METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "ties", "no_relevant",
           "missing_queries", "measures", "convention", "row_col", "score_precision", "negative_labels",
           "segments", "intervals", "bootstrap", "seed")
 

@@ -10,8 +10,24 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from . import activity
 from .api import evaluate
-from .errors import OptionError
+from .errors import MissingDependency, OptionError
+
+#: The box plots' own colours, none of which is a run's line colour (matplotlib's cycle):
+#: the median line and the mean marker, explained on the panel.
+MEDIAN_COLOUR = "black"
+MEAN_MARKER = dict(marker="^", markerfacecolor="white", markeredgecolor="black", markersize=7)
+
+
+def ticks(cutoffs: Sequence[int]) -> list[int]:
+    """The k axis ticks: every cutoff when there are few, else the first (k = 1 by default)
+    and every multiple of a step giving about ten ticks."""
+    if len(cutoffs) <= 12:
+        return sorted(cutoffs)
+    step = max(1, round(max(cutoffs) / 10))
+    return sorted({min(cutoffs), *(c for c in cutoffs if c % step == 0)})
+
 
 def plot(
     runs: Mapping[str, object] | Sequence[object],
@@ -34,16 +50,21 @@ def plot(
         bootstrap: with N > 0, a shaded 95% percentile bootstrap band from N
             resamples of the queries (fixed by ``seed``).
         distribution: with a cutoff d, a second panel shows the per-query
-            NDCG@d of each run (box plot: quartiles, whiskers at 1.5 IQR,
-            the mean as a triangle); d must be among ``k``.
+            NDCG@d of each run (box plot in the run's colour: quartiles, the
+            median as a black line, whiskers at 1.5 IQR, the mean as a white
+            triangle; the panel's title says so); d must be among ``k``.
         title: the plot title (default: the options used).
-        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, ...).
+        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, con, ...).
+
+    The y axis runs from 0 to 1, the whole range of NDCG, so that the heights of two runs
+    compare as ratios; the k axis labels k = 1 (the first cutoff) and about ten others.
 
     Returns:
         {label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers.
 
     Raises:
-        OptionError: matplotlib missing, no run, a k that is not a positive integer.
+        MissingDependency: matplotlib is not installed (an ImportError naming the extra).
+        OptionError: no run, a k that is not a positive integer.
     """
     try:
         import matplotlib
@@ -51,7 +72,7 @@ def plot(
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise OptionError("plot needs matplotlib: pip install 'ndcg_sql[plot]'") from None
+        raise MissingDependency("plot needs matplotlib: pip install 'ndcg_sql[plot]'") from None
     if not isinstance(runs, Mapping):
         runs = {(run if isinstance(run, str) else f"run {i + 1}"): run for i, run in enumerate(runs)}
     if not runs:
@@ -67,8 +88,10 @@ def plot(
         figure, axes = plt.subplots(figsize=(7, 4.5))
     else:
         figure, (axes, box_axes) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [3, 2]})
+    colours = {}
     for label, run in runs.items():
-        result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
+        with activity.doing(options.get("con"), f"run {label}"):
+            result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
         points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
                   for r in result.summary_records()]
         plotted[label] = points
@@ -76,24 +99,33 @@ def plot(
             spread[label] = [r["ndcg"] for r in result.per_query_records() if r["k"] == distribution and r["ndcg"] is not None]
         xs = [p["k"] for p in points]
         line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
+        colours[label] = line.get_color()
         if bootstrap:
             axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
                               color=line.get_color(), alpha=0.2, linewidth=0)
         options_used = result.options
-    from matplotlib.ticker import MaxNLocator
-
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xticks(ticks(cutoffs))
+    axes.set_ylim(0.0, 1.02)  # NDCG lies in [0, 1]; a little room for points at 1
     axes.set_xlabel("k")
     axes.set_ylabel("mean NDCG@k")
     gain = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
+    label_used = options_used.get("label")
     axes.set_title(title or f"gain={gain} ties={options_used['ties']} ideal={options_used['ideal']}"
+                   + (f"\nlabel: {label_used if len(label_used) <= 90 else label_used[:87] + '...'}" if label_used else "")
                    + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
     axes.grid(True, alpha=0.3)
     axes.legend()
     if distribution is not None:
-        box_axes.boxplot(list(spread.values()), showmeans=True)
+        boxes = box_axes.boxplot(list(spread.values()), showmeans=True, patch_artist=True, meanprops=MEAN_MARKER,
+                                 medianprops=dict(color=MEDIAN_COLOUR), flierprops=dict(markersize=3))
+        for box, label in zip(boxes["boxes"], spread):
+            box.set_facecolor(colours[label])
+            box.set_alpha(0.45)
         box_axes.set_xticks(range(1, len(spread) + 1), [str(label) for label in spread], rotation=15, fontsize=8)
         box_axes.set_ylabel(f"per-query NDCG@{distribution}")
+        box_axes.set_ylim(0.0, 1.02)
+        box_axes.set_title("box: quartiles, black line: median, whiskers: 1.5 IQR,\n"
+                           "white triangle: mean (the line's value at k = " + f"{distribution})", fontsize=8)
         box_axes.grid(True, axis="y", alpha=0.3)
     figure.tight_layout()
     figure.savefig(output, format="png", dpi=120)

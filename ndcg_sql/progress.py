@@ -1,7 +1,13 @@
-"""Progress of long DuckDB queries, drawn by tqdm on stderr (never on stdout,
-where JSON and CSV results go), and only when stderr is a terminal. DuckDB's
-own bar prints to stdout, so it is switched off and its progress figure is
-polled from a watcher thread instead."""
+"""Progress of long DuckDB work, drawn by tqdm on stderr (never on stdout, where JSON and
+CSV results go), and only when stderr is a terminal.
+
+The bar names the step running now (:mod:`ndcg_sql.activity`: "checking the input",
+"per-query values", "run B: bootstrap interval, 1000 resamples of the queries", ...) and
+shows DuckDB's estimate of the running query's progress where DuckDB gives one; where it
+gives none (a query over a table of constants, such as the bootstrap's resamples) it says
+so and the elapsed time keeps going. DuckDB's own bar prints to stdout, so it is switched
+off and its figure is polled from a watcher thread instead.
+"""
 
 from __future__ import annotations
 
@@ -10,50 +16,44 @@ from contextlib import contextmanager
 
 import duckdb
 
+from . import activity
+
+#: The bar with DuckDB's estimate, and the line without one.
+WITH_ESTIMATE = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}"
+WITHOUT_ESTIMATE = "{desc}: no estimate from DuckDB | {elapsed}"
+
 
 @contextmanager
 def reported(con: duckdb.DuckDBPyConnection, description: str = "ndcg-sql", delay: float = 1.0,
-             only_on_terminal: bool = True):
+             only_on_terminal: bool = True, interval: float = 0.2):
     """While the body runs queries on ``con``, show their progress on stderr.
 
-    The bar appears only after ``delay`` seconds, so short runs print nothing.
-    The body runs several queries (checks, metric, summary); each restarts
-    DuckDB's figure at 0, so the bar names the step it is on.
+    Args:
+        con: the DuckDB connection the body computes on.
+        description: the bar's first word.
+        delay: seconds before the bar appears (short runs print nothing).
+        only_on_terminal: draw only when stderr is a terminal.
+        interval: seconds between two looks at DuckDB's figure.
     """
     from tqdm import tqdm
 
     con.execute("SET enable_progress_bar = true")
     con.execute("SET enable_progress_bar_print = false")
     stop = threading.Event()
-    bar = tqdm(total=100, desc=f"{description} step 1", unit="%", delay=delay, leave=False,
-               disable=None if only_on_terminal else False,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}")
-    step = 1
+    bar = tqdm(total=100, desc=description, unit="%", delay=delay, leave=False,
+               disable=None if only_on_terminal else False, bar_format=WITHOUT_ESTIMATE)
 
     def watch():
-        nonlocal step
-        unknown = False
-        while not stop.wait(0.2):
+        while not stop.wait(interval):
+            step = activity.current(con) or "starting"
             try:
                 value = con.query_progress()
             except duckdb.Error:
                 continue
-            if value is None or value < 0:
-                # DuckDB gives no figure for some queries (one reading a constant
-                # table, such as the cutoffs, among them): keep the elapsed time going
-                if not unknown:
-                    unknown = True
-                    step += 1
-                    bar.n = 0
-                    bar.set_description_str(f"{description} step {step} (no estimate)", refresh=False)
-                bar.refresh()
-                continue
-            if unknown or value + 5 < bar.n:  # a new query started
-                if not unknown:
-                    step += 1
-                unknown = False
-                bar.set_description_str(f"{description} step {step}", refresh=False)
-            bar.n = min(100.0, float(value))
+            known = value is not None and value >= 0
+            bar.bar_format = WITH_ESTIMATE if known else WITHOUT_ESTIMATE
+            bar.n = min(100.0, float(value)) if known else 0
+            bar.set_description_str(f"{description}: {step}", refresh=False)
             bar.refresh()
 
     watcher = threading.Thread(target=watch, daemon=True)

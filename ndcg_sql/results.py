@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from .report import summary_text
+
 
 def require_pandas():
     """Import and return pandas (with numpy, which DuckDB's ``.df()`` needs too).
@@ -39,7 +41,7 @@ def records(rows) -> list[dict]:
     return [dict(zip(names, row)) for row in rows.fetchall()]
 
 
-@dataclass
+@dataclass(repr=False)
 class Result:
     """The outcome of :func:`ndcg_sql.evaluate`.
 
@@ -76,6 +78,13 @@ class Result:
     def summary_records(self) -> list[dict]:
         """Summary rows as plain dicts (k is None for the whole list)."""
         return records(self.summary)
+
+    def __str__(self) -> str:
+        """The options, the query counts and the summary as a table (what ``ndcg-sql evaluate``
+        prints; the per-query rows are in :attr:`per_query`)."""
+        return summary_text(self.options, self.coverage, self.summary_records())
+
+    __repr__ = __str__
 
     def per_query_records(self) -> list[dict]:
         """Per-query rows as plain dicts.

@@ -7,7 +7,7 @@ here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
-from . import dialects, identifiers, plan, templates
+from . import activity, dialects, identifiers, plan, templates
 from .context import Resolved
 from .executors import DuckDB, Executor
 from .results import Result, plain
@@ -45,26 +45,37 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True) -> Resul
         :class:`ndcg_sql.results.Result`.
     """
     steps = executor.steps()
-    per_query_relation, summary_sql = plan.build(steps, resolved)
+    key = getattr(executor, "con", None)
+    values = "per-query values" if resolved.measures is None else "measures per query"
+    with activity.doing(key, f"{values} and their means" if resolved.bootstrap else values):
+        per_query_relation, summary_sql = plan.build(steps, resolved)
     local = isinstance(executor, DuckDB)
+    # a step is computed where the plan keeps it (DuckDB temp tables); else within the summary
+    final = (f"bootstrap interval, {resolved.bootstrap} resamples of the queries" if resolved.bootstrap
+             else "means" if local and plan.keeps_per_query(resolved) else f"{values} and means")
+    with activity.doing(key, final):
+        if local:
+            steps.add("summary", summary_sql, keep=True)
+            summary = executor.con.table(steps.tables[-1])
+            summary_rows = [dict(zip(summary.columns, row)) for row in summary.fetchall()]
+        else:
+            summary = summary_rows = _records(*executor.run(steps, summary_sql), resolved, executor.dialect)
     if local:
-        steps.add("summary", summary_sql, keep=True)
-        summary = executor.con.table(steps.tables[-1])
-        summary_rows = [dict(zip(summary.columns, row)) for row in summary.fetchall()]
         if plan.keeps_per_query(resolved):
             rows = executor.relation(f"SELECT * FROM {per_query_relation} ORDER BY {plan.per_query_order(resolved)}")
         else:
             rows = executor.relation(per_query_sql(resolved, executor.dialect))
     else:
-        summary = summary_rows = _records(*executor.run(steps, summary_sql), resolved, executor.dialect)
         rows = None
         if per_query:
-            rows = _records(*executor.run(steps, f"SELECT * FROM {per_query_relation} "
-                                                f"ORDER BY {plan.per_query_order(resolved)}"),
-                            resolved, executor.dialect)
+            with activity.doing(key, "per-query rows"):
+                rows = _records(*executor.run(steps, f"SELECT * FROM {per_query_relation} "
+                                                    f"ORDER BY {plan.per_query_order(resolved)}"),
+                                resolved, executor.dialect)
     coverage = {"evaluated": plan.evaluated(summary_rows, resolved)}
     if resolved.options.judgments:
-        names, counts = executor.fetch(templates.render("coverage.sql.j2", **resolved.context))
+        with activity.doing(key, "query counts"):
+            names, counts = executor.fetch(templates.render("coverage.sql.j2", **resolved.context))
         coverage.update({str(n).lower(): plain(v) for n, v in zip(names, counts[0]) if v is not None})
     return Result(
         per_query=rows,

@@ -36,9 +36,15 @@ def table_name(name: str | Sequence[str], dialect: str = "duckdb") -> str:
         raise OptionError(str(error)) from None
 
 
-def file_relation(path: str, role: str) -> str:
-    """A DuckDB table function reading ``path``; the path is a SQL string literal built by sqlglot."""
-    fmt = file_format(str(path), role)
+def file_relation(path: str, role: str, fmt: str | None = None) -> str:
+    """A DuckDB table function reading ``path`` (a file, or a pattern such as ``logs/*/*.parquet``;
+    DuckDB adds the columns of Hive-style folder names); the path is a SQL string literal built
+    by sqlglot. ``fmt``: the format, else from the file's ending.
+
+    Raises:
+        OptionError: a TREC file, which no SQL reads (load it into a table first).
+    """
+    fmt = fmt or file_format(str(path), role)
     functions = {"parquet": "read_parquet", "csv": "read_csv", "json": "read_json"}
     if fmt not in functions:
         raise OptionError(f"{path}: SQL text can read Parquet, CSV or JSON files; load a {fmt} file into a table first")

@@ -8,6 +8,7 @@ them; :mod:`ndcg_sql.checking` runs them (``sql/validate_lists.sql.j2``,
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from . import dialects
@@ -49,6 +50,8 @@ class Check:
     values: str | None = None
     named: str | None = None
     hint: str | None = None
+    #: what ``column`` is, for the message: a "column", or the "label expression"
+    column_kind: str = "column"
 
 
 #: Largest finite double; a larger absolute value is infinite.
@@ -85,12 +88,19 @@ class Numbers:
 NEGATIVE_HINT = "negative_labels='zero' (--negative-labels zero) counts them as label 0, as trec_eval does"
 
 
-def _label_checks(relation: str, column: str, options: Options, numbers: Numbers) -> list[Check]:
+#: The hint of a NULL label computed by a label expression.
+NULL_EXPRESSION_HINT = ("a label expression is NULL where a column it reads is NULL or a divisor is 0: "
+                        "COALESCE(x, 0) or CASE decides those rows")
+
+
+def _label_checks(relation: str, column: str, options: Options, numbers: Numbers,
+                  expression: bool = False) -> list[Check]:
     value = numbers.value("label_raw")
     finite = f"NOT ({numbers.is_nan('label_raw')}) AND ABS({value}) <= {MAX_DOUBLE}"
     where = " in the judgments" if relation == "judgment_rows" else ""
     checks = [
-        Check(relation, "label_raw IS NULL", column, f"NULL labels{where}"),
+        Check(relation, "label_raw IS NULL", column, f"NULL labels{where}",
+              hint=NULL_EXPRESSION_HINT if expression else None),
         Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, f"non-numeric labels{where}"),
         Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
               f"NaN or infinite labels{where}"),
@@ -112,10 +122,13 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
         checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
                             f"labels{where} missing from the gain mapping", values=counted,
                             named=f"{{values}} missing from the gain mapping{where}"))
+    if expression:
+        checks = [dataclasses.replace(check, column_kind="label expression") for check in checks]
     return checks
 
 
-def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb") -> list[Check]:
+def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb",
+               label_expression: bool = False) -> list[Check]:
     """All checks for one computation, in DuckDB-syntax SQL for ``dialect``.
 
     Args:
@@ -126,6 +139,8 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
             are read by that engine's own expressions
             (:class:`Numbers`, :mod:`ndcg_sql.dialects`), so every engine
             reports what DuckDB reports.
+        label_expression: the label role holds a label expression (ndcg_sql/labels.py),
+            named as such in the messages.
     """
     numbers = Numbers.of(dialect)
     order = numbers.value("order_raw")
@@ -146,7 +161,7 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
         checks += [
             Check("judgment_rows", "qid IS NULL", columns["j_query"], "NULL query ids in the judgments", query_ids_known=False),
             Check("judgment_rows", "item IS NULL", columns["j_item"], "NULL item ids in the judgments"),
-            *_label_checks("judgment_rows", columns["j_label"], options, numbers),
+            *_label_checks("judgment_rows", columns["j_label"], options, numbers, label_expression),
             Check(
                 "judgment_duplicate_pairs",
                 "TRUE",
@@ -157,7 +172,7 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
             ),
         ]
     else:
-        checks += _label_checks("run_rows", columns["label"], options, numbers)
+        checks += _label_checks("run_rows", columns["label"], options, numbers, label_expression)
     return checks
 
 
@@ -206,7 +221,7 @@ def describe_failure(check: Check, rows: int, query_col: str, examples: list,
         count = f"{_plural(rows, check.counted)}, {_plural(input_rows, 'row')}"
     else:
         count = _plural(rows, "row")
-    line = f"column {check.column!r}: {problem} ({count})"
+    line = f"{check.column_kind} {check.column!r}: {problem} ({count})"
     if check.query_ids_known and examples:
         shown = ", ".join(str(example) for example in examples[:EXAMPLES])
         more = ", ..." if len(examples) > EXAMPLES else ""

@@ -46,7 +46,7 @@ def test_per_query_csv_round_trips_exactly(tmp_path):
     assert len(rows) == len(expected) == 43 * 6
     for row, want in zip(rows, expected):
         assert row["query_id"] == want["query_id"]
-        assert (row["k"] or None) == (None if want["k"] is None else str(want["k"]))
+        assert row["k"] == ("all" if want["k"] is None else str(want["k"]))  # the whole list: "all" in text
         for name in ("cg", "dcg", "idcg", "ndcg"):
             assert float(row[name]) == want[name]
     summary = list(csv.DictReader(io.StringIO(done.stdout)))

@@ -169,8 +169,9 @@ def test_compare_per_segment_on_engine_matches_duckdb(engine):  # noqa: F811
     got = ndcg_sql.compare(a_name, b_name, measures, con=engine.connection(), dialect=engine.dialect, **options)
     want = ndcg_sql.compare(pd.DataFrame(ARMS_RUN, columns=columns), pd.DataFrame(other, columns=columns), measures,
                             **options)
-    assert [(r["arm"], r["measure"]) for r in got.summary] == [(r["arm"], r["measure"]) for r in want.summary]
-    _same_records(got.summary, want.summary, ["arm", "measure"])
+    got_rows, want_rows = got.summary_records(), want.summary_records()
+    assert [(r["arm"], r["measure"]) for r in got_rows] == [(r["arm"], r["measure"]) for r in want_rows]
+    _same_records(got_rows, want_rows, ["arm", "measure"])
 
 
 def test_engine_names_nan_infinite_and_non_numeric_values(engine):  # noqa: F811
@@ -189,3 +190,50 @@ def test_engine_names_nan_infinite_and_non_numeric_values(engine):  # noqa: F811
     with pytest.raises(ndcg_sql.InputError) as duck:
         ndcg_sql.evaluate(local, gain="linear")
     assert str(duck.value) == message
+
+
+# ------------------------------------------------------------------ label expressions on every engine
+
+LABEL_COLUMNS = ["query_id", "item_id", "score", "clicks", "Watch Time", "bonus", "event"]
+LABEL_ROWS = [
+    ("q1", "a", 0.9, 1, 200.0, None, "view"), ("q1", "b", 0.8, 0, 0.0, 1, "none"),
+    ("q1", "c", 0.8, 2, 75.0, None, "purchase"), ("q1", "d", 0.1, 1, 30.0, 2, "view"),
+    ("q2", "a", 0.5, 0, 10.0, None, "none"), ("q2", "e", 0.4, 0, 5.0, None, "none"),
+    ("q3", "b", 3.0, 1, 400.0, 1, "purchase"), ("q3", "f", 2.0, 1, 61.0, None, "view"),
+    ("q3", "g", 1.0, 3, 181.0, 3, "purchase"), ("q3", "h", 1.0, 0, 0.0, None, "none"),
+]
+#: The label expression in each engine's quoting of "Watch Time", and the same label in Python.
+LABEL_EXPRESSION = ("CASE WHEN {watch} / 60 >= 3 THEN 3 ELSE GREATEST(clicks - 1, 0) + LEAST(COALESCE(bonus, 0), 1) END"
+                    " + ({watch} > 60) + (event = 'purchase')")
+
+
+def _python_label(r):
+    base = 3 if r["Watch Time"] / 60 >= 3 else max(r["clicks"] - 1, 0) + min(r["bonus"] or 0, 1)
+    return base + (r["Watch Time"] > 60) + (r["event"] == "purchase")
+
+
+def test_label_expression_on_engine_equals_the_reference(engine):  # noqa: F811
+    """Label expressions (label=) on the engine equal the numpy reference fed with labels computed
+    in Python: NULLs, true division, GREATEST/LEAST, comparisons counted 1/0, a text comparison and
+    a column name that needs quoting; a NULL label is named as DuckDB names it."""
+    import reference
+
+    target = dialects.get(engine.dialect)
+    stored = [identifiers.folded(name, target.fold) for name in LABEL_COLUMNS]
+    name, table = _table(engine, "label_log", False)
+    engine.load(table, stored, LABEL_ROWS)
+    # "Watch Time" is no plain name: kept exactly, quoted as the engine quotes
+    expression = LABEL_EXPRESSION.format(watch=identifiers.quote("Watch Time", target.sqlglot))
+    got = ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, label=expression, gain="linear",
+                            k=[1, 3, None], per_query=True)
+    labelled = [(r[0], r[1], r[2], float(_python_label(dict(zip(LABEL_COLUMNS, r))))) for r in LABEL_ROWS]
+    want, means = reference.evaluate(labelled, [1, 3, None], gain="linear")
+    rows = {(r["query_id"], r["k"]): r for r in got.per_query_records()}
+    assert set(rows) == set(want)
+    for key, values in want.items():
+        for column, value in zip(("cg", "dcg", "idcg", "ndcg"), values):
+            assert math.isclose(float(rows[key][column]), value, rel_tol=1e-12, abs_tol=1e-12), (key, column)
+    for row in got.summary_records():
+        assert math.isclose(float(row["ndcg"]), means[row["k"]][0], rel_tol=1e-12, abs_tol=1e-12), row
+    with pytest.raises(ndcg_sql.InputError, match="label expression 'bonus \\+ 1': NULL labels \\(6 rows\\)"):
+        ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, label="bonus + 1")

@@ -57,7 +57,7 @@ def test_compare_matches_scipy_paired_t_test(measure):
     x, y = np.array([a[q] for q in queries]), np.array([b[q] for q in queries])
     expected = stats.ttest_rel(x, y)
     interval = expected.confidence_interval(0.95)
-    row = result.summary[0]
+    row = result.summary_records()[0]
     assert row["queries"] == len(queries) and row["df"] == len(queries) - 1
     assert row["mean_a"] == pytest.approx(x.mean(), **TOL) and row["mean_b"] == pytest.approx(y.mean(), **TOL)
     assert row["mean_difference"] == pytest.approx((x - y).mean(), **TOL)
@@ -95,7 +95,7 @@ def test_exact_permutation_test_matches_scipy(seed):
     a, b = paired_frames(rng, int(rng.integers(3, 11)))
     result = ndcg_sql.compare(a, b, ["nDCG@3", "P@2"], ties="item-asc", permutations=5000)
     per_query = result.per_query.fetchdf()
-    for row in result.summary:
+    for row in result.summary_records():
         d = per_query.loc[per_query["measure"] == row["measure"], "difference"].to_numpy()
         assert row["permutation_kind"] == "exact"
         assert row["permutation_p_value"] == pytest.approx(scipy_exact_permutation_p(d), **TOL)
@@ -104,8 +104,8 @@ def test_exact_permutation_test_matches_scipy(seed):
 def test_sampled_permutation_test_is_seeded_and_close_to_exact():
     rng = np.random.default_rng(42)
     a, b = paired_frames(rng, 15)  # 2^15 sign patterns > 4000: sampled
-    first = ndcg_sql.compare(a, b, ["nDCG@3"], permutations=4000, seed=7).summary[0]
-    again = ndcg_sql.compare(a, b, ["nDCG@3"], permutations=4000, seed=7).summary[0]
+    first = ndcg_sql.compare(a, b, ["nDCG@3"], permutations=4000, seed=7).summary_records()[0]
+    again = ndcg_sql.compare(a, b, ["nDCG@3"], permutations=4000, seed=7).summary_records()[0]
     assert first["permutation_kind"] == "sampled"
     assert first["permutation_p_value"] == again["permutation_p_value"]
     d = ndcg_sql.compare(a, b, ["nDCG@3"], permutations=1).per_query.fetchdf()["difference"].to_numpy()
@@ -118,7 +118,7 @@ def test_queries_only_one_run_has_are_counted_not_paired():
     a = pd.DataFrame({"query_id": [1, 1, 2, 2, 3], "item_id": [1, 2, 1, 2, 1], "score": [2.0, 1, 2, 1, 1],
                       "label": [1, 0, 0, 1, 1]})
     b = a[a["query_id"] != 3]
-    row = ndcg_sql.compare(a, b, ["nDCG@1"]).summary[0]
+    row = ndcg_sql.compare(a, b, ["nDCG@1"]).summary_records()[0]
     assert (row["queries"], row["only_a"], row["only_b"]) == (2, 1, 0)
     assert (row["wins"], row["ties"], row["losses"]) == (0, 2, 0)
     assert row["t"] is None and row["t_p_value"] is None  # all differences 0: t undefined (scipy: nan)
@@ -139,7 +139,7 @@ def test_cli_compare_json_equals_python():
                    "--measures", "nDCG@10", "AP", "--format", "json")
     assert done.returncode == 0, done.stderr
     direct = ndcg_sql.compare(SPLADE, BM25, ["nDCG@10", "AP"], **TREC)
-    assert json.loads(done.stdout)["summary"] == direct.summary
+    assert json.loads(done.stdout)["summary"] == direct.summary_records()
 
 
 def test_cli_compare_table_and_per_query_csv(tmp_path):
@@ -302,11 +302,11 @@ def test_compare_per_segment_matches_scipy_per_segment():
     b = a.assign(score=a["score"] + rng.normal(scale=0.8, size=len(a)))
     b = b[~((b["arm"] == "B") & (b["query_id"] == "q00"))]  # one query only run A has, in arm B
     result = ndcg_sql.compare(a, b, ["nDCG@3", "P@2"], segments="arm", permutations=50_000, ties="item-asc")
-    assert [(r["arm"], r["measure"]) for r in result.summary] == [("A", "nDCG@3"), ("A", "P@2"), ("B", "nDCG@3"), ("B", "P@2")]
+    assert [(r["arm"], r["measure"]) for r in result.summary_records()] == [("A", "nDCG@3"), ("A", "P@2"), ("B", "nDCG@3"), ("B", "P@2")]
     per_a = pd.DataFrame(ndcg_sql.evaluate(a, measures=["nDCG@3", "P@2"], segments="arm", ties="item-asc").per_query_records())
     per_b = pd.DataFrame(ndcg_sql.evaluate(b, measures=["nDCG@3", "P@2"], segments="arm", ties="item-asc").per_query_records())
     paired = per_a.merge(per_b, on=["arm", "query_id", "measure"], suffixes=("_a", "_b"))
-    for row in result.summary:
+    for row in result.summary_records():
         chosen = paired[(paired["arm"] == row["arm"]) & (paired["measure"] == row["measure"])]
         x, y = chosen["value_a"].to_numpy(), chosen["value_b"].to_numpy()
         assert row["queries"] == len(x)
@@ -328,7 +328,7 @@ def test_sampled_permutation_p_value_equals_numpy_with_the_same_signs():
     rng = np.random.default_rng(42)
     a, b = paired_frames(rng, 15)
     result = ndcg_sql.compare(a, b, ["nDCG@3"], permutations=500, seed=9)
-    row = result.summary[0]
+    row = result.summary_records()[0]
     assert row["permutation_kind"] == "sampled"
     frame = result.per_query.fetchdf()
     d = frame["difference"].to_numpy()

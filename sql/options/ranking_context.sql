@@ -68,6 +68,10 @@
                         and ([1, longest] | max) * largest <= table['exact_whole'] -%}
 
   {%- set q = ndcg_sql.quote_identifier -%}
+  {#- a label expression (Python's label=): SQL written by sqlglot from a checked parse, names
+      quoted (ndcg_sql/labels.py); it takes the label column's place. dbt models compute such
+      labels in SQL of their own, so dbt passes none. -#}
+  {%- set label_sql = options.get('label_sql') -%}
   {%- set byte_order = resolved['ties'] in ['item-asc', 'item-desc', 'input-order'] and resolved['item_type'] == 'text' -%}
   {{ return({
       'run_relation': relation,
@@ -76,10 +80,10 @@
       'query_col': q(options['query_col']),
       'item_col': q(options['item_col']),
       'order_col': q(resolved['order_col']),
-      'label_col': none if judged else q(options['label_col']),
+      'label_col': none if judged else (label_sql or q(options['label_col'])),
       'j_query_col': q(options.get('judgments_query_col') or options['query_col']) if judged else none,
       'j_item_col': q(options.get('judgments_item_col') or options['item_col']) if judged else none,
-      'j_label_col': q(options.get('judgments_label_col') or options['label_col']) if judged else none,
+      'j_label_col': (label_sql or q(options.get('judgments_label_col') or options['label_col'])) if judged else none,
       'output_query_col': q(options['query_col']),
       'item_order': ndcg_sql.item_byte_order() if byte_order else 'item',
       'input_kind': resolved['input_kind'],

@@ -3,7 +3,9 @@
     the Python runner, to_sql and the warehouse runner (ndcg_sql/context.py renders this macro)
     and the dbt macros (the same file, copied into dbt_macros/macros/_internal/).
 
-      options   dict of every option of ndcg_sql/parameters.py METRIC (as given), plus
+      options   dict of every option of ndcg_sql/parameters.py METRIC (as given; the Python
+                runner replaces label by label_sql, the expression as sqlglot wrote it back
+                from a checked parse), plus
                 item_type and segmented_judgments, and in dbt judgments_query_col,
                 judgments_item_col, judgments_label_col (other names of the judgments' columns)
       relation  the ranking: quoted table name, CTE name or table function (SQL text)
@@ -23,6 +25,9 @@
   {%- set choices = table['choices'] -%}
   {%- set judged = judgments is not none -%}
   {%- if relation is none -%}{{ fail("give the ranking relation (a table name, ref(), source() or CTE name)") }}{%- endif -%}
+  {%- if options.get('label_sql') is not none and options['label_col'] != table['defaults']['label_col'] -%}
+    {{ fail("give " ~ ndcg_sql._spelled('label') ~ " (an expression) or " ~ ndcg_sql._spelled('label_col') ~ " (a column), not both") }}
+  {%- endif -%}
   {%- if options['score_col'] is not none and options['rank_col'] is not none -%}
     {{ fail("give " ~ ndcg_sql._spelled('score_col') ~ " or " ~ ndcg_sql._spelled('rank_col') ~ ", not both") }}
   {%- endif -%}

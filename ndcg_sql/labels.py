@@ -1,0 +1,178 @@
+"""Label expressions: a relevance label computed from the input's columns.
+
+Logs hold clicks, purchases or watch time, not a grade. ``label=`` (``--label``) takes an
+expression over the columns of the relation the labels come from (the ranking, or the
+judgments when they are given), such as ``clicked + 2 * purchased`` or
+``CASE WHEN watch_seconds >= 180 THEN 2 WHEN watch_seconds >= 60 THEN 1 ELSE 0 END``.
+
+The text is never pasted into SQL: sqlglot parses it (in the SQL of the engine that runs
+it), every node is checked against :data:`ALLOWED` (column names, literals, arithmetic,
+comparisons, AND/OR/NOT, CASE, COALESCE, LEAST, GREATEST, CAST to a number, boolean or
+text type), and sqlglot writes it back as DuckDB source SQL, which is transpiled with the
+rest of the statement. On the way, what engines do differently is written out once:
+
+* every column name is quoted (a name written without quotes is folded to the engine's
+  case first, as the engine itself would; ndcg_sql/dialects.py);
+* ``a / b`` is ``CAST(a AS DOUBLE) / NULLIF(CAST(b AS DOUBLE), 0)``: true division
+  everywhere (Postgres divides integers as integers), and a zero divisor gives NULL, which
+  the input checks report, instead of an error or infinity;
+* ``GREATEST``/``LEAST`` are NULL when an argument is NULL (BigQuery's and Snowflake's
+  rule; Postgres, DuckDB and Spark would skip the NULL);
+* a comparison used as a number counts 1 when true, 0 when false (NULL stays NULL):
+  ``(watch_seconds > 60) + (watch_seconds > 180)``.
+
+Comments are dropped. Anything else (subqueries, statements, other functions, qualified
+names, parameters) raises :class:`~ndcg_sql.errors.OptionError` naming what was found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+
+from . import dialects, identifiers
+from .errors import OptionError
+
+#: Node types a label expression may hold.
+ALLOWED = (
+    exp.Column, exp.Identifier, exp.Literal, exp.Boolean, exp.Null, exp.Paren,
+    exp.Neg, exp.Add, exp.Sub, exp.Mul, exp.Div,
+    exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.NullSafeNEQ,
+    exp.Is, exp.In, exp.Between, exp.Not, exp.And, exp.Or,
+    exp.Case, exp.If, exp.Coalesce, exp.Least, exp.Greatest, exp.Cast, exp.DataType, exp.DataTypeParam,
+)
+#: Nodes whose value is true or false.
+PREDICATES = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.NullSafeNEQ,
+              exp.Is, exp.In, exp.Between, exp.Not, exp.And, exp.Or, exp.Boolean)
+#: Types a CAST may go to.
+CAST_TYPES = exp.DataType.NUMERIC_TYPES | exp.DataType.TEXT_TYPES | {exp.DataType.Type.BOOLEAN}
+#: What the error message offers instead.
+WHAT_IS_ALLOWED = ("column names, numbers and strings, + - * /, comparisons (= <> < <= > >= IS, IN, BETWEEN), "
+                   "AND, OR, NOT, CASE, COALESCE, LEAST, GREATEST and CAST")
+
+
+@dataclass(frozen=True)
+class LabelExpression:
+    """A checked label expression.
+
+    Attributes:
+        text: as the caller wrote it.
+        shown: as sqlglot writes it back in the dialect it was read in (reported with the results).
+        sql: DuckDB source SQL for the templates: names quoted, the rewrites above applied.
+        columns: the column names it reads, as the engine stores them (after the case rule).
+    """
+
+    text: str
+    shown: str
+    sql: str
+    columns: tuple[str, ...]
+
+
+def _what(node: exp.Expression) -> str:
+    """How the error message names a node that is not allowed."""
+    if isinstance(node, exp.Column):
+        return f"the qualified column name {node.sql()} (name a column of the input alone)"
+    if isinstance(node, (exp.Query, exp.Subquery)):
+        return "a subquery"
+    if isinstance(node, exp.Anonymous):
+        return f"the unknown function {node.name}()"
+    if isinstance(node, exp.Func):
+        return f"the function {node.sql_name()}()"
+    if isinstance(node, exp.DataType):
+        return f"a cast to {node.sql()}"
+    if isinstance(node, exp.Star):
+        return "*"
+    return f"{node.key.upper()}"
+
+
+def _check(tree: exp.Expression, text: str) -> None:
+    for node in tree.walk():
+        allowed = type(node) in ALLOWED
+        if isinstance(node, exp.Column):
+            allowed = isinstance(node.this, exp.Identifier) and not any(node.args.get(p) for p in ("table", "db", "catalog"))
+        elif isinstance(node, exp.DataType):
+            allowed = node.this in CAST_TYPES
+        if not allowed:
+            raise OptionError(f"label expression {text!r}: {_what(node)} is not allowed; use {WHAT_IS_ALLOWED}")
+
+
+def _as_number(predicate: exp.Expression) -> exp.Expression:
+    """1 when true, 0 when false, NULL when NULL."""
+    return exp.Case(ifs=[exp.If(this=predicate.copy(), true=exp.Literal.number(1)),
+                         exp.If(this=exp.Not(this=exp.Paren(this=predicate.copy())), true=exp.Literal.number(0))])
+
+
+def _used_as_condition(node: exp.Expression) -> bool:
+    child, parent = node, node.parent
+    while isinstance(parent, exp.Paren):
+        child, parent = parent, parent.parent
+    if isinstance(parent, (exp.And, exp.Or, exp.Not)):
+        return True
+    return isinstance(parent, (exp.If, exp.Case)) and child is parent.this
+
+
+def _double(node: exp.Expression) -> exp.Expression:
+    return exp.Cast(this=node.copy(), to=exp.DataType.build("DOUBLE"))
+
+
+def _rewrite(tree: exp.Expression, fold: str | None) -> exp.Expression:
+    """The portable form (module docstring): names quoted, division, GREATEST/LEAST, comparisons."""
+    tree = tree.copy()
+    for column in list(tree.find_all(exp.Column)):
+        name = column.this
+        ident = exp.to_identifier(name.name, quoted=True) if name.quoted else identifiers.identifier(name.name, fold)
+        column.replace(exp.Column(this=ident))
+    # deepest first, so that a rewritten node carries its rewritten children along
+    for node in reversed(list(tree.walk(bfs=True))):
+        if isinstance(node, exp.Div):
+            new = exp.Div(this=_double(node.this),
+                          expression=exp.Nullif(this=_double(node.expression), expression=exp.Literal.number(0)))
+        elif isinstance(node, (exp.Greatest, exp.Least)):
+            arguments = [node.this, *node.expressions]
+            present = exp.and_(*(exp.Not(this=exp.Is(this=exp.Paren(this=a.copy()), expression=exp.Null()))
+                                 for a in arguments))
+            new = exp.Case(ifs=[exp.If(this=present, true=node.copy())])
+        elif isinstance(node, PREDICATES) and not _used_as_condition(node):
+            new = _as_number(node)
+        else:
+            continue
+        if node is tree:
+            tree = new
+        else:
+            node.replace(new)
+    return tree
+
+
+def parse(text, dialect: str = "duckdb") -> LabelExpression:
+    """Parse and check a label expression written in ``dialect``'s SQL.
+
+    Args:
+        text: the expression, e.g. ``"clicked + 2 * purchased"``.
+        dialect: the engine it is written for and runs on ("duckdb" for files and frames).
+
+    Returns:
+        :class:`LabelExpression`.
+
+    Raises:
+        OptionError: not a string, empty, not one expression, or holding anything outside
+            :data:`ALLOWED` (the message names it).
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise OptionError(f"label must be a non-empty SQL expression over the input's columns; got {text!r}")
+    target = dialects.get(dialect)
+    try:
+        tree = sqlglot.parse_one(text, read=target.sqlglot)
+    except sqlglot.errors.SqlglotError as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise OptionError(f"label expression {text!r} is not valid SQL: {first}") from None
+    for node in tree.walk():
+        node.comments = None
+    if isinstance(tree, exp.Block) or tree.find(exp.Block):
+        raise OptionError(f"label expression {text!r}: one expression, not several statements")
+    _check(tree, text)
+    rewritten = _rewrite(tree, target.fold)
+    columns = tuple(dict.fromkeys(column.name for column in rewritten.find_all(exp.Column)))
+    return LabelExpression(text=text, shown=tree.sql(dialect=target.sqlglot), sql=rewritten.sql(dialect="duckdb"),
+                           columns=columns)
