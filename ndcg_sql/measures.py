@@ -51,6 +51,16 @@ GRADED = ("CG", "DCG", "nDCG")
 UNBOUNDED = ("CG", "DCG")
 #: Families that need a cutoff.
 NEED_CUTOFF = ("P", "R", "Success")
+# The range of a measure's per-query values decides the 95% interval of its mean in the summary
+# (the rule: sql/options/value_range.sql; the intervals: sql/summary.sql.j2): "zero_one" (values
+# 0 or 1): the Wilson score interval; "unit" (values in [0, 1]: every family but CG and DCG):
+# the normal interval clipped to [0, 1]; "unbounded" (UNBOUNDED): the plain normal interval.
+#: Families whose per-query values are 0 or 1 at every cutoff.
+ZERO_ONE = ("Success",)
+#: Families whose per-query values are 0 or 1 at cutoff 1: P@1 = rel(1) and RR@1 = rel(1).
+#: (P@1 is a fraction where ties="average" spans rank 1; a value in [0, 1] with mean p has a
+#: variance of at most p(1 - p), so the Wilson interval holds there too, only wider.)
+ZERO_ONE_AT_1 = ("P", "RR")
 ALIASES = {
     "ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP",
     "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success",
@@ -107,6 +117,8 @@ def grammar() -> dict:
         "linear": list(LINEAR),
         "need_cutoff": list(NEED_CUTOFF),
         "unbounded": list(UNBOUNDED),
+        "zero_one": list(ZERO_ONE),
+        "zero_one_at_1": list(ZERO_ONE_AT_1),
         "graded_column": dict(GRADED_COLUMN),
     }
 

@@ -123,8 +123,11 @@ def evaluate(
 
 
 def close(a, b, tol=1e-9) -> bool:
+    """Numbers within tol (relative and absolute); None only equal to None, text to the same text."""
     if a is None or b is None:
         return a is None and b is None
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
     return math.isclose(a, b, rel_tol=tol, abs_tol=tol)
 
 

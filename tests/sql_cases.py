@@ -51,4 +51,9 @@ GOLDEN = {
         table="proj.ds.runs", judgments_table="proj.ds.qrels", ties="item-desc", gain="linear",
         missing_queries="zero", k=[10, None], rank_col="rank",
     ),
+    # one measure of each range of values, so the summary shows each interval method
+    "measures-intervals": dict(table="runs", ties="item-desc", measures=["Success@10", "nDCG@10", "DCG@5"]),
 }
+#: The statements other than per_query kept for a case: the summary and the counts wrap the
+#: same per-query SQL, so one case shows them (and the measures case its intervals).
+GOLDEN_OTHER_STATEMENTS = {"judgments-trec": ("summary", "coverage"), "measures-intervals": ("summary",)}

@@ -1,8 +1,10 @@
 {#- The templates' context for parsed measures: measures (place in the order asked, name as
-    an SQL string literal), graded_measures (CG, DCG, nDCG: the per-query NDCG column and k),
-    binary_measures and their relevance thresholds, and unbounded_measures (names of the CG
-    and DCG ones, whose means are summed at a scale: sql/summary.sql.j2). AP, RR and Success are not linear in the
-    relevance at each rank, so they need a tie order: with ties='average' an option error. -#}
+    an SQL string literal, and value_range, the range of its per-query values, which decides
+    its interval: sql/options/value_range.sql), graded_measures (CG, DCG, nDCG: the per-query
+    NDCG column and k), binary_measures and their relevance thresholds, and unbounded_measures
+    (names of the CG and DCG ones, whose means are summed at a scale: sql/summary.sql.j2). AP,
+    RR and Success are not linear in the relevance at each rank, so they need a tie order: with
+    ties='average' an option error. -#}
 {% macro _measure_context(parsed, ties) -%}
   {%- set grammar = ndcg_sql._measure_grammar() -%}
   {%- set nonlinear = [] -%}
@@ -15,7 +17,8 @@
   {%- endif -%}
   {%- set named, graded, binary, thresholds, threshold_values, unbounded = [], [], [], [], [], [] -%}
   {%- for m in parsed -%}
-    {%- do named.append({'order': loop.index, 'name_sql': ndcg_sql.string_literal(m['name'])}) -%}
+    {%- do named.append({'order': loop.index, 'name_sql': ndcg_sql.string_literal(m['name']),
+                         'value_range': ndcg_sql._value_range(m)}) -%}
     {%- if m['family'] in grammar['unbounded'] -%}{%- do unbounded.append(ndcg_sql.string_literal(m['name'])) -%}{%- endif -%}
     {%- if m['family'] in grammar['graded'] -%}
       {%- do graded.append({'order': loop.index, 'k': m['k'], 'column': grammar['graded_column'][m['family']]}) -%}

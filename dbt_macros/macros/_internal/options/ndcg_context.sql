@@ -101,7 +101,7 @@
       'item_type': item_type,
       'segmented_judgments': segmented and judged} -%}
   {%- set context = ndcg_sql._ranking_context(resolved, options, relation, judgments, hints) -%}
-  {%- do context.update({'intervals': summary['intervals']}) -%}
+  {%- do context.update({'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range']}) -%}
   {%- do context.update({'segment_cols': summary['segment_cols']}) -%}
   {%- if summary['segments'] -%}{%- do context.update({'segmented_judgments': segmented and judged}) -%}{%- endif -%}
   {%- if summary['parsed_measures'] is not none -%}

@@ -6,7 +6,9 @@
     entry point's summary is built from this one decision. Returns parsed_measures (the
     parsed names, or none) and the templates' context of the summary: cutoffs, measures (with
     their places; none for NDCG), graded_measures, binary_measures, thresholds,
-    unbounded_measures, segments (names), segment_cols (quoted), intervals, bootstrap, seed. -#}
+    unbounded_measures, ndcg_value_range (the range of NDCG's values, for the interval of an
+    NDCG summary: sql/options/value_range.sql), segments (names), segment_cols (quoted),
+    intervals, bootstrap, seed. -#}
 {% macro _summary_context(options) -%}
   {%- set fail = ndcg_sql._option_error -%}
   {%- set table = ndcg_sql._option_table() -%}
@@ -44,6 +46,7 @@
       'segments': segments,
       'segment_cols': segment_cols,
       'intervals': (measures is not none or segments | length > 0) if intervals is none else intervals,
+      'ndcg_value_range': ndcg_sql._value_range({'family': 'nDCG', 'k': none}),
       'bootstrap': bootstrap,
       'seed': seed} -%}
   {%- if measures is not none -%}

@@ -1,21 +1,22 @@
 {#- Generated from sql/summary.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_summary(cutoffs, intervals, measures, per_query_relation, segment_cols, unbounded_measures) -%}
+{% macro _tmpl_summary(cutoffs, intervals, measures, ndcg_value_range, per_query_relation, segment_cols, unbounded_measures) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'cutoffs'") }}{% endif -%}
 {%- if intervals is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'intervals'") }}{% endif -%}
+{%- if ndcg_value_range is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'ndcg_value_range'") }}{% endif -%}
 {%- if per_query_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'per_query_relation'") }}{% endif -%}
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'segment_cols'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'intervals': intervals, 'measures': measures, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols, 'unbounded_measures': unbounded_measures} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'intervals': intervals, 'measures': measures, 'ndcg_value_range': ndcg_value_range, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols, 'unbounded_measures': unbounded_measures} -%}
 {#- The summary of per-query rows, one row per ([segment values,] k or measure), the same for
     every entry point: the mean over the queries counted (all, less the no-relevant ones under
     the skip policy), how many were counted (queries) and evaluated, with NDCG how many had no
-    relevant item (IDCG@k = 0), and with intervals the standard error and the normal 95%
-    interval of the mean. Without segments every cutoff or measure asked gets a row, with 0
-    queries and a NULL mean when none was evaluated; with segments every segment of the rows
-    gets a row for each (its queries have a value for each).
+    relevant item (IDCG@k = 0), and with intervals the standard error, the 95% interval of the
+    mean and the name of its method. Without segments every cutoff or measure asked gets a row,
+    with 0 queries and a NULL mean when none was evaluated; with segments every segment of the
+    rows gets a row for each (its queries have a value for each).
 
     The mean and the spread are exact sums, order-independent: every value is divided by its
     group's scale (1, or for CG and DCG, which are unbounded, the group's largest |value|,
@@ -24,26 +25,45 @@
     queries. With v the values and s the scale of a group of n queries:
       mean    = s * sum(round(v / s)) / n
       stderr  = s * sqrt(sum(round(((v - mean) / s)^2)) / (n - 1)) / sqrt(n)   (n >= 2)
-      ci      = mean -/+ 1.959963984540054 * stderr   (z = Phi^-1(0.975); the normal
-                approximation, e.g. Sakai, SIGIR 2014 tutorial; compare's t interval is wider)
     Rounding moves a value by at most 5e-19 * s. NULL values (skipped queries) are left out.
+
+    The interval (NULL below 2 queries) respects the range of the values (value_range:
+    sql/options/value_range.sql), and ci_method names it. With z = 1.959963984540054
+    (Phi^-1(0.975)), p the mean and n the queries counted:
+      'normal'                      mean -/+ z * stderr (the normal approximation, e.g. Sakai,
+                                    SIGIR 2014 tutorial; compare's t interval is wider), for
+                                    unbounded values (CG, DCG)
+      'normal, clipped to [0, 1]'   the same with its ends clipped to [0, 1], for values in [0, 1]
+                                    (NDCG, P, R, AP, RR)
+      'wilson'                      (n p + z^2/2 -/+ z sqrt(n p (1 - p) + z^2/4)) / (n + z^2), the
+                                    Wilson score interval (Wilson, JASA 22(158) 1927), which lies
+                                    in [0, 1] (clipped against rounding only), for values 0 or 1
+                                    (Success@k, P@1, RR@1)
 
     Context: per_query_relation, segment_cols (quoted column names of those rows),
     output_query_col, cutoffs, measures (none for NDCG rows, else the asked measures with
-    their place and name; unbounded_measures: the names of CG and DCG ones), intervals. -#}
+    their place, name and value_range; unbounded_measures: the names of CG and DCG ones),
+    ndcg_value_range (the range of NDCG's values), intervals. -#}
 {%- set by_measure = (measures | default(none)) is not none -%}
 {%- set group = 'measure' if by_measure else 'k' -%}
 {%- set scaled = by_measure and (unbounded_measures | default([])) -%}
+{#- the interval's method for each range of values, and the ranges of this summary's groups -#}
+{%- set ci_methods = {'zero_one': 'wilson', 'unit': 'normal, clipped to [0, 1]', 'unbounded': 'normal'} -%}
+{%- set ranges = (measures | map(attribute='value_range') | unique | list) if by_measure else [ndcg_value_range] -%}
 
 {#- the same group: segment values may be NULL; k is NULL for the whole list (0 stands for it) -#}
 
 
+{#- the ends of the Wilson score interval ('-' low, '+' high) of the mean m.mean of m.queries values 0 or 1 -#}
+
+{#- x clipped to [0, 1] (NULL stays NULL) -#}
+
 
 WITH
 {%- if by_measure %}
-summary_groups AS ( -- one row per asked measure: its place in the output
+summary_groups AS ( -- one row per asked measure: its place in the output{% if intervals %} and its interval's method{% endif %}
   {%- for m in measures %}
-  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ m.order }} AS place, {{ m.name_sql }} AS measure
+  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ m.order }} AS place, {{ m.name_sql }} AS measure{% if intervals %}, '{{ ci_methods[m.value_range] }}' AS ci_method{% endif %}
   {%- endfor %}
 ),
 {%- else %}
@@ -54,8 +74,8 @@ cutoffs AS ( -- one row per cutoff
   {%- endfor %}
 )
 {% endwith %},
-summary_groups AS ( -- one row per cutoff: its place in the output
-  SELECT cutoff_id AS place, k FROM cutoffs
+summary_groups AS ( -- one row per cutoff: its place in the output{% if intervals %} and its interval's method{% endif %}
+  SELECT cutoff_id AS place, k{% if intervals %}, '{{ ci_methods[ndcg_value_range] }}' AS ci_method{% endif %} FROM cutoffs
 ),
 {%- endif %}
 summary_values AS ( -- one row per ([segment,] query, {{ group }}): the value{% if not by_measure %} and whether IDCG@k is 0{% endif %}
@@ -109,6 +129,25 @@ summary_errors AS ( -- one row per ([segment,] {{ group }}): the standard error 
     END AS stderr
   FROM summary_means AS m
   INNER JOIN summary_spreads AS d ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'm', 'd', group) }}
+),
+summary_bounds AS ( -- one row per ([segment,] {{ group }}): the standard error and the ends of the interval, before clipping
+  SELECT
+    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'e.') }}e.{{ group }},
+    e.stderr,
+    {%- for side, sign in [('low', '-'), ('high', '+')] %}
+    {% if ranges == ['zero_one'] -%}
+    CASE WHEN m.queries >= 2 THEN {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }} END
+    {%- elif 'zero_one' in ranges -%}
+    CASE WHEN g.ci_method <> '{{ ci_methods['zero_one'] }}' THEN m.mean {{ sign }} 1.959963984540054 * e.stderr WHEN m.queries >= 2 THEN {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }} END
+    {%- else -%}
+    m.mean {{ sign }} 1.959963984540054 * e.stderr
+    {%- endif %} AS ci_{{ side }}{% if not loop.last %},{% endif %}
+    {%- endfor %}
+  FROM summary_errors AS e
+  INNER JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'e', 'm', group) }}
+  {%- if 'zero_one' in ranges and ranges | length > 1 %}
+  INNER JOIN summary_groups AS g ON {{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
+  {%- endif %}
 )
 {%- endif %}
 SELECT
@@ -121,8 +160,16 @@ SELECT
   CAST(COALESCE(m.evaluated, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS evaluated
   {%- if intervals %},
   e.stderr,
-  m.mean - 1.959963984540054 * e.stderr AS ci_low,
-  m.mean + 1.959963984540054 * e.stderr AS ci_high
+  {%- for side in ['low', 'high'] %}
+  {% if 'unbounded' not in ranges -%}
+  {{ ndcg_sql._tmpl_summary__clipped(ndcg_context, 'e.ci_' ~ side) }}
+  {%- elif ranges == ['unbounded'] -%}
+  e.ci_{{ side }}
+  {%- else -%}
+  CASE WHEN g.ci_method = '{{ ci_methods['unbounded'] }}' THEN e.ci_{{ side }} ELSE {{ ndcg_sql._tmpl_summary__clipped(ndcg_context, 'e.ci_' ~ side) }} END
+  {%- endif %} AS ci_{{ side }},
+  {%- endfor %}
+  g.ci_method
   {%- endif %}
 {#- Without segments every group asked gets a row; with segments the groups of each segment are
     those of its rows (every evaluated query has a row for every cutoff or measure), with no
@@ -130,7 +177,7 @@ SELECT
 FROM summary_groups AS g
 {% if segment_cols %}INNER{% else %}LEFT{% endif %} JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'm', group) }}
 {%- if intervals %}
-LEFT JOIN summary_errors AS e ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 'm', 'e') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
+LEFT JOIN summary_bounds AS e ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 'm', 'e') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
 {%- endif %}
 ORDER BY {% for s in segment_cols %}m.{{ s }} ASC NULLS LAST, {% endfor %}g.place ASC NULLS LAST
 {%- endmacro %}
