@@ -52,7 +52,7 @@ MAX_EXPONENTIAL_LABEL = 1023
 MAX_REPLICATES = 100_000
 #: Output column names: a query or segment column of one of these names would be ambiguous.
 OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
-SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high",
+SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method",
                    "bootstrap_low", "bootstrap_high")
 #: Positions 1..head of each ranking are summed column-wise (sql/dcg_at_cutoffs.sql.j2): at least
 #: the default, at most the maximum (exactly the longest list when it is known and shorter).
@@ -195,8 +195,11 @@ PARAMETERS: tuple[Parameter, ...] = (
               'names) are per (segment, query), and only then may missing_queries be "zero".',
               cli=Cli(("evaluate", "compare", "sql"), metavar="COL", nargs="+")),
     Parameter("intervals", None, "bool | None",
-              "add stderr, ci_low and ci_high to the summary: the standard error s/sqrt(n) and the normal "
-              "95% interval of each mean (NULL below 2 queries). Default None: with measures or segments.",
+              "add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a "
+              "95% interval of each mean (NULL below 2 queries) that respects the range of the values, and "
+              "its method: 'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), "
+              "'normal, clipped to [0, 1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, "
+              "AP, RR), 'normal' for CG and DCG. Default None: with measures or segments.",
               cli=Cli(("evaluate", "sql"), flag=True)),
     Parameter("bootstrap", 0, "int",
               "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "

@@ -57,8 +57,9 @@ class Result:
             or a list of dicts (warehouse), the same columns from every entry point
             (sql/summary.sql.j2): k, ndcg (the mean), queries (counted in the mean),
             no_relevant (queries with IDCG@k = 0), evaluated; with measures: measure,
-            mean, queries, evaluated; with intervals stderr, ci_low, ci_high; with a
-            bootstrap bootstrap_low, bootstrap_high.
+            mean, queries, evaluated; with intervals stderr, ci_low, ci_high and ci_method
+            (the interval's method, by the range of the values: 'wilson', 'normal, clipped
+            to [0, 1]' or 'normal'); with a bootstrap bootstrap_low, bootstrap_high.
         options: the conventions that produced the numbers.
         coverage: query counts: evaluated; with judgments also unjudged_ignored (run
             queries with no judgment) and missing_from_run.

@@ -1,6 +1,8 @@
 {#- The summary of ndcg_measures' rows, one row per ([segment values,] measure) in the order
     given: measure, mean, queries, evaluated, and with intervals (default: always, as the
-    Python runner's summary of measures) stderr, ci_low, ci_high - sql/summary.sql.j2.
+    Python runner's summary of measures) stderr, ci_low, ci_high, ci_method (the interval's
+    method, by the range of the measure's values: 'wilson' for Success@k, P@1, RR@1; 'normal,
+    clipped to [0, 1]' for nDCG, P, R, AP, RR; 'normal' for CG, DCG) - sql/summary.sql.j2.
       per_query     a ref(), source() or CTE name holding ndcg_measures' rows
       measures      the measures of those rows (as given to ndcg_measures)
       query_col     the query column (default 'query_id')

@@ -1,8 +1,9 @@
 {#- The summary of ndcg_per_query's rows, one row per ([segment values,] k): k, ndcg (the mean
     over the queries counted: all, less the no-relevant ones under 'skip'; NULL when none),
     queries (how many were counted), no_relevant (queries with IDCG@k = 0), evaluated, and
-    with intervals stderr, ci_low, ci_high - the SQL of sql/summary.sql.j2, the same the
-    Python runner runs (the same columns as evaluate(...).summary for the same options).
+    with intervals stderr, ci_low, ci_high, ci_method (NDCG's interval: the normal one clipped
+    to [0, 1]) - the SQL of sql/summary.sql.j2, the same the Python runner runs (the same
+    columns as evaluate(...).summary for the same options).
       per_query     a ref(), source() or CTE name with ndcg_per_query's rows
       query_col     the query column of per_query (default 'query_id')
       k             the cutoffs to report: give those of ndcg_per_query
