@@ -48,6 +48,91 @@ def test_one_query_has_no_interval():
     assert row["queries"] == 1 and row["stderr"] is None and row["ci_low"] is None
 
 
+def successes(hits: int, queries: int = 20, segments=None) -> pd.DataFrame:
+    """queries lists of two items; the top item of the first `hits` is relevant, no other item
+    is: Success@k, P@1, RR, nDCG@k and DCG@k (exponential gain, label 1) are 1 for those
+    queries and 0 for the others."""
+    rows = [(q, "a", 2.0, int(q < hits)) for q in range(queries)] + [(q, "b", 1.0, 0) for q in range(queries)]
+    data = pd.DataFrame(rows, columns=["query_id", "item_id", "score", "label"])
+    if segments:
+        data = pd.concat([data.assign(arm=arm) for arm in segments], ignore_index=True)
+    return data
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The Wilson score interval from its formula (Wilson 1927), z = Phi^-1(0.975)."""
+    p = hits / n
+    centre = (p + Z**2 / (2 * n)) / (1 + Z**2 / n)
+    half = Z / (1 + Z**2 / n) * np.sqrt(p * (1 - p) / n + Z**2 / (4 * n**2))
+    return centre - half, centre + half
+
+
+#: The interval's method of each measure, by the range of its per-query values: 0 or 1, in [0, 1], unbounded.
+METHODS = {"Success@10": "wilson", "Success@1": "wilson", "P@1": "wilson", "RR@1": "wilson", "P(rel=2)@1": "wilson",
+           "nDCG@10": "normal, clipped to [0, 1]", "nDCG": "normal, clipped to [0, 1]", "P@2": "normal, clipped to [0, 1]",
+           "R@1": "normal, clipped to [0, 1]", "AP@1": "normal, clipped to [0, 1]", "AP": "normal, clipped to [0, 1]",
+           "RR": "normal, clipped to [0, 1]", "DCG@5": "normal", "CG@2": "normal"}
+
+
+def test_each_measure_names_the_method_of_its_interval():
+    result = ndcg_sql.evaluate(successes(19), measures=list(METHODS), ties="item-asc")
+    assert {row["measure"]: row["ci_method"] for row in result.summary_records()} == METHODS
+    ndcg = ndcg_sql.evaluate(successes(19), k=[1, None], intervals=True).summary_records()
+    assert [row["ci_method"] for row in ndcg] == ["normal, clipped to [0, 1]"] * 2
+
+
+@pytest.mark.parametrize("hits", [19, 20, 1, 0, 10])
+def test_binary_measures_get_the_wilson_interval(hits):
+    """Success@10 on 20 queries: the normal interval of 19 of 20 reaches 1.048; Wilson's stays in
+    [0, 1] and equals scipy's binomtest(...).proportion_ci(method='wilson') and the formula."""
+    rows = ndcg_sql.evaluate(successes(hits), measures=["Success@10", "P@1", "RR@1"], ties="item-asc").summary_records()
+    values = np.array([1.0] * hits + [0.0] * (20 - hits))
+    expected = stats.binomtest(hits, 20).proportion_ci(confidence_level=0.95, method="wilson")
+    assert (expected.low, expected.high) == pytest.approx(wilson(hits, 20), **TOL)
+    if hits == 19:
+        assert values.mean() + Z * stats.sem(values) > 1  # what the normal interval would give
+    for row in rows:
+        assert row["ci_method"] == "wilson" and row["queries"] == 20
+        assert row["mean"] == pytest.approx(hits / 20, **TOL)
+        assert row["stderr"] == pytest.approx(stats.sem(values), **TOL)
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((expected.low, expected.high), **TOL)
+        assert 0 <= row["ci_low"] <= row["mean"] <= row["ci_high"] <= 1
+
+
+@pytest.mark.parametrize("hits", [19, 1])
+def test_bounded_measures_get_the_normal_interval_clipped_and_unbounded_ones_not(hits):
+    """nDCG@10, RR and the NDCG summary are in [0, 1]: the normal interval, clipped; DCG@5 is not
+    bounded: the normal interval as it is, past 1 (19 of 20) or below 0 (1 of 20)."""
+    values = np.array([1.0] * hits + [0.0] * (20 - hits))
+    low, high = stats.norm.interval(0.95, loc=values.mean(), scale=stats.sem(values))
+    assert low < 0 if hits == 1 else high > 1
+    clipped = (max(low, 0.0), min(high, 1.0))
+    rows = ndcg_sql.evaluate(successes(hits), measures=["nDCG@10", "RR", "DCG@5"], ties="item-asc").summary_records()
+    ndcg = ndcg_sql.evaluate(successes(hits), k=[10], intervals=True).summary_records()
+    for row in rows[:2] + ndcg:
+        assert row["ci_method"] == "normal, clipped to [0, 1]"
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx(clipped, **TOL)
+    assert clipped[0 if hits == 1 else 1] in (0.0, 1.0)
+    dcg = rows[2]
+    assert dcg["measure"] == "DCG@5" and dcg["ci_method"] == "normal"
+    assert (dcg["ci_low"], dcg["ci_high"]) == pytest.approx((low, high), **TOL)
+
+
+def test_wilson_interval_per_segment_and_none_below_two_queries():
+    data = pd.concat([successes(19).assign(arm="a"), successes(3, queries=5).assign(arm="b"),
+                      successes(1, queries=1).assign(arm="c")], ignore_index=True)
+    rows = ndcg_sql.evaluate(data, measures=["Success@10", "AP"], segments="arm", ties="item-asc").summary_records()
+    by_key = {(row["arm"], row["measure"]): row for row in rows}
+    for arm, hits, n in (("a", 19, 20), ("b", 3, 5)):
+        expected = stats.binomtest(hits, n).proportion_ci(method="wilson")
+        row = by_key[(arm, "Success@10")]
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((expected.low, expected.high), **TOL)
+        assert by_key[(arm, "AP")]["ci_method"] == "normal, clipped to [0, 1]"
+    one = by_key[("c", "Success@10")]
+    assert one["queries"] == 1 and one["ci_method"] == "wilson"
+    assert one["stderr"] is None and one["ci_low"] is None and one["ci_high"] is None
+
+
 @pytest.mark.parametrize("measure", ["nDCG@10", "AP", "RR", "P(rel=2)@5"])
 def test_compare_matches_scipy_paired_t_test(measure):
     result = ndcg_sql.compare(SPLADE, BM25, [measure], **TREC)

@@ -525,30 +525,40 @@ WITH run_rows AS (
     CASE
       WHEN g.ci_method <> 'wilson'
       THEN m.mean - 1.959963984540054 * e.stderr
-      WHEN m.queries >= 2
-      THEN (
-        m.queries * m.mean + 1.959963984540054 * 1.959963984540054 / 2 - 1.959963984540054 * SQRT(
-          m.queries * m.mean * (
-            1 - m.mean
-          ) + 1.959963984540054 * 1.959963984540054 / 4
+      ELSE CASE
+        WHEN m.queries < 2
+        THEN NULL
+        WHEN m.mean = 0
+        THEN 0.0
+        ELSE (
+          m.queries * m.mean + 1.959963984540054 * 1.959963984540054 / 2 - 1.959963984540054 * SQRT(
+            m.queries * m.mean * (
+              1 - m.mean
+            ) + 1.959963984540054 * 1.959963984540054 / 4
+          )
+        ) / (
+          m.queries + 1.959963984540054 * 1.959963984540054
         )
-      ) / (
-        m.queries + 1.959963984540054 * 1.959963984540054
-      )
+      END
     END AS ci_low,
     CASE
       WHEN g.ci_method <> 'wilson'
       THEN m.mean + 1.959963984540054 * e.stderr
-      WHEN m.queries >= 2
-      THEN (
-        m.queries * m.mean + 1.959963984540054 * 1.959963984540054 / 2 + 1.959963984540054 * SQRT(
-          m.queries * m.mean * (
-            1 - m.mean
-          ) + 1.959963984540054 * 1.959963984540054 / 4
+      ELSE CASE
+        WHEN m.queries < 2
+        THEN NULL
+        WHEN m.mean = 1
+        THEN 1.0
+        ELSE (
+          m.queries * m.mean + 1.959963984540054 * 1.959963984540054 / 2 + 1.959963984540054 * SQRT(
+            m.queries * m.mean * (
+              1 - m.mean
+            ) + 1.959963984540054 * 1.959963984540054 / 4
+          )
+        ) / (
+          m.queries + 1.959963984540054 * 1.959963984540054
         )
-      ) / (
-        m.queries + 1.959963984540054 * 1.959963984540054
-      )
+      END
     END AS ci_high
   FROM summary_errors AS e
   INNER JOIN summary_means AS m

@@ -527,30 +527,40 @@ WITH run_rows AS (
     CASE
       WHEN g.ci_method <> 'wilson'
       THEN m.mean - 1.959963984540054 * e.stderr
-      WHEN m.queries >= 2
-      THEN CAST((
-        m.queries * m.mean + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 2 - 1.959963984540054 * SQRT(
-          m.queries * m.mean * (
-            1 - m.mean
-          ) + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 4
+      ELSE CASE
+        WHEN m.queries < 2
+        THEN NULL
+        WHEN m.mean = 0
+        THEN 0.0
+        ELSE CAST((
+          m.queries * m.mean + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 2 - 1.959963984540054 * SQRT(
+            m.queries * m.mean * (
+              1 - m.mean
+            ) + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 4
+          )
+        ) AS DOUBLE PRECISION) / (
+          m.queries + 1.959963984540054 * 1.959963984540054
         )
-      ) AS DOUBLE PRECISION) / (
-        m.queries + 1.959963984540054 * 1.959963984540054
-      )
+      END
     END AS ci_low,
     CASE
       WHEN g.ci_method <> 'wilson'
       THEN m.mean + 1.959963984540054 * e.stderr
-      WHEN m.queries >= 2
-      THEN CAST((
-        m.queries * m.mean + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 2 + 1.959963984540054 * SQRT(
-          m.queries * m.mean * (
-            1 - m.mean
-          ) + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 4
+      ELSE CASE
+        WHEN m.queries < 2
+        THEN NULL
+        WHEN m.mean = 1
+        THEN 1.0
+        ELSE CAST((
+          m.queries * m.mean + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 2 + 1.959963984540054 * SQRT(
+            m.queries * m.mean * (
+              1 - m.mean
+            ) + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 4
+          )
+        ) AS DOUBLE PRECISION) / (
+          m.queries + 1.959963984540054 * 1.959963984540054
         )
-      ) AS DOUBLE PRECISION) / (
-        m.queries + 1.959963984540054 * 1.959963984540054
-      )
+      END
     END AS ci_high
   FROM summary_errors AS e
   INNER JOIN summary_means AS m

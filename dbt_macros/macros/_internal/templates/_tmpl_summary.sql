@@ -37,8 +37,9 @@
                                     (NDCG, P, R, AP, RR)
       'wilson'                      (n p + z^2/2 -/+ z sqrt(n p (1 - p) + z^2/4)) / (n + z^2), the
                                     Wilson score interval (Wilson, JASA 22(158) 1927), which lies
-                                    in [0, 1] (clipped against rounding only), for values 0 or 1
-                                    (Success@k, P@1, RR@1)
+                                    in [0, 1] and holds the mean (clipped, and exact at p = 0 and
+                                    p = 1, against rounding only), for values 0 or 1 (Success@k,
+                                    P@1, RR@1)
 
     Context: per_query_relation, segment_cols (quoted column names of those rows),
     output_query_col, cutoffs, measures (none for NDCG rows, else the asked measures with
@@ -54,7 +55,9 @@
 {#- the same group: segment values may be NULL; k is NULL for the whole list (0 stands for it) -#}
 
 
-{#- the ends of the Wilson score interval ('-' low, '+' high) of the mean m.mean of m.queries values 0 or 1 -#}
+{#- an end of the Wilson score interval (sign '-' low, '+' high) of the mean m.mean of m.queries
+    values 0 or 1: NULL below 2 queries; 0 (low) at p = 0 and 1 (high) at p = 1 exactly, where the
+    formula is, but for rounding -#}
 
 {#- x clipped to [0, 1] (NULL stays NULL) -#}
 
@@ -136,9 +139,9 @@ summary_bounds AS ( -- one row per ([segment,] {{ group }}): the standard error 
     e.stderr,
     {%- for side, sign in [('low', '-'), ('high', '+')] %}
     {% if ranges == ['zero_one'] -%}
-    CASE WHEN m.queries >= 2 THEN {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }} END
+    {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }}
     {%- elif 'zero_one' in ranges -%}
-    CASE WHEN g.ci_method <> '{{ ci_methods['zero_one'] }}' THEN m.mean {{ sign }} 1.959963984540054 * e.stderr WHEN m.queries >= 2 THEN {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }} END
+    CASE WHEN g.ci_method <> '{{ ci_methods['zero_one'] }}' THEN m.mean {{ sign }} 1.959963984540054 * e.stderr ELSE {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }} END
     {%- else -%}
     m.mean {{ sign }} 1.959963984540054 * e.stderr
     {%- endif %} AS ci_{{ side }}{% if not loop.last %},{% endif %}
