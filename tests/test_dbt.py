@@ -318,6 +318,22 @@ def test_column_names_are_quoted_not_pasted(project):
 
 LAMBDARANK_MEASURES = [("nDCG@10", None), ("P@5", ("P", 5, 1.0)), ("R@10", ("R", 10, 1.0)), ("AP", ("AP", None, 1.0)),
                        ("RR", ("RR", None, 1.0)), ("P(rel=2)@5", ("P", 5, 2.0)), ("Success@1", ("Success", 1, 1.0))]
+
+
+def expected_interval(name: str, values: list) -> tuple:
+    """(method, low, high) of a measure's 95% interval, as scipy computes it: the Wilson interval
+    (binomtest) for Success@k, whose values are 0 or 1; for the others here, bounded in [0, 1],
+    the normal interval (norm.interval) clipped to [0, 1]."""
+    from scipy import stats
+
+    if name.startswith("Success@"):
+        assert set(values) <= {0, 1}
+        interval = stats.binomtest(int(sum(values)), len(values)).proportion_ci(0.95, method="wilson")
+        return "wilson", interval.low, interval.high
+    low, high = stats.norm.interval(0.95, loc=sum(values) / len(values), scale=stats.sem(values))
+    return "normal, clipped to [0, 1]", max(low, 0.0), min(high, 1.0)
+
+
 TREC_MEASURES = {"nDCG@10": "ndcg_cut_10", "P@10": "P_10", "R@100": "recall_100", "AP": "map", "RR": "recip_rank"}
 
 
@@ -337,7 +353,7 @@ def check_lambdarank_measures(read):
     assert set(got) == set(expected)
     for key, value in expected.items():
         assert reference.close(got[key], value, TOL), (key, got[key], value)
-    # the summary: mean, count, standard error and interval, as scipy computes them
+    # the summary: mean, count, standard error and interval (by the range of the values), as scipy computes them
     from scipy import stats
 
     summary = read("lambdarank_measures_summary")
@@ -347,7 +363,8 @@ def check_lambdarank_measures(read):
         assert row["queries"] == len(values)
         assert reference.close(row["mean"], sum(values) / len(values), TOL)
         assert reference.close(row["stderr"], stats.sem(values), TOL)
-        low, high = stats.norm.interval(0.95, loc=sum(values) / len(values), scale=stats.sem(values))
+        method, low, high = expected_interval(row["measure"], values)
+        assert row["ci_method"] == method
         assert reference.close(row["ci_low"], low, 1e-8) and reference.close(row["ci_high"], high, 1e-8)
 
 
@@ -358,7 +375,8 @@ ARMS_MEASURES = [("nDCG@10", None), ("P@10", ("P", 10, 1.0)), ("R@100", ("R", 10
 def check_arms_measures(read):
     """dl19_arms_measures (segment_cols=['arm']): each arm's rows are the numpy reference's on
     that arm alone (NIST's judgments, trec_eval's ordering); dl19_arms_measures_summary: per
-    (arm, measure) the mean, count, standard error and interval as scipy computes them."""
+    (arm, measure) the mean, count, standard error and interval as scipy computes them (Wilson
+    for Success@1, whose splade interval the normal approximation took past 1)."""
     from scipy import stats
 
     got = {(row["arm"], row["query_id"], row["measure"]): row["value"] for row in read("dl19_arms_measures")}
@@ -385,7 +403,8 @@ def check_arms_measures(read):
         assert row["queries"] == len(values) == 43
         assert reference.close(row["mean"], mean, TOL)
         assert reference.close(row["stderr"], stats.sem(values), TOL)
-        low, high = stats.norm.interval(0.95, loc=mean, scale=stats.sem(values))
+        method, low, high = expected_interval(row["measure"], values)
+        assert row["ci_method"] == method
         assert reference.close(row["ci_low"], low, 1e-8) and reference.close(row["ci_high"], high, 1e-8)
     # the published Anserini BM25 baseline on TREC DL 2019 passage: NDCG@10 = 0.5058
     bm25_ndcg = next(row["mean"] for row in summary if (row["arm"], row["measure"]) == ("bm25", "nDCG@10"))
@@ -518,7 +537,7 @@ def test_measures_per_segment_model_matches_reference_and_runner(project):
     for record in records:
         row = got[(record["arm"], record["measure"])]
         assert row["queries"] == record["queries"]
-        for field in ("mean", "stderr", "ci_low", "ci_high"):
+        for field in ("mean", "stderr", "ci_low", "ci_high", "ci_method"):
             assert reference.close(row[field], record[field], RUNNER_TOL), (record, row)
 
 

@@ -149,6 +149,7 @@ def test_dbt_measures_sql_runs_on_engine_as_to_sql(engine, tables):  # noqa: F81
         assert row["queries"] == record["queries"]
         for field in ("mean", "stderr", "ci_low", "ci_high"):
             assert math.isclose(float(row[field]), record[field], rel_tol=TOLERANCE, abs_tol=TOLERANCE), (record, row)
+        assert row["ci_method"] == record["ci_method"], (record, row)
 
 
 @pytest.mark.parametrize("convention", ["trec_eval", "sklearn"])
@@ -249,3 +250,4 @@ def test_dbt_measures_per_segment_run_on_engine_as_to_sql(engine):  # noqa: F811
         assert row["queries"] == record["queries"]
         for field in ("mean", "stderr", "ci_low", "ci_high"):
             assert math.isclose(float(row[field]), record[field], rel_tol=TOLERANCE, abs_tol=TOLERANCE), (record, row)
+        assert row["ci_method"] == record["ci_method"], (record, row)

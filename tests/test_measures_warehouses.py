@@ -141,6 +141,39 @@ def test_suite_on_engine_matches_duckdb(engine, case_name):  # noqa: F811
     assert got.options == want.options
 
 
+def test_intervals_in_range_on_engine_match_scipy(engine):  # noqa: F811
+    """The interval follows the range of the values on every engine: on arm A 19 of 20 queries
+    succeed (the normal interval would reach 1.048), on arm B all 20 (Wilson's upper end exactly
+    1): Success@10 and P@1 get scipy's Wilson interval, nDCG@10 and RR the normal one clipped to
+    [0, 1], DCG@5 the normal one as it is; the same rows as DuckDB's."""
+    from scipy import stats
+
+    columns = ["arm", "query_id", "item_id", "score", "label"]
+    hits = {"A": 19, "B": 20}
+    rows = [(arm, f"q{q}", item, score, int(item == "a" and q < hits[arm]))
+            for arm in hits for q in range(20) for item, score in (("a", 2.0), ("b", 1.0))]
+    name = _load(engine, "interval_ranges", columns, rows)
+    options = dict(measures=["Success@10", "P@1", "nDCG@10", "RR", "DCG@5"], segments="arm", ties="item-asc")
+    got = ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, **options).summary_records()
+    for row in got:
+        values = [1.0] * hits[row["arm"]] + [0.0] * (20 - hits[row["arm"]])
+        if row["measure"] in ("Success@10", "P@1"):
+            method, interval = "wilson", stats.binomtest(hits[row["arm"]], 20).proportion_ci(method="wilson")
+            low, high = interval.low, interval.high
+        else:
+            scale = stats.sem(values)
+            low, high = stats.norm.interval(0.95, loc=sum(values) / 20, scale=scale) if scale else (1.0, 1.0)
+            method = "normal" if row["measure"] == "DCG@5" else "normal, clipped to [0, 1]"
+            if method != "normal":
+                low, high = max(low, 0.0), min(high, 1.0)
+        assert row["ci_method"] == method, row
+        assert math.isclose(float(row["ci_low"]), low, rel_tol=1e-9, abs_tol=1e-9), (row, low)
+        assert math.isclose(float(row["ci_high"]), high, rel_tol=1e-9, abs_tol=1e-9), (row, high)
+    assert [float(r["ci_high"]) for r in got if r["arm"] == "B" and r["ci_method"] == "wilson"] == [1.0, 1.0]
+    want = ndcg_sql.evaluate(pd.DataFrame(rows, columns=columns), **options).summary_records()
+    _same_records(got, want, ["arm", "measure"])
+
+
 def test_float32_scores_refused_where_the_engine_has_no_float32(engine):  # noqa: F811
     """trec_eval compares scores as float32: BigQuery and Snowflake have no 32-bit float."""
     run_name = _load(engine, "float32_runs", ["query_id", "item_id", "score"], [row[:3] for row in TEXT_RUN])

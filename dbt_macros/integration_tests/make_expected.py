@@ -178,9 +178,18 @@ def measure_rows(values: dict, asked, prefix: tuple = ()) -> list[tuple]:
     return [(*prefix, qid, name, values[(qid, name)]) for qid in sorted({q for q, _ in values}) for name, _ in asked]
 
 
+#: The interval of each measure of the models, by the range of its per-query values: 0 or 1 (the
+#: Wilson score interval), in [0, 1] (the normal one clipped to [0, 1]); the models have no
+#: unbounded measure (CG, DCG: the normal interval)
+CI_METHODS = {"Success@1": "wilson", **dict.fromkeys(
+    ["nDCG@10", "P@5", "P@10", "R@10", "R@100", "AP", "RR", "RR(rel=2)", "P(rel=2)@5"], "normal, clipped to [0, 1]")}
+
+
 def measure_summary_rows(values: dict, asked, prefix: tuple = ()) -> list[tuple]:
-    """Per measure: mean, count, standard error (scipy.stats.sem: sample standard deviation
-    over sqrt(n)) and 95% normal interval (scipy.stats.norm.interval); NULL for n < 2."""
+    """Per measure: its interval's method, mean, count, standard error (scipy.stats.sem: sample
+    standard deviation over sqrt(n)) and 95% interval, NULL for n < 2: the Wilson interval of
+    scipy.stats.binomtest for values 0 or 1, else the normal one (scipy.stats.norm.interval),
+    clipped to [0, 1]."""
     from scipy import stats
 
     rows = []
@@ -188,11 +197,18 @@ def measure_summary_rows(values: dict, asked, prefix: tuple = ()) -> list[tuple]
         sample = [value for (_, measure), value in values.items() if measure == name and value is not None]
         n = len(sample)
         mean = sum(sample) / n if n else None
+        method = CI_METHODS[name]
         stderr = low = high = None
         if n >= 2:
             stderr = float(stats.sem(sample))
-            low, high = (mean, mean) if stderr == 0 else stats.norm.interval(0.95, loc=mean, scale=stderr)
-        rows.append((*prefix, name, mean, n, stderr, low, high))
+            if method == "wilson":
+                assert set(sample) <= {0, 1}, name
+                interval = stats.binomtest(int(sum(sample)), n).proportion_ci(0.95, method="wilson")
+                low, high = interval.low, interval.high
+            else:
+                low, high = (mean, mean) if stderr == 0 else stats.norm.interval(0.95, loc=mean, scale=stderr)
+                low, high = max(low, 0.0), min(high, 1.0)
+        rows.append((*prefix, name, method, mean, n, stderr, low, high))
     return rows
 
 
@@ -265,13 +281,14 @@ def lambdarank_sklearn():
 # ---------------------------------------------------------------- the files
 
 #: model -> (key columns, value columns, rows): the seed's header is keys + values, and
-#: models/schema.yml compares the model with it on the same columns
+#: models/schema.yml compares the model with it on the same columns (text columns, such as a
+#: summary's ci_method, are keys: equals_expected compares values as numbers)
 MODELS = {
     "lambdarank_per_query": (["query_id", "k"], PER_QUERY_VALUES, lambdarank_per_query),
     "lambdarank_summary": (["k"], SUMMARY_VALUES, lambdarank_summary),
     "lambdarank_options_per_query": (["query_id", "k"], PER_QUERY_VALUES, lambdarank_options_per_query),
     "lambdarank_measures": (["query_id", "measure"], ["value"], lambdarank_measures),
-    "lambdarank_measures_summary": (["measure"], MEASURE_SUMMARY_VALUES, lambdarank_measures_summary),
+    "lambdarank_measures_summary": (["measure", "ci_method"], MEASURE_SUMMARY_VALUES, lambdarank_measures_summary),
     "lambdarank_sklearn": (["query_id", "measure"], ["value"], lambdarank_sklearn),
     "dl19_bm25_per_query": (["query_id", "k"], PER_QUERY_VALUES, dl19_bm25_per_query),
     "dl19_bm25_summary": (["k"], SUMMARY_VALUES, dl19_bm25_summary),
@@ -280,7 +297,7 @@ MODELS = {
     "dl19_arms_per_query": (["arm", "query_id", "k"], PER_QUERY_VALUES, dl19_arms_per_query),
     "dl19_arms_summary": (["arm", "k"], SUMMARY_VALUES, dl19_arms_summary),
     "dl19_arms_measures": (["arm", "query_id", "measure"], ["value"], dl19_arms_measures),
-    "dl19_arms_measures_summary": (["arm", "measure"], MEASURE_SUMMARY_VALUES, dl19_arms_measures_summary),
+    "dl19_arms_measures_summary": (["arm", "measure", "ci_method"], MEASURE_SUMMARY_VALUES, dl19_arms_measures_summary),
 }
 
 
