@@ -530,15 +530,11 @@ WITH run_rows AS (
         THEN NULL
         WHEN m.mean = 0
         THEN 0.0
-        ELSE (
-          m.queries * m.mean + 1.959963984540054 * 1.959963984540054 / 2 - 1.959963984540054 * SQRT(
-            m.queries * m.mean * (
-              1 - m.mean
-            ) + 1.959963984540054 * 1.959963984540054 / 4
-          )
-        ) / (
-          m.queries + 1.959963984540054 * 1.959963984540054
-        )
+        ELSE CAST(m.queries * m.mean + 0.5 * 1.959963984540054 * 1.959963984540054 - 1.959963984540054 * SQRT(
+          m.queries * m.mean * (
+            1 - m.mean
+          ) + 0.25 * 1.959963984540054 * 1.959963984540054
+        ) AS FLOAT64) / NULLIF(m.queries + 1.959963984540054 * 1.959963984540054, 0)
       END
     END AS ci_low,
     CASE
@@ -549,15 +545,11 @@ WITH run_rows AS (
         THEN NULL
         WHEN m.mean = 1
         THEN 1.0
-        ELSE (
-          m.queries * m.mean + 1.959963984540054 * 1.959963984540054 / 2 + 1.959963984540054 * SQRT(
-            m.queries * m.mean * (
-              1 - m.mean
-            ) + 1.959963984540054 * 1.959963984540054 / 4
-          )
-        ) / (
-          m.queries + 1.959963984540054 * 1.959963984540054
-        )
+        ELSE CAST(m.queries * m.mean + 0.5 * 1.959963984540054 * 1.959963984540054 + 1.959963984540054 * SQRT(
+          m.queries * m.mean * (
+            1 - m.mean
+          ) + 0.25 * 1.959963984540054 * 1.959963984540054
+        ) AS FLOAT64) / NULLIF(m.queries + 1.959963984540054 * 1.959963984540054, 0)
       END
     END AS ci_high
   FROM summary_errors AS e

@@ -535,15 +535,11 @@ WITH run_rows AS (
         THEN NULL
         WHEN m.mean = 0
         THEN 0.0
-        ELSE CAST((
-          m.queries * m.mean + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 2 - 1.959963984540054 * SQRT(
-            m.queries * m.mean * (
-              1 - m.mean
-            ) + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 4
-          )
-        ) AS DOUBLE PRECISION) / (
-          m.queries + 1.959963984540054 * 1.959963984540054
-        )
+        ELSE CAST(m.queries * m.mean + 0.5 * 1.959963984540054 * 1.959963984540054 - 1.959963984540054 * SQRT(
+          m.queries * m.mean * (
+            1 - m.mean
+          ) + 0.25 * 1.959963984540054 * 1.959963984540054
+        ) AS DOUBLE PRECISION) / NULLIF(m.queries + 1.959963984540054 * 1.959963984540054, 0)
       END
     END AS ci_low,
     CASE
@@ -554,15 +550,11 @@ WITH run_rows AS (
         THEN NULL
         WHEN m.mean = 1
         THEN 1.0
-        ELSE CAST((
-          m.queries * m.mean + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 2 + 1.959963984540054 * SQRT(
-            m.queries * m.mean * (
-              1 - m.mean
-            ) + CAST(1.959963984540054 * 1.959963984540054 AS DOUBLE PRECISION) / 4
-          )
-        ) AS DOUBLE PRECISION) / (
-          m.queries + 1.959963984540054 * 1.959963984540054
-        )
+        ELSE CAST(m.queries * m.mean + 0.5 * 1.959963984540054 * 1.959963984540054 + 1.959963984540054 * SQRT(
+          m.queries * m.mean * (
+            1 - m.mean
+          ) + 0.25 * 1.959963984540054 * 1.959963984540054
+        ) AS DOUBLE PRECISION) / NULLIF(m.queries + 1.959963984540054 * 1.959963984540054, 0)
       END
     END AS ci_high
   FROM summary_errors AS e
