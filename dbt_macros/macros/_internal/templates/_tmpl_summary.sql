@@ -56,8 +56,8 @@
 
 
 {#- an end of the Wilson score interval (sign '-' low, '+' high) of the mean m.mean of m.queries
-    values 0 or 1: NULL below 2 queries; 0 (low) at p = 0 and 1 (high) at p = 1 exactly, where the
-    formula is, but for rounding -#}
+    values 0 or 1: NULL below 2 queries; at p = 0 the low end and at p = 1 the high end are the
+    formula's exact values, 0 and 1 (computed, rounding left the high end 1 - 1e-16 below a mean of 1) -#}
 
 {#- x clipped to [0, 1] (NULL stays NULL) -#}
 
