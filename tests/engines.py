@@ -181,6 +181,9 @@ class Spark:
             .appName("ndcg_sql-tests")
             .config("spark.ui.enabled", "false")
             .config("spark.sql.shuffle.partitions", "1")
+            # tiny tables: compiling generated code and re-planning cost more than they save
+            .config("spark.sql.codegen.wholeStage", "false")
+            .config("spark.sql.adaptive.enabled", "false")
             .config("spark.driver.memory", "1g")
             .config("spark.ui.showConsoleProgress", "false")
             .config("spark.sql.warehouse.dir", self.warehouse)

@@ -98,15 +98,20 @@ def test_build_passes_every_model_seed_and_generic_test(project):
     assert set(statuses.values()) <= {"success", "pass"}, statuses
     assert sum(name.startswith("ndcg_sql_ndcg_at_least") for name in statuses) == 3
     assert sum(name.startswith("ndcg_sql_ndcg_valid_input") for name in statuses) == 2
+    assert sum(name.startswith("ndcg_sql_ndcg_one_partition_per_query") for name in statuses) == 1
     assert sum(name.startswith("equals_expected_") for name in statuses) == EXPECTED_SEEDS
 
 
 #: one expected-value seed, and one equals_expected test, per numeric model
 #: (all but dl19_bm25_run, a selection of seed rows)
-EXPECTED_SEEDS = 14
-#: seeds (3 + 14 expected; bad_ranking only on demand), models (15) and data tests
-#: (7 + 14 equals_expected) of the project
-NODES = 53
+EXPECTED_SEEDS = 16
+#: seeds (4 + 16 expected; bad_ranking only on demand), models (17) and data tests
+#: (8 + 16 equals_expected) of the project
+NODES = 61
+#: of those, built on dbt-duckdb and dbt-postgres only, where the incremental runs are tested
+#: (tests/test_dbt_incremental.py): the seed daily_log and its ndcg_one_partition_per_query test,
+#: the models daily_per_query (incremental) and daily_summary, their expected seeds and tests
+DAILY_NODES = 8
 
 
 # What each per-query model computes, as arguments of ndcg_sql.evaluate (the Python runner)
@@ -565,23 +570,29 @@ def test_equals_expected_fails_on_wrong_expected_values(project):
 # ---------------------------------------------------------------- the same project on dbt-postgres
 
 
+def postgres_variables(server) -> dict:
+    """The NDCG_SQL_DBT_PG_* variables of profiles.yml's postgres target for a server of
+    tests/engines.py (its own throwaway cluster, or the one NDCG_SQL_POSTGRES_DSN names)."""
+    import psycopg
+
+    if server.base:
+        settings = {"host": server.base, "port": "5432", "user": "postgres", "dbname": "postgres"}
+    else:
+        settings = psycopg.conninfo.conninfo_to_dict(os.environ[server.dsn_variable])
+    return {f"NDCG_SQL_DBT_PG_{key.upper()}": str(value) for key, value in settings.items()
+            if key in ("host", "port", "user", "password", "dbname")}
+
+
 @pytest.fixture(scope="module")
 def postgres_project(tmp_path_factory):
     """The integration project built on dbt-postgres against a throwaway server
     (tests/engines.py; NDCG_SQL_POSTGRES_DSN for an existing one);
     yields (project folder, reader of a table by name, build result)."""
-    import psycopg
-
     from engines import Postgres
 
     server = Postgres()
     try:
-        if server.base:
-            settings = {"host": server.base, "port": "5432", "user": "postgres", "dbname": "postgres"}
-        else:
-            settings = psycopg.conninfo.conninfo_to_dict(os.environ[Postgres.dsn_variable])
-        variables = {f"NDCG_SQL_DBT_PG_{key.upper()}": str(value) for key, value in settings.items()
-                     if key in ("host", "port", "user", "password", "dbname")}
+        variables = postgres_variables(server)
         project = copy_project(tmp_path_factory)
 
         def read(name):

@@ -77,13 +77,13 @@ def test_every_numeric_model_has_a_seed_types_and_an_equality_test(make_expected
                 tests.setdefault(model["name"], []).append(test["equals_expected"]["arguments"])
     assert set(tests) == set(make_expected.MODELS)
     for model, (keys, values, _) in make_expected.MODELS.items():
-        # the seed's columns, each with its type set (text ids, double / bigint numbers), spelled
-        # as each engine accepts it
+        # the seed's columns, each with its type set (text ids, double / bigint numbers, dates of
+        # the daily log's key), spelled as each engine accepts it
         column_types = types[f"expected_{model}"]["+column_types"]
         assert list(column_types) == keys + values, model
         kinds = {column: seed_type(spelled) for column, spelled in column_types.items()}
-        assert set(kinds.values()) <= {"text", "bigint", "double"}, model
-        assert kinds.get("k", "bigint") == "bigint" and all(kinds[v] != "text" for v in values), model
+        assert set(kinds.values()) <= {"text", "bigint", "double", "date"}, model
+        assert kinds.get("k", "bigint") == "bigint" and all(kinds[v] in ("bigint", "double") for v in values), model
         # the test: this seed, these key and value columns
         [arguments] = tests[model]
         assert arguments == {"expected": f"{{{{ ref('expected_{model}') }}}}", "key_columns": keys,
@@ -95,9 +95,10 @@ def test_every_numeric_model_has_a_seed_types_and_an_equality_test(make_expected
 #: no string or double, BigQuery's names are its own
 SEED_TYPES = {
     **dict.fromkeys(["duckdb", "postgres", "redshift", "snowflake"],
-                    {"text": "varchar", "double": "float8", "bigint": "bigint", "integer": "integer"}),
-    **dict.fromkeys(["spark", "databricks"], {"text": "string", "double": "double", "bigint": "bigint", "integer": "integer"}),
-    "bigquery": {"text": "STRING", "double": "FLOAT64", "bigint": "INT64", "integer": "INTEGER"},
+                    {"text": "varchar", "double": "float8", "bigint": "bigint", "integer": "integer", "date": "date"}),
+    **dict.fromkeys(["spark", "databricks"],
+                    {"text": "string", "double": "double", "bigint": "bigint", "integer": "integer", "date": "date"}),
+    "bigquery": {"text": "STRING", "double": "FLOAT64", "bigint": "INT64", "integer": "INTEGER", "date": "DATE"},
 }
 
 
@@ -120,7 +121,7 @@ def test_every_seed_column_type_is_spelled_for_every_adapter():
     yaml = pytest.importorskip("yaml")
     seeds = yaml.safe_load((PROJECT / "dbt_project.yml").read_text())["seeds"]["ndcg_sql_integration_tests"]
     configs = [config for name, config in seeds.items() if name != "expected"] + list(seeds["expected"].values())
-    assert len(configs) == 4 + len(list((PROJECT / "seeds" / "expected").glob("*.csv")))
+    assert len(configs) == 5 + len(list((PROJECT / "seeds" / "expected").glob("*.csv")))
     for config in configs:
         for spelled in config["+column_types"].values():
             seed_type(spelled)

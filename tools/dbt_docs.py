@@ -34,6 +34,9 @@ ARGUMENTS = {
     "ranking": "options of ndcg_per_query when the model is a ranking, not per-query rows",
     "limit": "at most this many query ids per check (default 100)",
     "name": "a column name exactly as spelled (engine pieces: a DuckDB type name)",
+    "partition_col": "the partition column (a day): all rows of a query in one partition, carried by the model's output",
+    "lookback": "also recompute the last this-many partitions already in the model",
+    "partitions": "the partition values to compute (a list; default: the var ndcg_partitions, else the new ones)",
     "text": "the text",
 }
 _DECLARATION = re.compile(r"(\{#-(?P<doc>(?:(?!\{#).)*?)-#\}\s*)?\{%-?\s*(?P<kind>macro|test)\s+(?P<name>\w+)\s*\(",

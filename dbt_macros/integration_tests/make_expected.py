@@ -66,6 +66,14 @@ def judgments() -> list[tuple]:
 ARMS = ("bm25", "splade_pp_ed")
 
 
+def daily_rows() -> dict:
+    """{(day, arm): [(query_id, item_id, score, label)]} of daily_log, the daily log."""
+    found = {}
+    for r in _read("daily_log"):
+        found.setdefault((r["day"], r["arm"]), []).append((r["query_id"], r["item_id"], float(r["score"]), int(r["label"])))
+    return found
+
+
 # ---------------------------------------------------------------- per-query NDCG and its summary
 
 PER_QUERY_VALUES = ["cg", "dcg", "idcg", "ndcg"]
@@ -151,6 +159,22 @@ def dl19_arms_per_query():
 
 def dl19_arms_summary():
     return [row for arm in ARMS for row in summary_rows(arms_ndcg(arm), ARMS_CUTOFFS, (arm,))]
+
+
+DAILY_CUTOFFS = [1, 5, 10, None]
+
+
+def daily_ndcg() -> dict:
+    # each (day, arm) on its own (segment_cols=['day', 'arm']), with the defaults
+    return {segment: reference.evaluate(rows, DAILY_CUTOFFS)[0] for segment, rows in daily_rows().items()}
+
+
+def daily_per_query():
+    return [row for segment, values in daily_ndcg().items() for row in per_query_rows(values, segment)]
+
+
+def daily_summary():
+    return [row for segment, values in daily_ndcg().items() for row in summary_rows(values, DAILY_CUTOFFS, segment)]
 
 
 # ---------------------------------------------------------------- named measures and their summary
@@ -298,6 +322,8 @@ MODELS = {
     "dl19_arms_summary": (["arm", "k"], SUMMARY_VALUES, dl19_arms_summary),
     "dl19_arms_measures": (["arm", "query_id", "measure"], ["value"], dl19_arms_measures),
     "dl19_arms_measures_summary": (["arm", "measure", "ci_method"], MEASURE_SUMMARY_VALUES, dl19_arms_measures_summary),
+    "daily_per_query": (["day", "arm", "query_id", "k"], PER_QUERY_VALUES, daily_per_query),
+    "daily_summary": (["day", "arm", "k"], SUMMARY_VALUES, daily_summary),
 }
 
 

@@ -5,6 +5,10 @@
 - dl19_runs.csv: the BM25 and SPLADE++ runs of TREC DL 2019 passage, top 100,
   one arm each (columns arm, query_id, item_id, rank, score).
 - dl19_qrels.csv: NIST's judgments of TREC DL 2019 passage (query_id, item_id, label).
+- daily_log.csv: a daily log for the incremental model (daily_per_query): the top 20 of both
+  runs with NIST's labels (0 for an unjudged item), the 43 queries spread over three days in the
+  order of their ids (15, 14, 14), each query served on one day (columns day, arm, query_id,
+  item_id, score, label).
 - bad_ranking.csv: the first 3 lambdarank test queries with three faults put in, for the
   input test ndcg_valid_input to find: query 1 lists an item twice, query 2 has a
   NULL (empty) label, query 3 a negative label.
@@ -18,6 +22,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent.parent / "examples"
 RUNS = {"bm25": "run.dl19.bm25.top100.txt", "splade_pp_ed": "run.dl19.splade_pp_ed.top100.txt"}
+#: the days of daily_log.csv, and how many items of each ranking it keeps
+DAYS, DAILY_TOP = ("2019-11-01", "2019-11-02", "2019-11-03"), 20
 
 
 def write_seeds(seeds: Path = HERE / "seeds", examples: Path = EXAMPLES) -> None:
@@ -38,6 +44,7 @@ def write_seeds(seeds: Path = HERE / "seeds", examples: Path = EXAMPLES) -> None
             fields = line.split()  # qid iter docid rel
             if fields:
                 writer.writerow([fields[0], fields[2], fields[3]])
+    write_daily_log(seeds, examples)
     with open(examples / "lightgbm_lambdarank" / "rank.test.scored.csv", newline="") as source:
         rows = [row for row in csv.reader(source)]
     header, body = rows[0], [row for row in rows[1:] if row[0] in ("1", "2", "3")]
@@ -51,6 +58,30 @@ def write_seeds(seeds: Path = HERE / "seeds", examples: Path = EXAMPLES) -> None
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(header)
         writer.writerows(body)
+
+
+def write_daily_log(seeds: Path, examples: Path) -> None:
+    labels = {}
+    for line in open(examples / "trec_dl19_passage" / "qrels.dl19-passage.txt"):
+        fields = line.split()  # qid iter docid rel
+        if fields:
+            labels[(fields[0], fields[2])] = fields[3]
+    rankings = {}  # (arm, query) -> [(rank, item, score)]
+    for arm, name in RUNS.items():
+        for line in open(examples / "trec_dl19_passage" / name):
+            fields = line.split()  # qid Q0 docid rank score tag
+            if fields:
+                rankings.setdefault((arm, fields[0]), []).append((int(fields[3]), fields[2], fields[4]))
+    queries = sorted({query for _, query in rankings}, key=int)
+    day_of = {query: DAYS[index * len(DAYS) // len(queries)] for index, query in enumerate(queries)}
+    with open(seeds / "daily_log.csv", "w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["day", "arm", "query_id", "item_id", "score", "label"])
+        for day in DAYS:
+            for arm in RUNS:
+                for query in (q for q in queries if day_of[q] == day):
+                    for _, item, score in sorted(rankings[(arm, query)])[:DAILY_TOP]:
+                        writer.writerow([day, arm, query, item, score, labels.get((query, item), "0")])
 
 
 if __name__ == "__main__":
