@@ -147,7 +147,7 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
                                segmented_judgments=segmented)
     if item_type is None and resolved.context["item_order"] != "item":
         # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
-        _, rows = executor.fetch(templates.render("item_probe.sql.j2", **plan.reading_input_once(resolved).context))
+        _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
         if not (rows and isinstance(rows[0][0], str)):
             resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
                                        segmented_judgments=segmented)

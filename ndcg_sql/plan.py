@@ -22,7 +22,9 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import sqlglot
 from sqlglot import exp
+from sqlglot.optimizer.eliminate_ctes import eliminate_ctes
 
 from . import templates
 from .context import Resolved
@@ -133,6 +135,17 @@ def reading_input_once(resolved: Resolved) -> Resolved:
     keep the tables named where each CTE reads them (DuckDB would otherwise keep every
     row of a CTE read twice in memory)."""
     return dataclasses.replace(resolved, context={**resolved.context, "read_input_once": True})
+
+
+def item_probe(resolved: Resolved) -> exp.Expression:
+    """One item id of the ranking (sql/item_probe.sql.j2), with only the CTEs it reads: the
+    judgments are not named."""
+    tree = sqlglot.parse_one(templates.render("item_probe.sql.j2", **resolved.context), read="duckdb")
+    while True:  # a CTE that only a dropped one read is dropped next time round
+        before = tree.sql()
+        tree = eliminate_ctes(tree)
+        if tree.sql() == before:
+            return tree
 
 
 def coverage_sql(resolved: Resolved) -> str:

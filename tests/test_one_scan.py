@@ -186,3 +186,5 @@ def test_the_warehouse_statement_is_portable_and_names_each_table_once(dialect, 
         "missing_from_run" if "judgments_table" in options else count_names[-1])
     per_query = transpile(runner.per_query_rows_statement(resolved), target)
     assert table_references(per_query, dialect, ["runs"]) == 1
+    probe = transpile(plan.item_probe(resolved), target)  # Postgres and Snowflake send it (text ids' byte order)
+    assert (table_references(probe, dialect, ["runs"]), table_references(probe, dialect, ["qrels"])) == (1, 0)
