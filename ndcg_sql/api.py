@@ -60,8 +60,10 @@ def evaluate(
             ``coverage``).
         con: a DuckDB connection to run in (default: a new in-memory one), or a warehouse
             connection (DB-API 2.0, or a pyspark SparkSession) with ``dialect``: then the whole
-            computation runs there as one statement per fetch, nothing is written, and only
-            the summary, the counts and (``per_query=True``) the per-query rows come back.
+            computation runs there, nothing is written, and only the summary, the counts and
+            (``per_query=True``) the per-query rows come back: one statement for the input
+            checks, the summary and the query counts, naming each input table once, and one
+            more for the per-query rows.
         dialect: with a warehouse connection: "bigquery", "snowflake", "spark", "postgres",
             "redshift" or "duckdb" (a SparkSession: "spark" by default).
         per_query: with a warehouse connection, also fetch the per-query rows.

@@ -7,7 +7,7 @@ here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
-from . import activity, checking, dialects, identifiers, plan, templates, validation
+from . import activity, checking, dialects, identifiers, plan, validation
 from .context import Resolved
 from .executors import DuckDB, Executor
 from .results import Result, plain
