@@ -60,8 +60,10 @@ def evaluate(
             ``coverage``).
         con: a DuckDB connection to run in (default: a new in-memory one), or a warehouse
             connection (DB-API 2.0, or a pyspark SparkSession) with ``dialect``: then the whole
-            computation runs there as one statement per fetch, nothing is written, and only
-            the summary, the counts and (``per_query=True``) the per-query rows come back.
+            computation runs there, nothing is written, and only the summary, the counts and
+            (``per_query=True``) the per-query rows come back: one statement for the input
+            checks, the summary and the query counts, naming each input table once, and one
+            more for the per-query rows.
         dialect: with a warehouse connection: "bigquery", "snowflake", "spark", "postgres",
             "redshift" or "duckdb" (a SparkSession: "spark" by default).
         per_query: with a warehouse connection, also fetch the per-query rows.
@@ -145,18 +147,18 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
                                                  first.options.missing_queries)
     resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
                                segmented_judgments=segmented)
-    if check:
-        columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
-        checking.validate(executor.fetch, resolved.context,
-                          validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                                label_expression=resolved.label is not None),
-                          options["query_col"])
-    if item_type is None and resolved.options.ties != "average":
-        _, rows = executor.fetch(templates.render("item_probe.sql.j2", **resolved.context))
+    if item_type is None and resolved.context["item_order"] != "item":
+        # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
+        _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
         if not (rows and isinstance(rows[0][0], str)):
             resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
                                        segmented_judgments=segmented)
-    return runner.run(executor, resolved, per_query=per_query)
+    checks = None
+    if check:
+        columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
+        checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                       label_expression=resolved.label is not None)
+    return runner.run(executor, plan.reading_input_once(resolved), per_query=per_query, checks=checks)
 
 
 @takes_options()

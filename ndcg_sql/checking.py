@@ -142,22 +142,47 @@ def segmented_judgments(run_types: dict, judgment_types: dict | None, segments, 
     return bool(present)
 
 
-def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str) -> None:
+def _counted_relations(checks: list[validation.Check]) -> list[dict]:
+    """The checks by the relation they are counted on, as ``sql/validate_counts.sql.j2`` takes them."""
+    relations: dict[str, list[dict]] = {}
+    for index, check in enumerate(checks):
+        relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
+    return [{"name": name, "checks": items} for name, items in relations.items()]
+
+
+def counts_sql(context: dict, checks: list[validation.Check]) -> str:
+    """One statement (``sql/validate_counts.sql.j2``) whose one row counts the rows of each input
+    relation and the rows breaking each check: the columns :func:`count_columns` names."""
+    return templates.render("validate_counts.sql.j2", relations=_counted_relations(checks), **context)
+
+
+def count_columns(checks: list[validation.Check]) -> list[str]:
+    """The columns of :func:`counts_sql`'s row: "<relation>_count" for each relation checked,
+    "check_<i>" for each check, and "rows_<i>" for the checks whose relation rows stand for
+    several input rows."""
+    columns = []
+    for relation in _counted_relations(checks):
+        columns.append(f"{relation['name']}_count")
+        for check in relation["checks"]:
+            columns += [f"check_{check['id']}"] + ([f"rows_{check['id']}"] if check["rows"] else [])
+    return columns
+
+
+def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str,
+             counts: dict | None = None) -> None:
     """Run the input checks, counting each; raise :class:`InputError` listing every failed one.
 
     Args:
         fetch: runs one DuckDB-source statement, returns (column names, rows).
         context: the template context; checks: from :func:`validation.checks_for`.
         query_col: the user's query column name, for the message.
+        counts: the row of :func:`counts_sql` by :func:`count_columns`, when another statement
+            fetched it already (a warehouse's summary carries it); else it is fetched here.
+            Only a failed check costs more statements (a few query ids for its message).
     """
-    relations: dict[str, list[dict]] = {}
-    for index, check in enumerate(checks):
-        relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
-    names, rows = fetch(templates.render(
-        "validate_counts.sql.j2", relations=[{"name": name, "checks": items} for name, items in relations.items()],
-        **context,
-    ))
-    counts = {name.lower(): value for name, value in zip(names, rows[0])}
+    if counts is None:
+        names, rows = fetch(counts_sql(context, checks))
+        counts = {name.lower(): value for name, value in zip(names, rows[0])}
     refuse_empty_inputs(counts)
     problems = []
     for index, check in enumerate(checks):

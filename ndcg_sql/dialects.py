@@ -34,6 +34,11 @@ context (``ndcg_sql.sql_text``):
   guard on Postgres and Redshift, which have no TRY_CAST.
 * ``text`` - the text type values are cast to for ``try_double`` (sqlglot
   writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
+* ``aborts_transaction`` - a failed statement aborts the connection's open
+  transaction, which then refuses every statement until it is rolled back
+  (Postgres, Redshift). A warehouse run whose one statement failed (bad input
+  can make a cast fail) rolls back before it checks the input for the message;
+  the transaction's work was lost with the failure already.
 
 The dbt macros cannot call sqlglot: ``tools/dbt_gen.py`` (a build tool) turns this table
 (with sqlglot's spelling of each type and expression) into per-engine dbt
@@ -60,6 +65,7 @@ class Dialect:
     nan: str = "{x} = CAST('NaN' AS DOUBLE)"
     try_double: str = "TRY_CAST({x} AS DOUBLE)"
     text: str = "VARCHAR"  # a text type any value casts to (sqlglot writes Redshift's as VARCHAR(MAX))
+    aborts_transaction: bool = False
 
 
 #: Postgres/Redshift: a text holding a number as their float8 input accepts it
@@ -80,9 +86,9 @@ DIALECTS: dict[str, Dialect] = {
                 float32=False),
         Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table")),
         Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table"),
-                try_double=_POSTGRES_NUMBER),
+                try_double=_POSTGRES_NUMBER, aborts_transaction=True),
         Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table"),
-                try_double=_POSTGRES_NUMBER),
+                try_double=_POSTGRES_NUMBER, aborts_transaction=True),
     )
 }
 

@@ -70,6 +70,9 @@ class Executor:
         """``sql`` over ``steps``, fetched."""
         return self.fetch(steps.statement(sql))
 
+    def recover(self) -> None:
+        """After a failed statement, make the connection take statements again (a no-op here)."""
+
 
 class DuckDBSteps(Steps):
     """Steps on a DuckDB connection: a kept step is a temp table (built with the CTE steps
@@ -143,3 +146,9 @@ class Warehouse(Executor):
             return [d[0] for d in cursor.description], rows
         finally:
             cursor.close()
+
+    def recover(self) -> None:
+        """After a failed statement: roll back the transaction it aborted, where a failure aborts
+        it (``aborts_transaction`` in :mod:`ndcg_sql.dialects`), so that more statements can run."""
+        if self.dialect.aborts_transaction and not is_spark(self.con) and callable(getattr(self.con, "rollback", None)):
+            self.con.rollback()

@@ -9,13 +9,22 @@ step lives is the executor's business (:class:`Steps`): here every step is a CTE
 statement (a warehouse, ``to_sql``); :class:`ndcg_sql.executors.DuckDBSteps` keeps a step
 in a DuckDB temp table when the plan says it is read more than once. Nothing is computed
 here: the SQL templates compute every number.
+
+On a warehouse, where every statement reads the input again (and BigQuery, Snowflake and
+Databricks bill by what it reads), the summary statement also carries the one-row counts of
+the input checks and of the queries' coverage (:func:`with_counts`), each statement names
+every input table once (:func:`reading_input_once`), and the per-query rows, when asked, are
+a second statement.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
+import sqlglot
 from sqlglot import exp
+from sqlglot.optimizer.eliminate_ctes import eliminate_ctes
 
 from . import templates
 from .context import Resolved
@@ -25,6 +34,10 @@ from .sql_text import over_ctes
 PER_QUERY = "per_query_rows"
 MEASURE_ROWS = "measure_rows"
 PLAIN_SUMMARY = "plain_summary"
+INPUT_CHECKS = "input_checks"
+QUERY_COVERAGE = "query_coverage"
+#: The columns of sql/coverage.sql.j2's row with judgments (without per_query_relation).
+COVERAGE_COLUMNS = ("unjudged_ignored", "missing_from_run")
 #: Modulus of the portable random generator (sql/random_draws.sql.j2): 2^31 - 1.
 RANDOM_PRIME = 2**31 - 1
 
@@ -114,6 +127,46 @@ def build(steps: Steps, resolved: Resolved) -> tuple[str, str]:
         plain = steps.add(PLAIN_SUMMARY, summary, True)
         summary = bootstrap_sql(resolved, per_query, plain)
     return per_query, summary
+
+
+def reading_input_once(resolved: Resolved) -> Resolved:
+    """``resolved`` whose statements name each input table once (``read_input_once`` of
+    sql/normalised_rows.sql.j2): how a warehouse runs them. ``to_sql``, dbt and DuckDB
+    keep the tables named where each CTE reads them (DuckDB would otherwise keep every
+    row of a CTE read twice in memory)."""
+    return dataclasses.replace(resolved, context={**resolved.context, "read_input_once": True})
+
+
+def item_probe(resolved: Resolved) -> exp.Expression:
+    """One item id of the ranking (sql/item_probe.sql.j2), with only the CTEs it reads: the
+    judgments are not named."""
+    tree = sqlglot.parse_one(templates.render("item_probe.sql.j2", **resolved.context), read="duckdb")
+    while True:  # a CTE that only a dropped one read is dropped next time round
+        before = tree.sql()
+        tree = eliminate_ctes(tree)
+        if tree.sql() == before:
+            return tree
+
+
+def coverage_sql(resolved: Resolved) -> str:
+    """With judgments, the one row of query counts (sql/coverage.sql.j2): run queries without
+    any judgment, judged queries absent from the run (:data:`COVERAGE_COLUMNS`)."""
+    return templates.render("coverage.sql.j2", **resolved.context)
+
+
+def with_counts(statement: exp.Expression, counts: list[tuple[str, list[str]]]) -> exp.Expression:
+    """The summary ``statement`` (one SELECT with its CTEs) with the one-row relations
+    ``counts`` (step name, its columns), CTEs of it, cross-joined: their columns come first
+    on every row, in the order given, then the summary's own, in its order. (A summary
+    without rows, possible with segments only when no query was evaluated, then carries no
+    count: the caller counts apart.)"""
+    if not counts:
+        return statement
+    columns = [exp.column(column, table=name) for name, names in counts for column in names]
+    statement.set("expressions", [*columns, *statement.expressions])
+    for name, _ in counts:
+        statement.append("joins", exp.Join(this=exp.to_table(name), kind="CROSS"))
+    return statement
 
 
 def per_query_order(resolved: Resolved) -> str:

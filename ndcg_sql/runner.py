@@ -7,7 +7,7 @@ here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
-from . import activity, dialects, identifiers, plan, templates
+from . import activity, checking, dialects, identifiers, plan, validation
 from .context import Resolved
 from .executors import DuckDB, Executor
 from .results import Result, plain
@@ -32,7 +32,8 @@ def _records(names, rows, resolved: Resolved, dialect) -> list[dict]:
     return [dict(zip(names, map(plain, row))) for row in rows]
 
 
-def run(executor: Executor, resolved: Resolved, per_query: bool = True) -> Result:
+def run(executor: Executor, resolved: Resolved, per_query: bool = True,
+        checks: list[validation.Check] | None = None) -> Result:
     """Compute the per-query rows, the summary and the query counts of ``resolved``.
 
     Args:
@@ -40,43 +41,46 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True) -> Resul
         resolved: the options and the templates' context (:func:`ndcg_sql.context.resolve`).
         per_query: a warehouse fetches the per-query rows only when asked (DuckDB gives a
             relation computed when read).
+        checks: a warehouse's input checks (:func:`ndcg_sql.validation.checks_for`), counted
+            by the summary's statement itself (DuckDB checks before, apart: what it finds
+            shapes the SQL).
 
     Returns:
         :class:`ndcg_sql.results.Result`.
+
+    Raises:
+        InputError: a check failed (the message as :func:`ndcg_sql.checking.validate` words it).
     """
+    if not isinstance(executor, DuckDB):
+        return _on_warehouse(executor, resolved, per_query, checks)
     steps = executor.steps()
-    key = getattr(executor, "con", None)
+    key = executor.con
     values = "per-query values" if resolved.measures is None else "measures per query"
     with activity.doing(key, f"{values} and their means" if resolved.bootstrap else values):
         per_query_relation, summary_sql = plan.build(steps, resolved)
-    local = isinstance(executor, DuckDB)
     # a step is computed where the plan keeps it (DuckDB temp tables); else within the summary
     final = (f"bootstrap interval, {resolved.bootstrap} resamples of the queries" if resolved.bootstrap
-             else "means" if local and plan.keeps_per_query(resolved) else f"{values} and means")
+             else "means" if plan.keeps_per_query(resolved) else f"{values} and means")
     with activity.doing(key, final):
-        if local:
-            steps.add("summary", summary_sql, keep=True)
-            summary = executor.con.table(steps.tables[-1])
-            summary_rows = [dict(zip(summary.columns, row)) for row in summary.fetchall()]
-        else:
-            summary = summary_rows = _records(*executor.run(steps, summary_sql), resolved, executor.dialect)
-    if local:
-        if plan.keeps_per_query(resolved):
-            rows = executor.relation(f"SELECT * FROM {per_query_relation} ORDER BY {plan.per_query_order(resolved)}")
-        else:
-            rows = executor.relation(per_query_sql(resolved, executor.dialect))
+        steps.add("summary", summary_sql, keep=True)
+        summary = executor.con.table(steps.tables[-1])
+        summary_rows = [dict(zip(summary.columns, row)) for row in summary.fetchall()]
+    if plan.keeps_per_query(resolved):
+        rows = executor.relation(f"SELECT * FROM {per_query_relation} ORDER BY {plan.per_query_order(resolved)}")
     else:
-        rows = None
-        if per_query:
-            with activity.doing(key, "per-query rows"):
-                rows = _records(*executor.run(steps, f"SELECT * FROM {per_query_relation} "
-                                                    f"ORDER BY {plan.per_query_order(resolved)}"),
-                                resolved, executor.dialect)
+        rows = executor.relation(per_query_sql(resolved, executor.dialect))
     coverage = {"evaluated": plan.evaluated(summary_rows, resolved)}
     if resolved.options.judgments:
         with activity.doing(key, "query counts"):
-            names, counts = executor.fetch(templates.render("coverage.sql.j2", **resolved.context))
-        coverage.update({str(n).lower(): plain(v) for n, v in zip(names, counts[0]) if v is not None})
+            coverage.update(_coverage(*executor.fetch(plan.coverage_sql(resolved))))
+    return _result(executor, resolved, rows, summary, coverage)
+
+
+def _coverage(names, rows) -> dict:
+    return {str(n).lower(): plain(v) for n, v in zip(names, rows[0]) if v is not None}
+
+
+def _result(executor: Executor, resolved: Resolved, rows, summary, coverage: dict) -> Result:
     return Result(
         per_query=rows,
         summary=summary,
@@ -86,3 +90,74 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True) -> Resul
         definitions=resolved.definitions(),
         dialect=executor.dialect.name,
     )
+
+
+def warehouse_statement(resolved: Resolved, checks: list[validation.Check] | None = None
+                        ) -> tuple[object, list[str]]:
+    """A warehouse's one statement: the summary with the counts of the input checks (when
+    ``checks``) and of the queries' coverage (with judgments) beside it (:func:`plan.with_counts`).
+
+    Returns:
+        (the statement as a DuckDB-source tree, the names of the count columns that lead each row).
+    """
+    steps = plan.Steps()
+    _, summary_sql = plan.build(steps, resolved)
+    counts = []
+    if checks is not None:
+        steps.add(plan.INPUT_CHECKS, checking.counts_sql(resolved.context, checks))
+        counts.append((plan.INPUT_CHECKS, checking.count_columns(checks)))
+    if resolved.options.judgments:
+        steps.add(plan.QUERY_COVERAGE, plan.coverage_sql(resolved))
+        counts.append((plan.QUERY_COVERAGE, list(plan.COVERAGE_COLUMNS)))
+    statement = plan.with_counts(steps.statement(summary_sql), counts)
+    return statement, [column for _, columns in counts for column in columns]
+
+
+def per_query_rows_statement(resolved: Resolved):
+    """The per-query rows a warehouse fetches (``per_query=True``): one statement, in the
+    order :func:`plan.per_query_order` gives."""
+    steps = plan.Steps()
+    relation = plan.per_query_rows(steps, resolved, keep=False)
+    return steps.statement(f"SELECT * FROM {relation} ORDER BY {plan.per_query_order(resolved)}")
+
+
+def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
+                  checks: list[validation.Check] | None) -> Result:
+    """:func:`run` on a warehouse: one statement for the input checks, the summary and the
+    query counts (:func:`warehouse_statement`), one more for the per-query rows when asked.
+    Only a failed check (or a statement failing on bad input: a text that is no number) costs
+    the statements of :func:`ndcg_sql.checking.validate`, which words the message."""
+    key = getattr(executor, "con", None)
+    values = "per-query values" if resolved.measures is None else "measures per query"
+    statement, count_names = warehouse_statement(resolved, checks)
+    final = (f"bootstrap interval, {resolved.bootstrap} resamples of the queries" if resolved.bootstrap
+             else f"{values} and means")
+    checked = "checking the input, " if checks is not None else ""
+    with activity.doing(key, checked + final):
+        try:
+            names, rows = executor.fetch(statement)
+        except Exception as failure:
+            if checks is None:
+                raise
+            executor.recover()
+            checking.validate(executor.fetch, resolved.context, checks, resolved.query_col)
+            raise failure
+    width = len(count_names)
+    counts = dict(zip(count_names, rows[0][:width])) if rows else None
+    if checks is not None:
+        # no row (with segments, nothing evaluated): the counts are fetched apart
+        checking.validate(executor.fetch, resolved.context, checks, resolved.query_col, counts=counts)
+    summary = _records(names[width:], [row[width:] for row in rows], resolved, executor.dialect)
+    coverage = {"evaluated": plan.evaluated(summary, resolved)}
+    if resolved.options.judgments:
+        if counts is None:
+            with activity.doing(key, "query counts"):
+                coverage.update(_coverage(*executor.fetch(plan.coverage_sql(resolved))))
+        else:
+            coverage.update(_coverage(plan.COVERAGE_COLUMNS, [[counts[n] for n in plan.COVERAGE_COLUMNS]]))
+    per_query_records = None
+    if per_query:
+        with activity.doing(key, "per-query rows"):
+            per_query_records = _records(*executor.fetch(per_query_rows_statement(resolved)), resolved,
+                                         executor.dialect)
+    return _result(executor, resolved, per_query_records, summary, coverage)

@@ -270,3 +270,60 @@ def test_label_expression_on_engine_equals_the_reference(engine):  # noqa: F811
         assert math.isclose(float(row["ndcg"]), means[row["k"]][0], rel_tol=1e-12, abs_tol=1e-12), row
     with pytest.raises(ndcg_sql.InputError, match="label expression 'bonus \\+ 1': NULL labels \\(6 rows\\)"):
         ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, label="bonus + 1")
+
+
+# ------------------------------------------------------------------ one scan of the input (issue 14)
+
+#: name -> (judged, segments, options, (statements, input-table references) on an engine whose
+#: SQL is the same for text and number item ids; Postgres and Snowflake look at one item id
+#: first (their byte-order tie-break is for text only): one more statement naming the ranking)
+SCAN_CASES = {
+    "default": (False, False, dict(), (1, 1)),
+    "judgments-per-query": (True, False, dict(per_query=True, ties="item-desc", missing_queries="zero"), (2, 4)),
+    "segments-measures": (False, True, dict(segments="arm", measures=["nDCG@3", "AP"], ties="item-asc"), (1, 1)),
+}
+
+
+def test_one_statement_names_each_input_once_on_engine(engine):  # noqa: F811
+    """evaluate(con=engine) sends one statement for the input checks, the summary and the query
+    counts, naming each input table once (and one more for per-query rows), with DuckDB's numbers."""
+    from counting import counted
+
+    target = dialects.get(engine.dialect)
+    for number, (name, (judged, segmented, options, sent)) in enumerate(SCAN_CASES.items()):
+        columns = (["arm"] if segmented else []) + ["query_id", "item_id", "score"] + ([] if judged else ["label"])
+        rows = [row[: len(columns)] for row in (ARMS_RUN if segmented else TEXT_RUN)]
+        run_name = _load(engine, f"scan_runs_{number}", columns, rows)
+        qrels_name = _load(engine, f"scan_qrels_{number}", ["query_id", "item_id", "label"], TEXT_JUDGMENTS) if judged else None
+        connection = counted(engine.connection(), engine.dialect, [run_name] + ([qrels_name] if judged else []))
+        got = ndcg_sql.evaluate(run_name, judgments=qrels_name, con=connection, dialect=engine.dialect, **options)
+        probe = options.get("ties", "average") != "average" and target.byte_order != "{item}"
+        assert connection.counts == (sent[0] + probe, sent[1] + probe), (name, connection.texts)
+        local = {key: value for key, value in options.items() if key != "per_query"}
+        want = ndcg_sql.evaluate(pd.DataFrame(rows, columns=columns),
+                                 judgments=pd.DataFrame(TEXT_JUDGMENTS, columns=["query_id", "item_id", "label"])
+                                 if judged else None, **local)
+        group = ["arm"] if segmented else []
+        group += ["measure" if "measures" in options else "k"]
+        _same_records(got.summary_records(), want.summary_records(), group)
+        assert got.coverage == want.coverage, name
+        if options.get("per_query"):
+            _same_records(got.per_query_records(), want.per_query_records(), ["query_id", *group])
+
+
+def test_bad_text_on_postgres_outside_autocommit_gets_the_message(engine):  # noqa: F811
+    """A word in a text label column fails the metric's statement, which aborts a Postgres
+    transaction: the runner rolls it back and the checks name the column (DuckDB's message)."""
+    if engine.dialect != "postgres":
+        return  # a failed statement aborts the transaction on Postgres (Redshift's stand-in is Postgres too)
+    import psycopg
+
+    rows = [("q1", "a", "1.5", "1"), ("q1", "b", "0.5", "high"), ("q2", "a", "2", "0")]
+    name = _load(engine, "bad_text_transaction", ["query_id", "item_id", "score", "label"], rows)
+    with psycopg.connect(engine.con.info.dsn, autocommit=False) as connection:
+        with pytest.raises(ndcg_sql.InputError) as error:
+            ndcg_sql.evaluate(name, con=connection, dialect="postgres", gain="linear")
+        assert str(error.value) == "bad input:\n  column 'label': non-numeric labels (1 row), e.g. in query_id q1"
+        with connection.cursor() as cursor:  # the connection takes statements again
+            cursor.execute("SELECT 1")
+            assert cursor.fetchall() == [(1,)]

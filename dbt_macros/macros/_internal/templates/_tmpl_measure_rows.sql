@@ -1,6 +1,6 @@
 {#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_measure_rows(binary_measures, cutoffs, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -35,7 +35,7 @@
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each
@@ -68,16 +68,81 @@ WITH
     segment_keys to give the segment columns and the query id back. Judgments without
     the segment columns are per query: each (segment, query) of the run gets the
     query's judgments, and judged queries the run does not show are left out.
-    Judgments with them (segmented_judgments) are per (segment, query). -#}
+    Judgments with them (segmented_judgments) are per (segment, query).
+    With read_input_once (a warehouse's statements), each input table is named once:
+    run_input and judgment_input read the columns used, under our names, and every CTE
+    below reads them instead of the tables. (An engine may still read a CTE once per
+    reference: BigQuery and Spark inline CTEs, while Postgres computes a CTE read twice
+    once.) -#}
 {#- import 'query_keys.sql.j2' as query_keys (generated: see ndcg_context) -#}
 {%- set segmented = segmented_judgments | default(false) -%}
+{#- where each CTE below reads the input: the tables and the user's column names, or
+    run_input / judgment_input and our names (read_input_once) -#}
+{%- if read_input_once | default(false) -%}
+{%- set run_source = 'run_input' -%}
+{%- set run_query = 'query' -%}
+{%- set run_item = 'item' -%}
+{%- set run_order = 'order_raw' -%}
+{%- set run_label = 'label_raw' -%}
+{%- set run_row = 'row_order' -%}
+{%- set j_source = 'judgment_input' -%}
+{%- set j_query = 'query' -%}
+{%- set j_item = 'item' -%}
+{%- set j_label = 'label_raw' -%}
+{%- set input_segments = [] -%}
+{%- for s in segment_cols -%}{%- set _ = input_segments.append('segment_' ~ loop.index) -%}{%- endfor -%}
+{%- else -%}
+{%- set run_source = run_relation -%}
+{%- set run_query = query_col -%}
+{%- set run_item = item_col -%}
+{%- set run_order = order_col -%}
+{%- set run_label = label_col -%}
+{%- set run_row = row_col -%}
+{%- set j_source = judgments_relation -%}
+{%- set j_query = j_query_col -%}
+{%- set j_item = j_item_col -%}
+{%- set j_label = j_label_col -%}
+{%- set input_segments = segment_cols -%}
+{%- endif -%}
 {%- set query_key -%}
 {%- if segment_cols -%}
-{{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [query_col]) }}
+{{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, input_segments + [run_query]) }}
 {%- else -%}
-{{ query_col }}
+{{ run_query }}
 {%- endif -%}
 {%- endset -%}
+{%- if read_input_once | default(false) %}
+run_input AS ( -- one row per row of the ranking: the columns read, the only place the ranking is named
+  SELECT
+    {%- for s in segment_cols %}
+    {{ s }} AS segment_{{ loop.index }},
+    {%- endfor %}
+    {{ query_col }} AS query,
+    {{ item_col }} AS item,
+    {{ order_col }} AS order_raw
+    {%- if not judgments %},
+    {{ label_col }} AS label_raw
+    {%- endif %}
+    {%- if ties == 'input-order' %},
+    {{ row_col }} AS row_order
+    {%- endif %}
+  FROM {{ run_relation }}
+),
+{%- if judgments %}
+judgment_input AS ( -- one row per row of the judgments: the columns read, the only place the judgments are named
+  SELECT
+    {%- if segment_cols and segmented %}
+    {%- for s in segment_cols %}
+    {{ s }} AS segment_{{ loop.index }},
+    {%- endfor %}
+    {%- endif %}
+    {{ j_query_col }} AS query,
+    {{ j_item_col }} AS item,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+),
+{%- endif %}
+{%- endif %}
 {%- if segment_cols %}
 segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented %} or the judgments{% endif %}: the key standing for the pair
   {%- set parts = [] -%}
@@ -90,12 +155,12 @@ segment_keys AS ( -- one row per (segment values, query) of the run{% if segment
     query,
     {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, parts) }} AS qid
   FROM (
-    SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
-    FROM {{ run_relation }}
+    SELECT {% for s in input_segments %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ run_query }} AS query
+    FROM {{ run_source }}
     {%- if segmented %}
     UNION ALL
-    SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
-    FROM {{ judgments_relation }}
+    SELECT {% for s in input_segments %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query }} AS query
+    FROM {{ j_source }}
     {%- endif %}
   ) AS segment_pairs
 ),
@@ -103,13 +168,13 @@ segment_keys AS ( -- one row per (segment values, query) of the run{% if segment
 run_rows AS ( -- one row per (query, item) of the ranking, as given
   SELECT
     {{ query_key }} AS qid,
-    {{ item_col }} AS item,
-    {{ order_col }} AS order_raw,
-    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ label_col }}{% endif %} AS label_raw
+    {{ run_item }} AS item,
+    {{ run_order }} AS order_raw,
+    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
-    {{ row_col }} AS row_order
+    {{ run_row }} AS row_order
     {%- endif %}
-  FROM {{ run_relation }}
+  FROM {{ run_source }}
 )
 {%- if not judgments %},
 run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
@@ -118,52 +183,52 @@ run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
       read twice #}
   SELECT
     {{ query_key }} AS qid,
-    {{ label_col }} AS label_raw
-  FROM {{ run_relation }}
+    {{ run_label }} AS label_raw
+  FROM {{ run_source }}
 )
 {%- endif %}
 {%- if judgments %},
 judgment_rows AS ( -- one row per judged (query, item), as given
   {%- if segment_cols and segmented %}
   SELECT
-    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [j_query_col]) }} AS qid,
-    {{ j_item_col }} AS item,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, input_segments + [j_query]) }} AS qid,
+    {{ j_item }} AS item,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- elif segment_cols %}
   SELECT keys.qid, j.item, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
-    FROM {{ judgments_relation }}
+    SELECT {{ j_query }} AS query, {{ j_item }} AS item, {{ j_label }} AS label_raw
+    FROM {{ j_source }}
   ) AS j
   LEFT JOIN segment_keys AS keys ON j.query = keys.query
   WHERE keys.qid IS NOT NULL OR j.query IS NULL
   {%- else %}
   SELECT
-    {{ j_query_col }} AS qid,
-    {{ j_item_col }} AS item,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ j_query }} AS qid,
+    {{ j_item }} AS item,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- endif %}
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
   {%- if segment_cols and segmented %}
   SELECT
-    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [j_query_col]) }} AS qid,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, input_segments + [j_query]) }} AS qid,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- elif segment_cols %}
   SELECT keys.qid, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
-    FROM {{ judgments_relation }}
+    SELECT {{ j_query }} AS query, {{ j_label }} AS label_raw
+    FROM {{ j_source }}
   ) AS j
   INNER JOIN segment_keys AS keys ON j.query = keys.query
   {%- else %}
   SELECT
-    {{ j_query_col }} AS qid,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ j_query }} AS qid,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- endif %}
 )
 {%- endif %}
@@ -368,16 +433,81 @@ WITH
     segment_keys to give the segment columns and the query id back. Judgments without
     the segment columns are per query: each (segment, query) of the run gets the
     query's judgments, and judged queries the run does not show are left out.
-    Judgments with them (segmented_judgments) are per (segment, query). -#}
+    Judgments with them (segmented_judgments) are per (segment, query).
+    With read_input_once (a warehouse's statements), each input table is named once:
+    run_input and judgment_input read the columns used, under our names, and every CTE
+    below reads them instead of the tables. (An engine may still read a CTE once per
+    reference: BigQuery and Spark inline CTEs, while Postgres computes a CTE read twice
+    once.) -#}
 {#- import 'query_keys.sql.j2' as query_keys (generated: see ndcg_context) -#}
 {%- set segmented = segmented_judgments | default(false) -%}
+{#- where each CTE below reads the input: the tables and the user's column names, or
+    run_input / judgment_input and our names (read_input_once) -#}
+{%- if read_input_once | default(false) -%}
+{%- set run_source = 'run_input' -%}
+{%- set run_query = 'query' -%}
+{%- set run_item = 'item' -%}
+{%- set run_order = 'order_raw' -%}
+{%- set run_label = 'label_raw' -%}
+{%- set run_row = 'row_order' -%}
+{%- set j_source = 'judgment_input' -%}
+{%- set j_query = 'query' -%}
+{%- set j_item = 'item' -%}
+{%- set j_label = 'label_raw' -%}
+{%- set input_segments = [] -%}
+{%- for s in segment_cols -%}{%- set _ = input_segments.append('segment_' ~ loop.index) -%}{%- endfor -%}
+{%- else -%}
+{%- set run_source = run_relation -%}
+{%- set run_query = query_col -%}
+{%- set run_item = item_col -%}
+{%- set run_order = order_col -%}
+{%- set run_label = label_col -%}
+{%- set run_row = row_col -%}
+{%- set j_source = judgments_relation -%}
+{%- set j_query = j_query_col -%}
+{%- set j_item = j_item_col -%}
+{%- set j_label = j_label_col -%}
+{%- set input_segments = segment_cols -%}
+{%- endif -%}
 {%- set query_key -%}
 {%- if segment_cols -%}
-{{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [query_col]) }}
+{{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, input_segments + [run_query]) }}
 {%- else -%}
-{{ query_col }}
+{{ run_query }}
 {%- endif -%}
 {%- endset -%}
+{%- if read_input_once | default(false) %}
+run_input AS ( -- one row per row of the ranking: the columns read, the only place the ranking is named
+  SELECT
+    {%- for s in segment_cols %}
+    {{ s }} AS segment_{{ loop.index }},
+    {%- endfor %}
+    {{ query_col }} AS query,
+    {{ item_col }} AS item,
+    {{ order_col }} AS order_raw
+    {%- if not judgments %},
+    {{ label_col }} AS label_raw
+    {%- endif %}
+    {%- if ties == 'input-order' %},
+    {{ row_col }} AS row_order
+    {%- endif %}
+  FROM {{ run_relation }}
+),
+{%- if judgments %}
+judgment_input AS ( -- one row per row of the judgments: the columns read, the only place the judgments are named
+  SELECT
+    {%- if segment_cols and segmented %}
+    {%- for s in segment_cols %}
+    {{ s }} AS segment_{{ loop.index }},
+    {%- endfor %}
+    {%- endif %}
+    {{ j_query_col }} AS query,
+    {{ j_item_col }} AS item,
+    {{ j_label_col }} AS label_raw
+  FROM {{ judgments_relation }}
+),
+{%- endif %}
+{%- endif %}
 {%- if segment_cols %}
 segment_keys AS ( -- one row per (segment values, query) of the run{% if segmented %} or the judgments{% endif %}: the key standing for the pair
   {%- set parts = [] -%}
@@ -390,12 +520,12 @@ segment_keys AS ( -- one row per (segment values, query) of the run{% if segment
     query,
     {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, parts) }} AS qid
   FROM (
-    SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ query_col }} AS query
-    FROM {{ run_relation }}
+    SELECT {% for s in input_segments %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ run_query }} AS query
+    FROM {{ run_source }}
     {%- if segmented %}
     UNION ALL
-    SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query_col }} AS query
-    FROM {{ judgments_relation }}
+    SELECT {% for s in input_segments %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ j_query }} AS query
+    FROM {{ j_source }}
     {%- endif %}
   ) AS segment_pairs
 ),
@@ -403,13 +533,13 @@ segment_keys AS ( -- one row per (segment values, query) of the run{% if segment
 run_rows AS ( -- one row per (query, item) of the ranking, as given
   SELECT
     {{ query_key }} AS qid,
-    {{ item_col }} AS item,
-    {{ order_col }} AS order_raw,
-    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ label_col }}{% endif %} AS label_raw
+    {{ run_item }} AS item,
+    {{ run_order }} AS order_raw,
+    {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
-    {{ row_col }} AS row_order
+    {{ run_row }} AS row_order
     {%- endif %}
-  FROM {{ run_relation }}
+  FROM {{ run_source }}
 )
 {%- if not judgments %},
 run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
@@ -418,52 +548,52 @@ run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
       read twice #}
   SELECT
     {{ query_key }} AS qid,
-    {{ label_col }} AS label_raw
-  FROM {{ run_relation }}
+    {{ run_label }} AS label_raw
+  FROM {{ run_source }}
 )
 {%- endif %}
 {%- if judgments %},
 judgment_rows AS ( -- one row per judged (query, item), as given
   {%- if segment_cols and segmented %}
   SELECT
-    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [j_query_col]) }} AS qid,
-    {{ j_item_col }} AS item,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, input_segments + [j_query]) }} AS qid,
+    {{ j_item }} AS item,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- elif segment_cols %}
   SELECT keys.qid, j.item, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_item_col }} AS item, {{ j_label_col }} AS label_raw
-    FROM {{ judgments_relation }}
+    SELECT {{ j_query }} AS query, {{ j_item }} AS item, {{ j_label }} AS label_raw
+    FROM {{ j_source }}
   ) AS j
   LEFT JOIN segment_keys AS keys ON j.query = keys.query
   WHERE keys.qid IS NOT NULL OR j.query IS NULL
   {%- else %}
   SELECT
-    {{ j_query_col }} AS qid,
-    {{ j_item_col }} AS item,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ j_query }} AS qid,
+    {{ j_item }} AS item,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- endif %}
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
   {%- if segment_cols and segmented %}
   SELECT
-    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, segment_cols + [j_query_col]) }} AS qid,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ ndcg_sql._tmpl_query_keys__key_of(ndcg_context, input_segments + [j_query]) }} AS qid,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- elif segment_cols %}
   SELECT keys.qid, j.label_raw
   FROM (
-    SELECT {{ j_query_col }} AS query, {{ j_label_col }} AS label_raw
-    FROM {{ judgments_relation }}
+    SELECT {{ j_query }} AS query, {{ j_label }} AS label_raw
+    FROM {{ j_source }}
   ) AS j
   INNER JOIN segment_keys AS keys ON j.query = keys.query
   {%- else %}
   SELECT
-    {{ j_query_col }} AS qid,
-    {{ j_label_col }} AS label_raw
-  FROM {{ judgments_relation }}
+    {{ j_query }} AS qid,
+    {{ j_label }} AS label_raw
+  FROM {{ j_source }}
   {%- endif %}
 )
 {%- endif %}

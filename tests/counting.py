@@ -1,0 +1,76 @@
+"""Connections that count what evaluate(con=...) sends: the statements, and how many times
+their text names the input tables (each a scan of the table, unless the engine shares it).
+A table is counted where sqlglot, reading the statement in the engine's dialect, finds a
+table of that name (case-insensitive: engines fold names)."""
+
+from __future__ import annotations
+
+import sqlglot
+from sqlglot import exp
+
+from ndcg_sql import dialects
+
+
+def table_references(sql: str, dialect: str, tables) -> int:
+    names = {str(table).lower() for table in tables}
+    tree = sqlglot.parse_one(sql, read=dialects.get(dialect).sqlglot)
+    return sum(1 for table in tree.find_all(exp.Table) if table.name.lower() in names)
+
+
+class Tally:
+    def __init__(self, dialect: str, tables):
+        self.dialect, self.tables = dialect, list(tables)
+        self.statements = self.references = 0
+        self.texts: list[str] = []
+
+    def count(self, sql: str) -> None:
+        self.statements += 1
+        self.references += table_references(sql, self.dialect, self.tables)
+        self.texts.append(sql)
+
+    @property
+    def counts(self) -> tuple[int, int]:
+        return self.statements, self.references
+
+
+class CountedConnection(Tally):
+    """A DB-API connection (``cursor()``; ``rollback()`` passed on when it has one)."""
+
+    def __init__(self, connection, dialect: str, tables):
+        super().__init__(dialect, tables)
+        self.connection = connection
+        if callable(getattr(connection, "rollback", None)):
+            self.rollback = connection.rollback
+
+    def cursor(self):
+        tally, cursor = self, self.connection.cursor()
+
+        class Cursor:
+            def execute(self, sql):
+                tally.count(sql)
+                return cursor.execute(sql)
+
+            def __getattr__(self, name):
+                return getattr(cursor, name)
+
+        return Cursor()
+
+
+class CountedSession(Tally):
+    """A SparkSession (``sql()``)."""
+
+    def __init__(self, session, tables):
+        super().__init__("spark", tables)
+        self.session = session
+        self.sparkContext = session.sparkContext
+
+    def sql(self, text):
+        self.count(text)
+        return self.session.sql(text)
+
+
+def counted(connection, dialect: str, tables):
+    """``connection`` (DB-API or SparkSession) counting what it is sent."""
+    if hasattr(connection, "sparkContext"):
+        return CountedSession(connection, tables)
+    return CountedConnection(connection, dialect, tables)

@@ -1,0 +1,190 @@
+"""One scan of the input per evaluation on a warehouse (issue 14): evaluate(con=...) sends one
+statement for the input checks, the summary and the query counts, naming each input table
+once, and one more for the per-query rows when asked; a failed check still gets DuckDB's
+message. Here the warehouse is DuckDB behind a DB-API connection (dialect "duckdb": the
+runner treats it as any warehouse), so the counts and the numbers are checked without the
+engines; tests/test_measures_warehouses.py counts on every engine too."""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import pandas as pd
+import pytest
+import sqlglot
+
+import ndcg_sql
+from counting import CountedConnection, table_references
+from ndcg_sql import checking, dialects, plan, runner, templates, validation
+from ndcg_sql.api import sql_plan
+from ndcg_sql.sql_text import transpile
+from test_portable_sql import lint
+
+RUN = [
+    ("A", "q1", "a", 2.0, 3), ("A", "q1", "b", 2.0, 0), ("A", "q1", "c", 1.0, 1), ("A", "q2", "a", 1.0, 0),
+    ("A", "q2", "d", 0.5, 2), ("B", "q1", "f", 0.1, 3), ("B", "q1", "g", 0.9, 0), ("B", "q3", "e", 1.0, 1),
+]
+JUDGMENTS = [("q1", "a", 3), ("q1", "c", 1), ("q1", "z", 2), ("q2", "d", 2), ("q9", "a", 1)]
+
+#: name -> (judged, options of evaluate, (statements, references to the input tables)) on an
+#: engine whose SQL does not depend on the item ids' type (no item probe: DuckDB, BigQuery,
+#: Spark, Redshift). Before issue 14 (same cases): default 2 / 4, per_query 3 / 6,
+#: judgments 3 / 9 and 4 / 12, segments 2 / 6 and 3 / 9, measures 3 / 6 and 4 / 8.
+CASES = {
+    "default": (False, dict(), (1, 1)),
+    "default, per_query": (False, dict(per_query=True), (2, 2)),
+    "judgments": (True, dict(), (1, 2)),
+    "judgments, per_query": (True, dict(per_query=True), (2, 4)),
+    "segments": (False, dict(segments="arm", k=[1, 3]), (1, 1)),
+    "segments, per_query": (False, dict(segments="arm", k=[1, 3], per_query=True), (2, 2)),
+    "measures": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc"), (1, 1)),
+    "measures, per_query": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc", per_query=True), (2, 2)),
+    "bootstrap": (False, dict(k=[3], bootstrap=20, seed=1), (1, 1)),
+    "no checks": (False, dict(check=False), (1, 1)),
+    # the judgments' columns are looked at first (a statement that reads no row: WHERE 1 = 0)
+    "segments, judgments per query": (True, dict(segments="arm", k=[2]), (2, 3)),
+}
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = duckdb.connect()
+    frame = pd.DataFrame(RUN, columns=["arm", "query_id", "item_id", "score", "label"])
+    con.register("frame", frame)
+    con.execute("CREATE TABLE ranking AS SELECT * FROM frame")
+    con.execute("CREATE TABLE run AS SELECT arm, query_id, item_id, score FROM frame")
+    con.register("qrels_frame", pd.DataFrame(JUDGMENTS, columns=["query_id", "item_id", "label"]))
+    con.execute("CREATE TABLE qrels AS SELECT * FROM qrels_frame")
+    return con
+
+
+def _same(got, want):
+    if isinstance(got, float) or isinstance(want, float):
+        return (got is None) == (want is None) and (got is None or math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12))
+    return got == want
+
+
+def _same_records(got: list[dict], want: list[dict]):
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        assert set(a) == set(b) and all(_same(a[key], b[key]) for key in b), (a, b)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_one_statement_names_each_input_once_and_gives_duckdbs_numbers(con, case):
+    judged, options, expected = CASES[case]
+    counted = CountedConnection(con, "duckdb", ["ranking", "run", "qrels"])
+    table = "run" if judged else "ranking"
+    judgments = "qrels" if judged else None
+    got = ndcg_sql.evaluate(table, judgments=judgments, con=counted, dialect="duckdb", **options)
+    assert counted.counts == expected, counted.texts
+    local = {key: value for key, value in options.items() if key not in ("per_query", "check")}
+    want = ndcg_sql.evaluate(table, judgments=judgments, con=con, **local)
+    _same_records(got.summary_records(), want.summary_records())
+    assert got.coverage == want.coverage
+    if options.get("per_query"):
+        _same_records(got.per_query_records(), want.per_query_records())
+
+
+BAD = {
+    # a cast of a word fails the statement: the checks then run apart and word the message
+    "words": (["query_id", "item_id", "score", "label"],
+              [("q1", "a", "1.5", "1"), ("q1", "b", "NaN", "2"), ("q2", "a", "2", "Infinity"),
+               ("q3", "a", "0.5", "high"), ("q4", "a", "x", "0")], dict(gain="linear")),
+    # the statement runs; its counts show the failed checks
+    "duplicates and NULL labels": (["query_id", "item_id", "score", "label"],
+                                   [("q1", "a", 1.0, 1), ("q1", "a", 0.5, 2), ("q2", "b", 1.0, None)], dict()),
+    "labels missing from a mapping": (["query_id", "item_id", "score", "label"],
+                                      [("q1", "a", 1.0, 1), ("q1", "b", 0.5, 2)], dict(gain={0: 0, 1: 1})),
+    "label overflowing 2^label": (["query_id", "item_id", "score", "label"], [("q1", "a", 1.0, 5000)], dict()),
+    "NULL query ids with segments": (["arm", "query_id", "item_id", "score", "label"],
+                                     [("A", None, "a", 1.0, 1), ("A", "q", "a", 1.0, 1)], dict(segments="arm")),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_bad_input_gets_duckdbs_message(con, case):
+    columns, rows, options = BAD[case]
+    con.register("bad_frame", pd.DataFrame(rows, columns=columns))
+    con.execute("CREATE OR REPLACE TABLE bad_input AS SELECT * FROM bad_frame")
+    with pytest.raises(ndcg_sql.InputError) as warehouse:
+        ndcg_sql.evaluate("bad_input", con=CountedConnection(con, "duckdb", ["bad_input"]), dialect="duckdb", **options)
+    with pytest.raises(ndcg_sql.InputError) as local:
+        ndcg_sql.evaluate(con.table("bad_input"), **options)
+    assert str(warehouse.value) == str(local.value)
+
+
+@pytest.mark.parametrize("segments", [None, "arm"])
+def test_empty_input_is_refused(con, segments):
+    """No row (with segments the summary then has no row to carry the counts: they come apart)."""
+    con.execute("CREATE OR REPLACE TABLE empty_input AS SELECT * FROM ranking WHERE score > 100")
+    with pytest.raises(ndcg_sql.InputError, match="the ranking has no rows"):
+        ndcg_sql.evaluate("empty_input", con=CountedConnection(con, "duckdb", []), dialect="duckdb",
+                          segments=segments)
+
+
+def test_a_statement_failing_on_good_input_raises_its_own_error(con):
+    """The checks run when the statement fails; on good input the engine's error is raised."""
+    counted = CountedConnection(con, "duckdb", ["ranking"])
+    failing = counted.cursor
+
+    def cursor():
+        inner = failing()
+        if counted.statements == 0:
+            class Refusing:
+                def execute(self, sql):
+                    counted.count(sql)
+                    raise RuntimeError("the engine refused")
+
+                def close(self):
+                    pass
+            return Refusing()
+        return inner
+
+    counted.cursor = cursor
+    with pytest.raises(RuntimeError, match="the engine refused"):
+        ndcg_sql.evaluate("ranking", con=counted, dialect="duckdb")
+    assert counted.statements == 2  # the statement, then the checks' counts (all passed)
+
+
+OPTIONS = [
+    dict(),
+    dict(judgments_table="qrels", ties="item-desc", missing_queries="zero", measures=["nDCG@5", "AP"]),
+    dict(segments=["arm", "day"], judgments_table="qrels", segmented_judgments=True, ties="input-order",
+         row_col="rn", bootstrap=10),
+    dict(segments=["arm"], judgments_table="qrels", k=[1, None], label="clicks + 2 * bought", intervals=True),
+    dict(rank_col="position", gain={0: 0, 1: 1, 2: 3}, negative_labels="zero", segments="arm"),
+]
+
+
+@pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
+@pytest.mark.parametrize("number", range(len(OPTIONS)))
+def test_the_warehouse_statement_is_portable_and_names_each_table_once(dialect, number):
+    """The statement a warehouse runs (checks, summary, query counts) passes the portable-subset
+    lint, transpiles, and names the ranking and the judgments once each."""
+    options = dict(OPTIONS[number])
+    resolved, target = sql_plan("db.sch.runs", dialect=dialect, **options)
+    resolved = plan.reading_input_once(resolved)
+    names = {"query_col": "query_id", "item_col": "item_id", "label_col": "label", "row_col": options.get("row_col")}
+    columns = checking.Columns.of(names, resolved.order_col, resolved.options.judgments, resolved.label)
+    checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                   label_expression=resolved.label is not None)
+    statement, count_names = runner.warehouse_statement(resolved, checks)
+    metric = "per_query.sql.j2" if resolved.measures is None else "measure_rows.sql.j2"
+    pieces = [templates.render(metric, **resolved.context), checking.counts_sql(resolved.context, checks),
+              templates.render("item_probe.sql.j2", **resolved.context)]
+    if resolved.options.judgments:
+        pieces.append(plan.coverage_sql(resolved))
+    for piece in pieces:  # its parts' DuckDB source (sqlglot writing DuckDB drops the default NULLS LAST)
+        assert not lint(piece), piece
+    text = transpile(statement, target)
+    assert table_references(text, dialect, ["runs"]) == 1
+    assert table_references(text, dialect, ["qrels"]) == (1 if "judgments_table" in options else 0)
+    assert len(sqlglot.parse(text, read=target.sqlglot)) == 1
+    assert count_names[0] == "run_rows_count" and count_names[-1] == (
+        "missing_from_run" if "judgments_table" in options else count_names[-1])
+    per_query = transpile(runner.per_query_rows_statement(resolved), target)
+    assert table_references(per_query, dialect, ["runs"]) == 1
+    probe = transpile(plan.item_probe(resolved), target)  # Postgres and Snowflake send it (text ids' byte order)
+    assert (table_references(probe, dialect, ["runs"]), table_references(probe, dialect, ["qrels"])) == (1, 0)
