@@ -10,8 +10,8 @@ statement (a warehouse, ``to_sql``); :class:`ndcg_sql.executors.DuckDBSteps` kee
 in a DuckDB temp table when the plan says it is read more than once. Nothing is computed
 here: the SQL templates compute every number.
 
-On a warehouse, where every statement reads the input again (and BigQuery, Snowflake and
-Databricks bill by what it reads), the summary statement also carries the one-row counts of
+On a warehouse, where every statement reads the input again (BigQuery bills the bytes a
+query reads, Snowflake and Databricks the compute, which the scans dominate), the summary statement also carries the one-row counts of
 the input checks and of the queries' coverage (:func:`with_counts`), each statement names
 every input table once (:func:`reading_input_once`), and the per-query rows, when asked, are
 a second statement.
