@@ -35,6 +35,7 @@ import duckdb
 import ndcg_sql
 
 from . import generate
+from .counting import CountedSession
 
 SINGLE_PARTITION = "No Partition Defined for Window operation"
 TOLERANCE = 1e-9
@@ -48,20 +49,6 @@ CASES = {
     "bootstrap": dict(k=[10], bootstrap=100, seed=1),
     "compare": None,
 }
-
-
-class Counted:
-    """A SparkSession that counts the statements sent and how often they name the input tables."""
-
-    def __init__(self, session, tables):
-        self.session, self.tables = session, tables
-        self.sparkContext = session.sparkContext
-        self.statements = self.scans = 0
-
-    def sql(self, text):
-        self.statements += 1
-        self.scans += sum(text.count(f"`{table}`") for table in self.tables)
-        return self.session.sql(text)
 
 
 class JvmLog:
@@ -122,7 +109,7 @@ def compare_rows(spark_rows: list[dict], duck_rows: list[dict]) -> float:
 def run_case(name: str, options, spark, duck, runs: tuple[str, str], log: JvmLog | None = None) -> dict:
     """One case on Spark and DuckDB: seconds, statements, input scans, largest difference, and the
     single-partition warnings Spark logged (counted when ``log`` holds the JVM's log)."""
-    counted = Counted(spark, runs)
+    counted = CountedSession(spark, runs)
     mark = log.mark() if log is not None else 0
     start = time.perf_counter()
     if options is None:
@@ -139,7 +126,7 @@ def run_case(name: str, options, spark, duck, runs: tuple[str, str], log: JvmLog
         want = ndcg_sql.evaluate(runs[0], con=duck, **options).summary_records()
     duck_seconds = time.perf_counter() - start
     return {"case": name, "spark": spark_seconds, "duckdb": duck_seconds, "statements": counted.statements,
-            "scans": counted.scans, "difference": compare_rows(got, want),
+            "scans": counted.references, "difference": compare_rows(got, want),
             "single_partition_warnings": warnings}
 
 

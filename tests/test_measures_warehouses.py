@@ -287,7 +287,7 @@ SCAN_CASES = {
 def test_one_statement_names_each_input_once_on_engine(engine):  # noqa: F811
     """evaluate(con=engine) sends one statement for the input checks, the summary and the query
     counts, naming each input table once (and one more for per-query rows), with DuckDB's numbers."""
-    from counting import counted
+    from benchmarks.counting import counted
 
     target = dialects.get(engine.dialect)
     for number, (name, (judged, segmented, options, sent)) in enumerate(SCAN_CASES.items()):

@@ -15,7 +15,7 @@ import pytest
 import sqlglot
 
 import ndcg_sql
-from counting import CountedConnection, table_references
+from benchmarks.counting import CountedConnection, table_references
 from ndcg_sql import checking, dialects, plan, runner, templates, validation
 from ndcg_sql.api import sql_plan
 from ndcg_sql.sql_text import transpile
