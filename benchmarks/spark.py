@@ -106,6 +106,21 @@ def compare_rows(spark_rows: list[dict], duck_rows: list[dict]) -> float:
     return worst
 
 
+def unpartitioned_windows(spark, sql: str) -> list[str]:
+    """The windows of Spark's optimized plan for ``sql`` that have no partition key, each as the
+    start of its text: the plan-time form of Spark's "No Partition Defined for Window operation"
+    (such a window reads every row in one partition), found by walking the plan's operators
+    instead of reading the log. A key that the optimizer proved constant is gone from the plan."""
+    found, pending = [], [spark.sql(sql)._jdf.queryExecution().optimizedPlan()]
+    while pending:
+        node = pending.pop()
+        if node.nodeName() == "Window" and node.partitionSpec().isEmpty():
+            found.append(node.toString().splitlines()[0][:120])
+        children = node.children()
+        pending.extend(children.apply(i) for i in range(children.size()))
+    return found
+
+
 def run_case(name: str, options, spark, duck, runs: tuple[str, str], log: JvmLog | None = None) -> dict:
     """One case on Spark and DuckDB: seconds, statements, input scans, largest difference, and the
     single-partition warnings Spark logged (counted when ``log`` holds the JVM's log)."""

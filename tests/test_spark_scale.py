@@ -12,6 +12,7 @@ import pytest
 
 import ndcg_sql
 from benchmarks import generate, spark as spark_benchmark
+from benchmarks.counting import CountedSession
 from engines import ENGINES
 
 
@@ -39,3 +40,16 @@ def test_spark_gives_duckdbs_numbers(engines, case):
     result = spark_benchmark.run_case(case, spark_benchmark.CASES[case], session, duck, runs)
     assert result["difference"] <= spark_benchmark.TOLERANCE, result
     assert (result["statements"], result["scans"]) == SENT[case], result
+
+
+@pytest.mark.parametrize("case", ["bootstrap", "measures, intervals"])
+def test_spark_plans_no_window_on_one_partition(engines, case):
+    """Every window of Spark's optimized plan of every statement keeps a partition key, also the
+    bootstrap's window over the replicates with one cutoff, whose constant key (the cutoff) Spark's
+    optimizer drops (sql/bootstrap_intervals.sql.j2)."""
+    session, duck, runs = engines
+    counted = CountedSession(session, runs)
+    ndcg_sql.evaluate(runs[0], con=counted, dialect="spark", **spark_benchmark.CASES[case]).summary_records()
+    assert counted.texts
+    for text in counted.texts:
+        assert spark_benchmark.unpartitioned_windows(session, text) == []
