@@ -165,6 +165,12 @@ def test_engine_reports_bad_input(engine):
     with pytest.raises(ndcg_sql.InputError) as error:  # the offending labels are named on the engine too
         ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, gain={0: 0, 1: 1})
     assert "column 'label': label 2 is missing from the gain mapping (1 row), e.g. in query_id q1" in str(error.value)
+    big = [("q1", "a", 1.0, 1023), ("q1", "b", 0.5, 1023), ("q2", "c", 1.0, 1022)]
+    name, table = _table(engine, "gain_overflow", False)
+    engine.load(table, [identifiers.folded(c, fold) for c in ("query_id", "item_id", "score", "label")], big)
+    with pytest.raises(ndcg_sql.InputError) as error:  # a query's gains past 2^1023: refused, never inf
+        ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect)
+    assert "queries whose gains add up past 2^1023" in str(error.value) and "q1" in str(error.value)
 
 
 @pytest.fixture(scope="module")

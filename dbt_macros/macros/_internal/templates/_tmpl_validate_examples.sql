@@ -1,6 +1,6 @@
 {#- Generated from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_validate_examples(condition, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, ties) -%}
+{% macro _tmpl_validate_examples(condition, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, source, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -20,7 +20,7 @@
 {%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'run_relation'") }}{% endif -%}
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'condition': condition, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'ties': ties} -%}
+{%- set ndcg_context = {'condition': condition, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'source': source, 'ties': ties} -%}
 {#- A few query ids that break one check, for the error message (with segment
     columns, the query ids behind the (segment, query) keys). -#}
 WITH
@@ -209,6 +209,11 @@ judgment_duplicate_pairs AS ( -- one row per (query, item) judged more than once
 )
 {%- endif %}
 {% endwith %}
+{%- if source | default(none) %},
+{{ relation }} AS ( -- one row per query: a sum checked (ndcg_sql/validation.py)
+  {{ source }}
+)
+{%- endif %}
 {%- if segment_cols %}
 SELECT DISTINCT keys.query AS qid
 FROM (SELECT qid FROM {{ relation }} WHERE {{ condition }}) AS failing
