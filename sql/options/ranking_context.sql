@@ -11,7 +11,8 @@
                     or the whole labels between the lowest and highest found in the data
       exact_gains   ties='average' and every gain a whole number whose list sums stay below
                     2^53: every sum of gains is exact, so a tie group's mean needs no item order
-    None of these changes a number. -#}
+    None of these changes a number. And id_forms: how each id column is read, from the types
+    the Python runner inspected (ndcg_sql/id_types.py; empty: as stored). -#}
 {% macro _ranking_context(resolved, options, relation, judgments, hints) -%}
   {%- set table = ndcg_sql._option_table() -%}
   {%- set judged = resolved['judgments'] -%}
@@ -99,5 +100,6 @@
       'head_length': head,
       'ideal_labels': ideal_labels,
       'tail_cutoffs': tail_cutoffs,
-      'exact_gains': exact_gains}) }}
+      'exact_gains': exact_gains,
+      'id_forms': hints.get('id_forms') or {}}) }}
 {%- endmacro %}
