@@ -13,7 +13,7 @@ from typing import Sequence
 
 import duckdb
 
-from . import activity, checking, context, dialects, id_types, identifiers, inputs, plan, runner, templates, validation
+from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, runner, templates, validation
 from .errors import InputError, OptionError
 from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
@@ -111,7 +111,8 @@ def evaluate(
         columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
         checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
-        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns)}
+        as_text = conventions.CONVENTIONS.get(first.convention or "", {}).get("ids") == "text"
+        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text)}
         if first.label is not None:
             where = "judgments" if judgments is not None else "ranking"
             labelled = relations[1] if judgments is not None else relations[0]
