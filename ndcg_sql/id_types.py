@@ -91,8 +91,20 @@ def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, colu
                                          for _, w, n, t in sides)
                 raise InputError(f"{role} ids must be numbers or text: {described}; "
                                  f"column {name!r} of the {where} has no text form to compare")
-        same = len(set(kinds)) == 1 and kinds[0] in (("text",) if as_text else ("integer", "text", "fraction"))
-        for (key, _, _, _), found_kind in zip(sides, kinds):
-            found[key] = "native" if same else _AS_TEXT[found_kind]
+        for (key, _, _, _), form in zip(sides, _forms_of(kinds, as_text)):
+            found[key] = form
     return found
+
+
+def _forms_of(kinds: list[str], as_text: bool = False) -> list[str]:
+    """The forms of columns compared with each other, by their kinds (:func:`kind`)."""
+    same = len(set(kinds)) == 1 and kinds[0] in (("text",) if as_text else ("integer", "text", "fraction"))
+    return ["native" if same else _AS_TEXT.get(found, "text") for found in kinds]
+
+
+def pair_forms(type_a: str, type_b: str) -> tuple[str, str]:
+    """The forms of two query columns joined with each other (e.g. two runs' per-query rows in
+    :func:`ndcg_sql.compare`): the rule of :func:`forms`."""
+    first, second = _forms_of([kind(type_a), kind(type_b)])
+    return first, second
 

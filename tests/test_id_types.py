@@ -151,3 +151,17 @@ def test_ids_without_a_text_form_are_refused():
         ndcg_sql.evaluate(run, judgments=qrels)
     assert str(error.value).startswith("query ids must be numbers or text: the ranking's 'query_id' is INTEGER[] "
                                        "and the judgments' 'query_id' is VARCHAR")
+
+
+def test_compare_pairs_queries_of_runs_with_different_id_types():
+    """Run A's query ids are integers, run B's text ('q1' among them): the per-query values are
+    paired as text in TREC form (before: a raw ConversionException from the join)."""
+    a = pd.DataFrame({"query_id": [1, 1, 2, 2], "item_id": ["x", "y", "x", "y"], "score": [2.0, 1.0, 2.0, 1.0],
+                      "label": [1, 0, 0, 1]})
+    b = pd.DataFrame({"query_id": ["1", "1", "q1", "q1"], "item_id": ["x", "y", "x", "y"],
+                      "score": [1.0, 2.0, 2.0, 1.0], "label": [1, 0, 1, 0]})
+    result = ndcg_sql.compare(a, b, ["nDCG@1"])
+    # query 1: A ranks x (label 1) first, NDCG@1 = 1; B ranks y (label 0) first, 0
+    assert [(r["query_id"], r["a"], r["b"]) for r in result.per_query_records()] == [("1", 1.0, 0.0)]
+    row = result.summary_records()[0]
+    assert row["queries"] == 1 and row["only_a"] == 1 and row["only_b"] == 1
