@@ -216,3 +216,18 @@ def test_bigquery_qualified_names_resolve_in_zetasql(what):
     BigQuery().analyze(sql, ["my-project", "search_logs"], {"runs": columns[:3], "qrels": [columns[0], columns[1], columns[3]]})
     with pytest.raises(Exception, match="not found"):
         BigQuery().analyze(sql, ["other-project", "search_logs"], {"runs": columns[:3], "qrels": columns})
+
+
+def test_ids_of_different_types_on_a_warehouse_give_a_clear_error(postgres):
+    """A warehouse compares ids as stored (types are not inspected there): integer query ids against
+    text ones, which Postgres refuses to compare, give an InputError with the engine's first line,
+    never its raw exception."""
+    run, run_table = _table(postgres, "typed_ids_run", False)
+    qrels, qrels_table = _table(postgres, "typed_ids_qrels", False)
+    postgres.load(run_table, ["query_id", "item_id", "score"], [(7, "a", 1.0), (7, "b", 0.5)])
+    postgres.load(qrels_table, ["query_id", "item_id", "label"], [("07", "a", 1), ("q1", "b", 1)])
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(run, judgments=qrels, con=postgres.connection(), dialect="postgres")
+    message = str(error.value)
+    assert message.startswith("postgres could not compute on the input (columns 'query_id', 'score'): ")
+    assert "give both sides one type" in message and "\n" not in message
