@@ -8,12 +8,13 @@ a warehouse connection, to_sql writes the same statements as text.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Sequence
 
 import duckdb
 
-from . import activity, checking, context, dialects, identifiers, inputs, plan, runner, templates, validation
-from .errors import OptionError
+from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, runner, templates, validation
+from .errors import InputError, OptionError
 from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
 from .request import Request, takes_options
@@ -109,27 +110,49 @@ def evaluate(
         first = context.resolve(options, *relations, segmented_judgments=judgments is not None)
         columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
         checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
+        # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
+        as_text = conventions.CONVENTIONS.get(first.convention or "", {}).get("ids") == "text"
+        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text)}
         if first.label is not None:
             where = "judgments" if judgments is not None else "ranking"
             labelled = relations[1] if judgments is not None else relations[0]
             checking.check_label_type(inputs.expression_type(con, labelled, first.label, where), first.label, where)
         segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
                                                  first.options.missing_queries)
-        first = context.resolve(options, *relations, segmented_judgments=segmented)
+        first = context.resolve(options, *relations, segmented_judgments=segmented, hints=seen)
         executor = DuckDB(con)
         checks = validation.checks_for(first.options, columns.roles(), label_expression=first.label is not None)
         with activity.doing(con, "checking the input"):
             hints = checking.profile_input(executor.fetch, first.context, checks, request.query_col)
-        resolved = context.resolve(options, *relations, segmented_judgments=segmented, hints=hints)
+        resolved = context.resolve(options, *relations, segmented_judgments=segmented, hints={**hints, **seen})
         result = runner.run(executor, resolved)
         if plan.keeps_per_query(resolved):
             for view in views:  # the per-query rows are in a table: the inputs are read no more
                 inputs.drop(con, view)
+    except duckdb.Error as error:
+        # the checks passed, yet DuckDB refused: never its raw exception, but what it read
+        for view in views:
+            inputs.drop(con, view)
+        raise InputError(engine_failure("DuckDB", data, judgments, options, error)) from error
     except BaseException:
         for view in views:
             inputs.drop(con, view)
         raise
     return result
+
+
+def engine_failure(engine: str, data, judgments, options: dict, error: BaseException) -> str:
+    """The message of an engine's failure on input the checks let through: the inputs, the
+    columns read and the engine's own first line (no raw engine exception reaches a user)."""
+    described = data if isinstance(data, (str, Path)) else f"a {type(data).__name__}"
+    if judgments is not None:
+        described = f"{described} with judgments " + (
+            str(judgments) if isinstance(judgments, (str, Path)) else f"a {type(judgments).__name__}")
+    order = options.get("rank_col") or options.get("score_col") or "score"
+    columns = ", ".join(repr(c) for c in (options["query_col"], options["item_col"], order) if c)
+    first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    return (f"{engine} could not compute on {described} (columns {columns}): {first}. The input "
+            "checks found nothing wrong; please report this with the column types")
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:

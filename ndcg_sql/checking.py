@@ -13,6 +13,7 @@ from typing import Callable
 from . import templates, validation
 from .errors import InputError
 from .labels import LabelExpression
+from .parameters import MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
 
 Fetch = Callable[[object], tuple[list, list]]
 #: The option naming a column of each role, as Python and the command line spell it.
@@ -145,9 +146,11 @@ def segmented_judgments(run_types: dict, judgment_types: dict | None, segments, 
 def _counted_relations(checks: list[validation.Check]) -> list[dict]:
     """The checks by the relation they are counted on, as ``sql/validate_counts.sql.j2`` takes them."""
     relations: dict[str, list[dict]] = {}
+    sources: dict[str, str | None] = {}
     for index, check in enumerate(checks):
         relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
-    return [{"name": name, "checks": items} for name, items in relations.items()]
+        sources.setdefault(check.relation, check.source)
+    return [{"name": name, "checks": items, "source": sources[name]} for name, items in relations.items()]
 
 
 def counts_sql(context: dict, checks: list[validation.Check]) -> str:
@@ -193,7 +196,7 @@ def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_
         if check.query_ids_known:
             examples = [r[0] for r in fetch(templates.render(
                 "validate_examples.sql.j2", relation=check.relation, condition=check.condition,
-                limit=validation.EXAMPLES + 1, **context))[1]]
+                source=check.source, limit=validation.EXAMPLES + 1, **context))[1]]
         if check.values:
             values = [r[0] for r in fetch(templates.render(
                 "validate_values.sql.j2", relation=check.relation, condition=check.condition,
@@ -230,7 +233,7 @@ def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], q
     """
     row_checks: dict[str, list[dict]] = {}
     for index, check in enumerate(checks):
-        if not check.relation.endswith("_duplicate_pairs"):
+        if not check.relation.endswith("_duplicate_pairs") and check.source is None:
             row_checks.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
     names, rows = fetch(templates.render(
         "validate_lists.sql.j2", relations=[{"name": name, "checks": items} for name, items in row_checks.items()],
@@ -238,10 +241,26 @@ def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], q
     ))
     profile = {name.lower(): value for name, value in zip(names, rows[0])}
     refuse_empty_inputs(profile)
-    if any(profile[f"{name}_problems"] for name in row_checks):
-        validate(fetch, context, checks, query_col)
     labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
+    longest = max(profile[f"{name}_longest"] for name in row_checks)
+    highest = profile[f"{labelled}_highest_label"]
+    if any(profile[f"{name}_problems"] for name in row_checks) or (
+            any(check.source is not None for check in checks) and not _gains_fit(context, highest, longest)):
+        validate(fetch, context, checks, query_col)
     return {
-        "longest_list": max(profile[f"{name}_longest"] for name in row_checks),
+        "longest_list": longest,
         "labels": [profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")],
     }
+
+
+def _gains_fit(context: dict, highest_label, longest: int) -> bool:
+    """True when no query's gains can add up past 2^MAX_QUERY_GAIN_EXPONENT: the longest list
+    times the largest gain is below it (then the per-query sums of the overflow check,
+    :func:`ndcg_sql.validation._gain_total_check`, need not be computed)."""
+    if highest_label is None or longest is None:
+        return True
+    if context["gain"] == "exponential":
+        largest = 2.0 ** min(float(highest_label), float(MAX_EXPONENTIAL_LABEL))
+    else:
+        largest = max((abs(float(gain)) for _, gain in context["gain_mapping"]), default=0.0)
+    return largest * int(longest) <= 2.0 ** MAX_QUERY_GAIN_EXPONENT / 2.0

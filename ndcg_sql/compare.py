@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from . import activity, templates
+from . import activity, id_types, templates
 from .api import evaluate
 from .errors import MissingDependency, OptionError
 from .identifiers import quote
@@ -104,6 +104,27 @@ def _summary_table(con, rows: list[dict], segment_types: dict[str, str]) -> duck
     return con.table(name)
 
 
+def _query_ids_alike(con, a_table: str, b_table: str, query_col: str) -> tuple[str, str]:
+    """The two runs' per-query relations with their query ids in one type, by the id rule of
+    :mod:`ndcg_sql.id_types` (an integer run against a TREC file's text ids: both as text in
+    TREC form), so that pairing them is never an engine's implicit cast."""
+    types = [dict(zip(r.columns, map(str, r.types))) for r in (con.sql(f"SELECT * FROM {t} LIMIT 0")
+                                                                for t in (a_table, b_table))]
+    if query_col not in types[0] or query_col not in types[1]:
+        return a_table, b_table
+    forms = id_types.pair_forms(types[0][query_col], types[1][query_col])
+    if forms == ("native", "native"):
+        return a_table, b_table
+    out = []
+    for table, form in zip((a_table, b_table), forms):
+        name = new_view_name("query_ids_as_text")
+        cast = templates.environment().from_string("{% import 'ids.sql.j2' as ids %}{{ ids.id_of(column, form) }}").render(
+            column=quote(query_col), form=form)
+        con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
+        out.append(quote(name))
+    return out[0], out[1]
+
+
 def compare(
     run_a,
     run_b,
@@ -169,6 +190,7 @@ def compare(
     else:
         a_table, b_table = (quote(_view(r)) for r in (a, b))
     query_col = quote(options.get("query_col", "query_id"))
+    a_table, b_table = _query_ids_alike(con, a_table, b_table, options.get("query_col", "query_id"))
     segments = [quote(s) for s in a.options.get("segments", [])]
     differences = new_view_name("paired_differences")
     con.execute(

@@ -9,15 +9,21 @@ to 1e-9 (tests/test_conventions.py).
 
 | convention    | gain        | ties             | ideal           | no relevant | scores  | negative labels |
 |---------------|-------------|------------------|-----------------|-------------|---------|-----------------|
-| trec_eval     | linear      | item-desc        | judgments/list  | 0           | float32 | 0               |
+| trec_eval     | linear      | item-desc (text) | judgments/list  | 0           | float32 | 0               |
 | sklearn       | linear      | average          | list            | 0           | double  | error           |
 | lightgbm      | 2^label - 1 | input-order      | list            | 1           | double  | error           |
 | xgboost       | 2^label - 1 | input-order      | list            | 1           | float32 | error           |
 | xgboost-minus | 2^label - 1 | input-order      | list            | 0           | float32 | error           |
 
+Besides the options, two keys say how a convention reads its input: ``label_reading="atol"``
+(a label counts with its whole part, as trec_eval's ``get_qrels.c`` reads the relevance level with
+``atol``: a qrels label 1.5 is 1) and ``ids="text"`` (every query and item id is compared as text,
+``ndcg_sql/id_types.py``: trec_eval keeps docnos as strings, so ties break by ``strcmp`` and "9"
+comes after "10" in item-desc order).
+
 Sources: trec_eval 10.0 (``trec_eval.h``: ``float sim``; ``form_res_rels.c``:
-ties by docno descending; ``m_ndcg_cut.c``: gain = relevance level, negative
-levels gain 0); scikit-learn ``ndcg_score`` docs (``ignore_ties=False``, tie
+ties by docno descending, compared with ``strcmp``; ``get_qrels.c``: ``atol`` of the
+relevance field; ``m_ndcg_cut.c``: gain = relevance level, negative levels gain 0); scikit-learn ``ndcg_score`` docs (``ignore_ties=False``, tie
 averaging of McSherry & Najork 2008; rows with IDCG 0 give 0); LightGBM
 ``rank_metric.hpp`` / ``dcg_calculator.cpp`` (``label_gain`` 2^i - 1,
 ``std::stable_sort`` by score so ties keep input order, a query with IDCG 0
@@ -29,7 +35,7 @@ from __future__ import annotations
 
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(gain="linear", ties="item-desc", no_relevant="zero", score_precision="float32",
-                      negative_labels="zero"),
+                      negative_labels="zero", label_reading="atol", ids="text"),
     "sklearn": dict(gain="linear", ties="average", no_relevant="zero", score_precision="double",
                     negative_labels="error", judgments_allowed=False),
     "lightgbm": dict(gain="exponential", ties="input-order", no_relevant="one", score_precision="double",

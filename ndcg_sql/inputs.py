@@ -100,13 +100,20 @@ def load(
         (view name, {column name: DuckDB type name}).
 
     Raises:
-        InputError: no such file or table, or an unreadable file.
+        InputError: no such file or table, a directory, an empty (0-byte) file, or an
+            unreadable file.
     """
     name = new_view_name(role)
     if isinstance(data, duckdb.DuckDBPyRelation):
         relation = data
     elif isinstance(data, (str, Path)):
         text = str(data)
+        where = "ranking" if role == "run" else "judgments"
+        if os.path.isdir(text):
+            raise InputError(f"{text} is a directory, not a file: give the {where} file, or a pattern "
+                             f"such as {os.path.join(text, '*.parquet')} to read every file in it")
+        if os.path.isfile(text) and os.path.getsize(text) == 0:
+            raise InputError(f"{text} is empty (0 bytes): the {where} {'has' if role == 'run' else 'have'} no rows")
         if os.path.exists(text) or (any(c in text for c in "*?[") and glob.glob(text)):
             fmt = file_format(text, role, input_format)
             try:

@@ -48,6 +48,10 @@ STATEMENTS = ("per_query", "summary", "coverage")
 DEFAULT_CUTOFFS: tuple[int | None, ...] = (1, 3, 5, 10, 20, None)
 #: Largest label accepted with exponential gain: 2^1024 overflows a double.
 MAX_EXPONENTIAL_LABEL = 1023
+#: Largest sum of the gains of one query (its listed items, or with judgments its judged
+#: items), as a power of 2: past 2^1023 a sum of doubles may overflow (CG, DCG, IDCG, a tie
+#: group's mean), so such a query is refused (every sum below the limit is finite).
+MAX_QUERY_GAIN_EXPONENT = 1023
 #: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
 MAX_REPLICATES = 100_000
 #: Output column names: a query or segment column of one of these names would be ambiguous.

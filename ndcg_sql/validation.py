@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from . import dialects
 from .errors import InputError  # noqa: F401 (its former home)
 from .options import Options
-from .parameters import MAX_EXPONENTIAL_LABEL
+from .parameters import MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
 
 EXAMPLES = 5
 NUMERIC_TYPES = (
@@ -38,6 +38,9 @@ class Check:
     distinct values the message names through ``named`` ("{values}" is
     replaced by "label 4 is" or "labels 4, 5 are"). hint: how to accept
     such input, if an option does (ends the message line).
+    source: when ``relation`` is not a normalised CTE, the SELECT defining it
+    from them (our own text, DuckDB syntax for the engine that runs it), e.g.
+    one row per query with a sum; the checking templates emit it as a CTE.
     """
 
     relation: str
@@ -52,6 +55,7 @@ class Check:
     hint: str | None = None
     #: what ``column`` is, for the message: a "column", or the "label expression"
     column_kind: str = "column"
+    source: str | None = None
 
 
 #: Largest finite double; a larger absolute value is infinite.
@@ -122,9 +126,42 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
         checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
                             f"labels{where} missing from the gain mapping", values=counted,
                             named=f"{{values}} missing from the gain mapping{where}"))
+    if options.gain in ("exponential", "mapping"):
+        checks.append(_gain_total_check(relation, column, options, value, finite, where))
     if expression:
         checks = [dataclasses.replace(check, column_kind="label expression") for check in checks]
     return checks
+
+
+#: Gains are summed scaled by 2^-GAIN_SCALE in the overflow check: a power of two, so the
+#: scaling is exact and no scaled gain of a label in range is subnormal or overflows.
+GAIN_SCALE = 1000
+
+
+def _gain_total_check(relation: str, column: str, options: Options, value: str, finite: str,
+                      where: str) -> Check:
+    """The queries whose gains add up past 2^MAX_QUERY_GAIN_EXPONENT (a per-query sum in the
+    relation ``<relation>_gain_totals``): past it a sum of doubles (CG, DCG, IDCG) may overflow
+    to infinity. Labels out of range, NaN or non-numeric are refused by the other checks and
+    add nothing here (so no engine evaluates 2^x out of its range)."""
+    if options.gain == "exponential":
+        scaled = f"POWER(2.0, {value} - {GAIN_SCALE}.0)"
+        counted = (f"CASE WHEN {finite} AND {value} > 0 AND {value} <= {MAX_EXPONENTIAL_LABEL} "
+                   f"THEN {scaled} ELSE 0.0 END")
+        cause = f"exponential gain 2^label - 1 of labels near {MAX_EXPONENTIAL_LABEL}; use gain='linear' or a mapping"
+    else:
+        label = f"CASE WHEN {value} > 0 THEN {value} ELSE 0.0 END" if options.negative_labels == "zero" else value
+        scaled = " ".join(f"WHEN {pair[0]!r} THEN {float(pair[1]) / 2.0 ** GAIN_SCALE!r}" for pair in options.gain_mapping)
+        counted = f"CASE WHEN {finite} THEN (CASE {label} {scaled} ELSE 0.0 END) ELSE 0.0 END"
+        cause = "gains of the mapping too large"
+    total = relation.removesuffix("_rows") + "_gain_totals"
+    limit = float(2 ** (MAX_QUERY_GAIN_EXPONENT - GAIN_SCALE))
+    return Check(
+        total, f"scaled_gain > {limit!r}", column,
+        f"queries{where} whose gains add up past 2^{MAX_QUERY_GAIN_EXPONENT} (about 9.0e307, where a double "
+        f"overflows: {cause})",
+        counted="query", source=f"SELECT qid, SUM({counted}) AS scaled_gain FROM {relation} GROUP BY qid",
+    )
 
 
 def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb",
@@ -219,6 +256,8 @@ def describe_failure(check: Check, rows: int, query_col: str, examples: list,
         problem = check.named.replace("{values}", subject)
     if check.counted and input_rows is not None:
         count = f"{_plural(rows, check.counted)}, {_plural(input_rows, 'row')}"
+    elif check.counted:
+        count = _plural(rows, check.counted)
     else:
         count = _plural(rows, "row")
     line = f"{check.column_kind} {check.column!r}: {problem} ({count})"

@@ -187,3 +187,36 @@ def test_negative_labels_counted_as_zero_with_a_gain_mapping():
     data = pd.DataFrame({"query_id": [1, 1], "item_id": [1, 2], "score": [2.0, 1.0], "label": [-2, 1]})
     row = ndcg_sql.evaluate(data, k=2, gain={0: 0, 1: 5}, negative_labels="zero").per_query_records()[0]
     assert row["dcg"] == pytest.approx(5 / np.log2(3), **TOL) and row["idcg"] == pytest.approx(5.0, **TOL)
+
+
+def _atol(text: str) -> int:
+    """C's atol, as trec_eval's get_qrels.c reads a relevance level: the leading whole number."""
+    import re
+
+    match = re.match(r"\s*([-+]?\d+)", text)
+    return int(match.group(1)) if match else 0
+
+
+def test_trec_eval_convention_reads_numeric_docnos_as_strings_and_labels_with_atol():
+    """Integer query and item ids, every score tied: trec_eval orders tied docnos by strcmp,
+    descending ("9" before "10" before "100"); fractional qrels labels count with their whole part
+    (1.5 is 1, 0.7 is 0). pytrec_eval takes ids as strings and levels as the atol of the text."""
+    items = [9, 10, 100, 2, 21, 3]
+    run = pd.DataFrame({"query_id": [1] * 6 + [2] * 6, "item_id": items * 2, "score": [1.0] * 12})
+    labels = {(1, 9): "0.7", (1, 10): "2.5", (1, 100): "1", (1, 21): "3.9",
+              (2, 2): "1.5", (2, 3): "2", (2, 100): "0.2", (2, 7): "4.01"}
+    qrels = pd.DataFrame([(q, d, float(rel)) for (q, d), rel in labels.items()],
+                         columns=["query_id", "item_id", "label"])
+    cuts = [1, 3, 5, 10]
+    got = ndcg_sql.evaluate(run, judgments=qrels, convention="trec_eval", k=cuts).per_query_records()
+    trec_qrels = {}
+    for (q, d), rel in labels.items():
+        trec_qrels.setdefault(str(q), {})[str(d)] = _atol(rel)
+    trec_run = {str(q): {str(d): 1.0 for d in items} for q in (1, 2)}
+    evaluator = pytrec_eval.RelevanceEvaluator(trec_qrels, {"ndcg_cut." + ",".join(map(str, cuts))})
+    expected = evaluator.evaluate(trec_run)
+    assert len(got) == 2 * len(cuts)
+    for row in got:
+        assert row["ndcg"] == pytest.approx(expected[row["query_id"]][f"ndcg_cut_{row['k']}"], **TOL), row
+    # numeric order would differ: 100 > 21 > 10 > 9 puts the label-1 item first at k=1 in query 1
+    assert {(r["query_id"], r["k"]): r["ndcg"] for r in got}[("1", 1)] == pytest.approx(0.0)

@@ -103,3 +103,38 @@ def test_dataframe_results_without_pandas_name_the_extra(monkeypatch, missing):
     for method in (result.summary_df, result.per_query_df):
         with pytest.raises(ImportError, match=r"pip install 'ndcg_sql\[dataframes\]'"):
             method()
+
+
+@pytest.mark.parametrize("name", ["run.csv", "run.txt", "run.parquet"])
+def test_an_empty_file_says_it_is_empty(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(b"")
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(str(path))
+    assert str(error.value) == f"{path} is empty (0 bytes): the ranking has no rows"
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(str(EXAMPLES / "trec_dl19_passage" / "run.dl19.bm25.top100.txt"), judgments=str(path))
+    assert str(error.value) == f"{path} is empty (0 bytes): the judgments have no rows"
+
+
+def test_a_directory_says_it_is_a_directory(tmp_path):
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(str(tmp_path))
+    assert str(error.value).startswith(f"{tmp_path} is a directory, not a file")
+
+
+def test_an_engine_failure_is_wrapped_never_raw(monkeypatch, frame):
+    """Should DuckDB refuse input the checks let through, the user gets an InputError naming the
+    input and its columns, with DuckDB's first line, never the raw exception."""
+    from ndcg_sql import runner
+
+    def refuse(*args, **kwargs):
+        raise duckdb.ConversionException("Conversion Error: Could not convert string 'q1' to INT64\nLINE 1: ...")
+
+    monkeypatch.setattr(runner, "run", refuse)
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(frame, item_col="doc_id")
+    message = str(error.value)
+    assert message.startswith("DuckDB could not compute on a DataFrame (columns 'query_id', 'doc_id', 'score'): "
+                              "Conversion Error: Could not convert string 'q1' to INT64.")
+    assert "LINE 1" not in message

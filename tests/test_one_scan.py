@@ -125,7 +125,8 @@ def test_empty_input_is_refused(con, segments):
 
 
 def test_a_statement_failing_on_good_input_raises_its_own_error(con):
-    """The checks run when the statement fails; on good input the engine's error is raised."""
+    """The checks run when the statement fails; on good input the engine's error is wrapped in an
+    InputError with its first line (never the raw engine exception), the engine's error as its cause."""
     counted = CountedConnection(con, "duckdb", ["ranking"])
     failing = counted.cursor
 
@@ -143,8 +144,9 @@ def test_a_statement_failing_on_good_input_raises_its_own_error(con):
         return inner
 
     counted.cursor = cursor
-    with pytest.raises(RuntimeError, match="the engine refused"):
+    with pytest.raises(ndcg_sql.InputError, match="duckdb could not compute on the input .*: the engine refused") as error:
         ndcg_sql.evaluate("ranking", con=counted, dialect="duckdb")
+    assert isinstance(error.value.__cause__, RuntimeError)
     assert counted.statements == 2  # the statement, then the checks' counts (all passed)
 
 

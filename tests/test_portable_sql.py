@@ -95,14 +95,17 @@ def statements(args: dict):
     columns = Columns.of(options, resolved.order_col, resolved.options.judgments)
     checks = validation.checks_for(resolved.options, columns.roles())
     relations: dict[str, list[dict]] = {}
+    sources = {check.relation: check.source for check in checks}
     for index, check in enumerate(checks):
         relations.setdefault(check.relation, []).append({"id": index, "condition": check.condition, "rows": check.rows})
     yield "validate_counts", templates.render(
-        "validate_counts.sql.j2", relations=[{"name": n, "checks": c} for n, c in relations.items()], **context
+        "validate_counts.sql.j2", relations=[{"name": n, "checks": c, "source": sources[n]} for n, c in relations.items()],
+        **context
     )
     for check in checks:
         yield "validate_examples", templates.render(
-            "validate_examples.sql.j2", relation=check.relation, condition=check.condition, limit=6, **context
+            "validate_examples.sql.j2", relation=check.relation, condition=check.condition, source=check.source,
+            limit=6, **context
         )
         if check.values:
             yield "validate_values", templates.render(

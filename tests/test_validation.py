@@ -223,3 +223,38 @@ def test_hostile_column_names_are_quoted():
     result = ndcg_sql.evaluate(data, score_col='sc"ore; DROP TABLE x; --', label_col="la`bel'", k=[3])
     expected = ndcg_sql.evaluate(good(), k=[3])
     assert result.per_query_records() == expected.per_query_records()
+
+
+def _labelled(labels, query="q"):
+    return pd.DataFrame({"query_id": [query] * len(labels), "item_id": [f"d{i}" for i in range(len(labels))],
+                         "score": [float(len(labels) - i) for i in range(len(labels))], "label": labels})
+
+
+@pytest.mark.parametrize("labels", [[1023], [1022, 1022], [1023, 1], [1022, 1022, 0, 0]])
+def test_exponential_gains_up_to_the_limit_are_exact(labels):
+    """Below the limit (a query's gains add up to at most 2^1023) every sum is finite: DCG by hand,
+    in descending order so the ranking is the ideal one and NDCG is 1."""
+    dcg = sum((2.0 ** label - 1.0) / math.log2(rank + 2) for rank, label in enumerate(labels))
+    row = ndcg_sql.evaluate(_labelled(labels), k=[None]).per_query_records()[0]
+    assert math.isfinite(row["cg"]) and row["dcg"] == pytest.approx(dcg, rel=1e-15)
+    assert row["idcg"] == pytest.approx(dcg, rel=1e-15) and row["ndcg"] == 1.0
+
+
+@pytest.mark.parametrize("labels", [[1023, 1023], [1022, 1022, 1022], [1000, 1023, 1023]])
+def test_exponential_gains_past_the_limit_are_refused(labels):
+    """Past 2^1023 a sum of doubles may overflow: the query is named, never NDCG 0, inf or NaN."""
+    data = pd.concat([_labelled(labels, "big"), _labelled([3, 1], "fine")], ignore_index=True)
+    message = error_of(data)
+    assert "column 'label': queries whose gains add up past 2^1023" in message
+    assert "(1 query), e.g. in query_id big" in message and "fine" not in message
+    qrels = data.drop(columns=["score"])
+    message = error_of(data.drop(columns=["label"]), judgments=qrels)
+    assert "queries in the judgments whose gains add up past 2^1023" in message and "query_id big" in message
+    assert ndcg_sql.evaluate(data, gain="linear").summary_records()  # linear gains are small
+
+
+def test_mapped_gains_past_the_limit_are_refused():
+    data = _labelled([1, 1])
+    message = error_of(data, gain={0: 0, 1: 1e308})
+    assert "queries whose gains add up past 2^1023" in message and "query_id q" in message
+    assert ndcg_sql.evaluate(data, gain={0: 0, 1: 4e307}, k=[None]).per_query_records()[0]["ndcg"] == 1.0

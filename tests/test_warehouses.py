@@ -165,6 +165,12 @@ def test_engine_reports_bad_input(engine):
     with pytest.raises(ndcg_sql.InputError) as error:  # the offending labels are named on the engine too
         ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect, gain={0: 0, 1: 1})
     assert "column 'label': label 2 is missing from the gain mapping (1 row), e.g. in query_id q1" in str(error.value)
+    big = [("q1", "a", 1.0, 1023), ("q1", "b", 0.5, 1023), ("q2", "c", 1.0, 1022)]
+    name, table = _table(engine, "gain_overflow", False)
+    engine.load(table, [identifiers.folded(c, fold) for c in ("query_id", "item_id", "score", "label")], big)
+    with pytest.raises(ndcg_sql.InputError) as error:  # a query's gains past 2^1023: refused, never inf
+        ndcg_sql.evaluate(name, con=engine.connection(), dialect=engine.dialect)
+    assert "queries whose gains add up past 2^1023" in str(error.value) and "q1" in str(error.value)
 
 
 @pytest.fixture(scope="module")
@@ -210,3 +216,18 @@ def test_bigquery_qualified_names_resolve_in_zetasql(what):
     BigQuery().analyze(sql, ["my-project", "search_logs"], {"runs": columns[:3], "qrels": [columns[0], columns[1], columns[3]]})
     with pytest.raises(Exception, match="not found"):
         BigQuery().analyze(sql, ["other-project", "search_logs"], {"runs": columns[:3], "qrels": columns})
+
+
+def test_ids_of_different_types_on_a_warehouse_give_a_clear_error(postgres):
+    """A warehouse compares ids as stored (types are not inspected there): integer query ids against
+    text ones, which Postgres refuses to compare, give an InputError with the engine's first line,
+    never its raw exception."""
+    run, run_table = _table(postgres, "typed_ids_run", False)
+    qrels, qrels_table = _table(postgres, "typed_ids_qrels", False)
+    postgres.load(run_table, ["query_id", "item_id", "score"], [(7, "a", 1.0), (7, "b", 0.5)])
+    postgres.load(qrels_table, ["query_id", "item_id", "label"], [("07", "a", 1), ("q1", "b", 1)])
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(run, judgments=qrels, con=postgres.connection(), dialect="postgres")
+    message = str(error.value)
+    assert message.startswith("postgres could not compute on the input (columns 'query_id', 'score'): ")
+    assert "give both sides one type" in message and "\n" not in message

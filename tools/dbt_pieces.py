@@ -212,12 +212,15 @@ def _checks(dialect: dialects.Dialect) -> dict:
         options = Options(judgments=judged, input_kind=kind, gain=gain)
         rows = []
         for check in validation.checks_for(options, _ROLES, dialect=dialect.name):
-            rows.append({
+            row = {
                 "relation": check.relation,
                 "condition": transpile_expression(check.condition, dialect),
                 "column": check.column,
                 "problem": check.problem,
-            })
+            }
+            if check.source is not None:  # a per-query sum: the relation's own SELECT
+                row["source"] = transpile_expression(check.source, dialect)
+            rows.append(row)
         table[f"{'judgments' if judged else 'labels'}|{kind}|{gain}"] = rows
     return table
 

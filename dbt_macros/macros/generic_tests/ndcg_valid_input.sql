@@ -1,7 +1,7 @@
 {#- Generic test: the ranking (and its judgments) is fit for NDCG - the input checks of the
     Python runner (ndcg_sql/validation.py, generated into ndcg_sql._input_checks): NULL query
     ids, item ids, scores (or ranks) and labels, duplicate (query, item) rows, negative labels,
-    labels above 1023 with exponential gain, non-numeric and NaN scores and labels, on every
+    labels above 1023 and queries whose gains add up past 2^1023 with exponential gain, non-numeric and NaN scores and labels, on every
     engine (its own NaN test and safe cast, ndcg_sql/dialects.py).
 
       query_col, item_col, label_col   column names of the tested model ('query_id', 'item_id', 'label')
@@ -46,7 +46,7 @@
 SELECT {{ ndcg_sql.string_literal(column) }} AS column_name, {{ ndcg_sql.string_literal(check['problem']) }} AS problem,
   offending.qid AS query_id
 FROM (
-{{ ndcg_sql._tmpl_validate_examples(relation=check['relation'], condition=check['condition'], limit=limit, **context) }}
+{{ ndcg_sql._tmpl_validate_examples(relation=check['relation'], condition=check['condition'], source=check.get('source'), limit=limit, **context) }}
 ) AS offending
   {%- endfor %}
 {%- endmacro %}

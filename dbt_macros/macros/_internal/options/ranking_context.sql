@@ -12,7 +12,9 @@
                     or the whole labels between the lowest and highest found in the data
       exact_gains   ties='average' and every gain a whole number whose list sums stay below
                     2^53: every sum of gains is exact, so a tie group's mean needs no item order
-    None of these changes a number. -#}
+    None of these changes a number. And id_forms: how each id column is read, from the types
+    the Python runner inspected (ndcg_sql/id_types.py; empty: as stored), and whole_labels: labels
+    count with their whole part (trec_eval's atol). -#}
 {% macro _ranking_context(resolved, options, relation, judgments, hints) -%}
   {%- set table = ndcg_sql._option_table() -%}
   {%- set judged = resolved['judgments'] -%}
@@ -68,6 +70,9 @@
   {%- set exact_gains = resolved['ties'] == 'average' and longest is not none and largest is not none
                         and ([1, longest] | max) * largest <= table['exact_whole'] -%}
 
+  {#- how the convention reads labels (ndcg_sql/conventions.py): 'atol' counts a label's whole
+      part, as trec_eval reads a relevance level -#}
+  {%- set reading = ndcg_sql._convention_table()['conventions'].get(resolved['convention'] or '', {}) -%}
   {%- set q = ndcg_sql.quote_identifier -%}
   {#- a label expression (Python's label=): SQL written by sqlglot from a checked parse, names
       quoted (ndcg_sql/labels.py); it takes the label column's place. dbt models compute such
@@ -100,5 +105,7 @@
       'head_length': head,
       'ideal_labels': ideal_labels,
       'tail_cutoffs': tail_cutoffs,
-      'exact_gains': exact_gains}) }}
+      'exact_gains': exact_gains,
+      'id_forms': hints.get('id_forms') or {},
+      'whole_labels': reading.get('label_reading') == 'atol'}) }}
 {%- endmacro %}

@@ -18,7 +18,8 @@
   {%- endif -%}
   {%- set out = given.copy() -%}
   {%- set defaults = ndcg_sql._option_table()['defaults'] -%}
-  {%- for option, value in preset.items() if option != 'judgments_allowed' -%}
+  {#- only the options: judgments_allowed, label_reading and ids say how the input is read -#}
+  {%- for option, value in preset.items() if option in defaults -%}
     {%- set mine = given[option] -%}
     {%- if mine != defaults[option] and mine != value -%}
       {{ ndcg_sql._option_error("convention '" ~ name ~ "' sets " ~ option ~ "=" ~ ndcg_sql._shown(value) ~ "; got " ~ option ~ "=" ~ ndcg_sql._shown(mine)) }}

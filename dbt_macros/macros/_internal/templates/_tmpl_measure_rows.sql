@@ -1,6 +1,6 @@
 {#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_measure_rows(binary_measures, cutoffs, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, exact_gains, gain, gain_mapping, graded_measures, head_length, id_forms, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties, whole_labels) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -35,7 +35,7 @@
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'id_forms': id_forms, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties, 'whole_labels': whole_labels} -%}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each
@@ -75,6 +75,16 @@ WITH
     reference: BigQuery and Spark inline CTEs, while Postgres computes a CTE read twice
     once.) -#}
 {#- import 'query_keys.sql.j2' as query_keys (generated: see ndcg_context) -#}
+{#- ids read in the form ndcg_sql/id_types.py chose from their types (sql/ids.sql.j2):
+    explicit casts here, never an engine's implicit one later -#}
+{#- import 'ids.sql.j2' as ids (generated: see ndcg_context) -#}
+{%- set forms = id_forms | default({}) -%}
+{%- set query_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, query_col, forms.get('run_query', 'native')) -%}
+{%- set item_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, item_col, forms.get('run_item', 'native')) -%}
+{%- if judgments -%}
+{%- set j_query_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, j_query_col, forms.get('j_query', 'native')) -%}
+{%- set j_item_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, j_item_col, forms.get('j_item', 'native')) -%}
+{%- endif -%}
 {%- set segmented = segmented_judgments | default(false) -%}
 {#- where each CTE below reads the input: the tables and the user's column names, or
     run_input / judgment_input and our names (read_input_once) -#}
@@ -93,14 +103,14 @@ WITH
 {%- for s in segment_cols -%}{%- set _ = input_segments.append('segment_' ~ loop.index) -%}{%- endfor -%}
 {%- else -%}
 {%- set run_source = run_relation -%}
-{%- set run_query = query_col -%}
-{%- set run_item = item_col -%}
+{%- set run_query = query_read -%}
+{%- set run_item = item_read -%}
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
 {%- set j_source = judgments_relation -%}
-{%- set j_query = j_query_col -%}
-{%- set j_item = j_item_col -%}
+{%- set j_query = j_query_read -%}
+{%- set j_item = j_item_read -%}
 {%- set j_label = j_label_col -%}
 {%- set input_segments = segment_cols -%}
 {%- endif -%}
@@ -117,8 +127,8 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- for s in segment_cols %}
     {{ s }} AS segment_{{ loop.index }},
     {%- endfor %}
-    {{ query_col }} AS query,
-    {{ item_col }} AS item,
+    {{ query_read }} AS query,
+    {{ item_read }} AS item,
     {{ order_col }} AS order_raw
     {%- if not judgments %},
     {{ label_col }} AS label_raw
@@ -136,8 +146,8 @@ judgment_input AS ( -- one row per row of the judgments: the columns read, the o
     {{ s }} AS segment_{{ loop.index }},
     {%- endfor %}
     {%- endif %}
-    {{ j_query_col }} AS query,
-    {{ j_item_col }} AS item,
+    {{ j_query_read }} AS query,
+    {{ j_item_read }} AS item,
     {{ j_label_col }} AS label_raw
   FROM {{ judgments_relation }}
 ),
@@ -440,6 +450,16 @@ WITH
     reference: BigQuery and Spark inline CTEs, while Postgres computes a CTE read twice
     once.) -#}
 {#- import 'query_keys.sql.j2' as query_keys (generated: see ndcg_context) -#}
+{#- ids read in the form ndcg_sql/id_types.py chose from their types (sql/ids.sql.j2):
+    explicit casts here, never an engine's implicit one later -#}
+{#- import 'ids.sql.j2' as ids (generated: see ndcg_context) -#}
+{%- set forms = id_forms | default({}) -%}
+{%- set query_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, query_col, forms.get('run_query', 'native')) -%}
+{%- set item_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, item_col, forms.get('run_item', 'native')) -%}
+{%- if judgments -%}
+{%- set j_query_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, j_query_col, forms.get('j_query', 'native')) -%}
+{%- set j_item_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, j_item_col, forms.get('j_item', 'native')) -%}
+{%- endif -%}
 {%- set segmented = segmented_judgments | default(false) -%}
 {#- where each CTE below reads the input: the tables and the user's column names, or
     run_input / judgment_input and our names (read_input_once) -#}
@@ -458,14 +478,14 @@ WITH
 {%- for s in segment_cols -%}{%- set _ = input_segments.append('segment_' ~ loop.index) -%}{%- endfor -%}
 {%- else -%}
 {%- set run_source = run_relation -%}
-{%- set run_query = query_col -%}
-{%- set run_item = item_col -%}
+{%- set run_query = query_read -%}
+{%- set run_item = item_read -%}
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
 {%- set j_source = judgments_relation -%}
-{%- set j_query = j_query_col -%}
-{%- set j_item = j_item_col -%}
+{%- set j_query = j_query_read -%}
+{%- set j_item = j_item_read -%}
 {%- set j_label = j_label_col -%}
 {%- set input_segments = segment_cols -%}
 {%- endif -%}
@@ -482,8 +502,8 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- for s in segment_cols %}
     {{ s }} AS segment_{{ loop.index }},
     {%- endfor %}
-    {{ query_col }} AS query,
-    {{ item_col }} AS item,
+    {{ query_read }} AS query,
+    {{ item_read }} AS item,
     {{ order_col }} AS order_raw
     {%- if not judgments %},
     {{ label_col }} AS label_raw
@@ -501,8 +521,8 @@ judgment_input AS ( -- one row per row of the judgments: the columns read, the o
     {{ s }} AS segment_{{ loop.index }},
     {%- endfor %}
     {%- endif %}
-    {{ j_query_col }} AS query,
-    {{ j_item_col }} AS item,
+    {{ j_query_read }} AS query,
+    {{ j_item_read }} AS item,
     {{ j_label_col }} AS label_raw
   FROM {{ judgments_relation }}
 ),

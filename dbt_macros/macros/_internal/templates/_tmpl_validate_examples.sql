@@ -1,6 +1,6 @@
 {#- Generated from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_validate_examples(condition, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, ties) -%}
+{% macro _tmpl_validate_examples(condition, id_forms, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, source, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -20,7 +20,7 @@
 {%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'run_relation'") }}{% endif -%}
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'condition': condition, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'ties': ties} -%}
+{%- set ndcg_context = {'condition': condition, 'id_forms': id_forms, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'source': source, 'ties': ties} -%}
 {#- A few query ids that break one check, for the error message (with segment
     columns, the query ids behind the (segment, query) keys). -#}
 WITH
@@ -40,6 +40,16 @@ WITH
     reference: BigQuery and Spark inline CTEs, while Postgres computes a CTE read twice
     once.) -#}
 {#- import 'query_keys.sql.j2' as query_keys (generated: see ndcg_context) -#}
+{#- ids read in the form ndcg_sql/id_types.py chose from their types (sql/ids.sql.j2):
+    explicit casts here, never an engine's implicit one later -#}
+{#- import 'ids.sql.j2' as ids (generated: see ndcg_context) -#}
+{%- set forms = id_forms | default({}) -%}
+{%- set query_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, query_col, forms.get('run_query', 'native')) -%}
+{%- set item_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, item_col, forms.get('run_item', 'native')) -%}
+{%- if judgments -%}
+{%- set j_query_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, j_query_col, forms.get('j_query', 'native')) -%}
+{%- set j_item_read = ndcg_sql._tmpl_ids__id_of(ndcg_context, j_item_col, forms.get('j_item', 'native')) -%}
+{%- endif -%}
 {%- set segmented = segmented_judgments | default(false) -%}
 {#- where each CTE below reads the input: the tables and the user's column names, or
     run_input / judgment_input and our names (read_input_once) -#}
@@ -58,14 +68,14 @@ WITH
 {%- for s in segment_cols -%}{%- set _ = input_segments.append('segment_' ~ loop.index) -%}{%- endfor -%}
 {%- else -%}
 {%- set run_source = run_relation -%}
-{%- set run_query = query_col -%}
-{%- set run_item = item_col -%}
+{%- set run_query = query_read -%}
+{%- set run_item = item_read -%}
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
 {%- set j_source = judgments_relation -%}
-{%- set j_query = j_query_col -%}
-{%- set j_item = j_item_col -%}
+{%- set j_query = j_query_read -%}
+{%- set j_item = j_item_read -%}
 {%- set j_label = j_label_col -%}
 {%- set input_segments = segment_cols -%}
 {%- endif -%}
@@ -82,8 +92,8 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- for s in segment_cols %}
     {{ s }} AS segment_{{ loop.index }},
     {%- endfor %}
-    {{ query_col }} AS query,
-    {{ item_col }} AS item,
+    {{ query_read }} AS query,
+    {{ item_read }} AS item,
     {{ order_col }} AS order_raw
     {%- if not judgments %},
     {{ label_col }} AS label_raw
@@ -101,8 +111,8 @@ judgment_input AS ( -- one row per row of the judgments: the columns read, the o
     {{ s }} AS segment_{{ loop.index }},
     {%- endfor %}
     {%- endif %}
-    {{ j_query_col }} AS query,
-    {{ j_item_col }} AS item,
+    {{ j_query_read }} AS query,
+    {{ j_item_read }} AS item,
     {{ j_label_col }} AS label_raw
   FROM {{ judgments_relation }}
 ),
@@ -209,6 +219,11 @@ judgment_duplicate_pairs AS ( -- one row per (query, item) judged more than once
 )
 {%- endif %}
 {% endwith %}
+{%- if source | default(none) %},
+{{ relation }} AS ( -- one row per query: a sum checked (ndcg_sql/validation.py)
+  {{ source }}
+)
+{%- endif %}
 {%- if segment_cols %}
 SELECT DISTINCT keys.query AS qid
 FROM (SELECT qid FROM {{ relation }} WHERE {{ condition }}) AS failing

@@ -1,0 +1,110 @@
+"""How query and item ids are compared: the one rule for the types ids arrive in.
+
+Ids are compared, grouped and ordered (the item-id tie-break) in the normalised relation
+(``sql/normalised_rows.sql.j2``), never by an engine's implicit cast. The rule, decided here
+from the column types the runner inspected and rendered there as explicit casts
+(``sql/ids.sql.j2``):
+
+* Both sides of a role (the ranking's and the judgments' query ids; their item ids) of the
+  same kind, whole numbers or text: compared as they are.
+* Otherwise, or when a column is categorical (pandas ``Categorical``, an Arrow/Parquet
+  dictionary, a DuckDB ``ENUM``: DuckDB reads all three as ENUM), JSON, a fractional number,
+  a date, a time or a UUID: both sides are compared as text in the form a TREC file would
+  hold, as trec_eval reads every id as a string (trec_eval, ``get_qrels.c``/``get_trec_results.c``):
+  a whole number as its decimal digits (``7``, and ``1.0`` as ``1``), a text as it is (so
+  ``"07"`` is not ``7`` and ``"q1"`` is not ``1``), a JSON string as its text and a JSON number
+  as a number (one JSON column holding ``1``, ``"1"`` and ``1.0`` holds one id, ``1``).
+  Item ids compared as text tie-break in the byte order of their text, never in a category order.
+* Ids of other types (lists, structs, maps, blobs) are refused with an
+  :class:`~ndcg_sql.errors.InputError` naming the columns and their types.
+
+The warehouse runner, ``to_sql`` and the dbt macros do not inspect types: there the ids are
+compared as stored (``item_type`` tells whether item ids are text, for the byte-order tie-break).
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+#: DuckDB type names of whole-number columns.
+INTEGER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+                 "UINTEGER", "UBIGINT", "UHUGEINT")
+#: Numbers that may hold a fraction (a whole one is written as an integer).
+FRACTION_TYPES = ("FLOAT", "DOUBLE", "DECIMAL")
+#: Types whose text (CAST AS VARCHAR) is the id a user sees.
+TEXT_LIKE_TYPES = ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_NS",
+                   "TIMESTAMP_MS", "TIMESTAMP_S", "UUID", "INTERVAL")
+
+#: The forms an id column is read in (sql/ids.sql.j2 writes each): as stored, as text, a number
+#: as its canonical text, a JSON value as its canonical text.
+FORMS = ("native", "text", "number_text", "json_text")
+
+
+def kind(type_name: str) -> str:
+    """'integer', 'text', 'fraction', 'enum', 'json', 'text_like' or 'other' for a DuckDB type name."""
+    base = type_name.split("(")[0].strip().upper()
+    if base in INTEGER_TYPES:
+        return "integer"
+    if base == "VARCHAR":
+        return "text"
+    if base in FRACTION_TYPES:
+        return "fraction"
+    if base == "ENUM":
+        return "enum"
+    if base == "JSON":
+        return "json"
+    if base in TEXT_LIKE_TYPES:
+        return "text_like"
+    return "other"
+
+
+_AS_TEXT = {"integer": "text", "text": "native", "fraction": "number_text", "enum": "text",
+            "json": "json_text", "text_like": "text"}
+
+
+def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, columns,
+          as_text: bool = False) -> dict[str, str]:
+    """How each id column is read: {"run_query", "run_item", "j_query", "j_item": a form of :data:`FORMS`}
+    (the judgments' only with judgments).
+
+    Args:
+        run_types, judgment_types: DuckDB type name by column name (``inputs.load``).
+        columns: a :class:`ndcg_sql.checking.Columns` (the user's column names by role).
+        as_text: compare every id as text, whatever its type (a convention's ``ids="text"``,
+            :mod:`ndcg_sql.conventions`: trec_eval's docnos are strings).
+
+    Raises:
+        InputError: an id column of a type that has no text form (a list, a struct, a map,
+            a blob), named with its type and the other side's column and type.
+    """
+    found = {}
+    pairs = {"query": [("run_query", "ranking", columns.query, run_types)],
+             "item": [("run_item", "ranking", columns.item, run_types)]}
+    if judgment_types is not None:
+        pairs["query"].append(("j_query", "judgments", columns.j_query, judgment_types))
+        pairs["item"].append(("j_item", "judgments", columns.j_item, judgment_types))
+    for role, sides in pairs.items():
+        kinds = [kind(types[name]) for _, _, name, types in sides]
+        for (key, where, name, types), found_kind in zip(sides, kinds):
+            if found_kind == "other":
+                described = " and ".join(f"the {w}{chr(39) if w.endswith('s') else chr(39) + 's'} {n!r} is {t[n]}"
+                                         for _, w, n, t in sides)
+                raise InputError(f"{role} ids must be numbers or text: {described}; "
+                                 f"column {name!r} of the {where} has no text form to compare")
+        for (key, _, _, _), form in zip(sides, _forms_of(kinds, as_text)):
+            found[key] = form
+    return found
+
+
+def _forms_of(kinds: list[str], as_text: bool = False) -> list[str]:
+    """The forms of columns compared with each other, by their kinds (:func:`kind`)."""
+    same = len(set(kinds)) == 1 and kinds[0] in (("text",) if as_text else ("integer", "text", "fraction"))
+    return ["native" if same else _AS_TEXT.get(found, "text") for found in kinds]
+
+
+def pair_forms(type_a: str, type_b: str) -> tuple[str, str]:
+    """The forms of two query columns joined with each other (e.g. two runs' per-query rows in
+    :func:`ndcg_sql.compare`): the rule of :func:`forms`."""
+    first, second = _forms_of([kind(type_a), kind(type_b)])
+    return first, second
+

@@ -1,0 +1,167 @@
+"""Ids keep one meaning whatever type and container they arrive in (ndcg_sql/id_types.py).
+
+The same logical data fed as integers, text, categories, Arrow dictionaries, Parquet, CSV,
+JSON lines and TREC files gives the same per-query values; ids of different types on the
+two sides are compared as text in the form a TREC file holds them (as trec_eval does), so
+``07`` is not ``7`` and ``q1`` is not ``1``; a category order never breaks a tie.
+Expected values are worked by hand or by the numpy reference (tests/reference.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ndcg_sql
+from ndcg_sql import InputError
+
+# items 0..9: numeric order and byte order of their text agree, so the tie-breaks agree too
+ROWS = st.lists(
+    st.tuples(st.integers(1, 12), st.integers(0, 9), st.integers(0, 4), st.integers(0, 3)),
+    min_size=1, max_size=30, unique_by=lambda row: (row[0], row[1]),
+)
+
+
+def _run(rows):
+    return pd.DataFrame({"query_id": [r[0] for r in rows], "item_id": [r[1] for r in rows],
+                         "score": [float(r[2]) for r in rows]})
+
+
+def _qrels(rows):
+    return pd.DataFrame({"query_id": [r[0] for r in rows], "item_id": [r[1] for r in rows],
+                         "label": [r[3] for r in rows]})
+
+
+def _as_text(frame):
+    return frame.assign(query_id=frame["query_id"].astype(str), item_id=frame["item_id"].astype(str))
+
+
+def _categorical(frame):
+    text = _as_text(frame)
+    # categories in reverse order: a tie-break by category order would differ from byte order
+    return text.assign(item_id=pd.Categorical(text["item_id"], categories=sorted(set(text["item_id"]), reverse=True)),
+                       query_id=pd.Categorical(text["query_id"]))
+
+
+def _dictionary(frame):
+    table = pa.Table.from_pandas(_as_text(frame), preserve_index=False)
+    for name in ("query_id", "item_id"):
+        table = table.set_column(table.column_names.index(name), name, table.column(name).dictionary_encode())
+    return table
+
+
+def _values(result):
+    return {(str(r["query_id"]), r["k"]): (r["dcg"], r["idcg"], r["ndcg"]) for r in result.per_query_records()}
+
+
+def _files(tmp, rows):
+    run, qrels = _run(rows), _qrels(rows)
+    paths = {}
+    run.to_csv(tmp / "run.csv", index=False)
+    _as_text(qrels).to_csv(tmp / "qrels.csv", index=False)
+    pq.write_table(_dictionary(run), tmp / "run.parquet")
+    with open(tmp / "run.jsonl", "w") as out:  # one id as a number, one as a string, one as 1.0
+        for i, row in enumerate(run.itertuples(index=False)):
+            query = [row.query_id, str(row.query_id), float(row.query_id)][i % 3]
+            out.write(json.dumps({"query_id": query, "item_id": row.item_id, "score": row.score}) + "\n")
+    with open(tmp / "run.txt", "w") as out:
+        for row in run.itertuples(index=False):
+            out.write(f"{row.query_id} Q0 {row.item_id} 0 {row.score} tag\n")
+    with open(tmp / "qrels.txt", "w") as out:
+        for row in qrels.itertuples(index=False):
+            out.write(f"{row.query_id} 0 {row.item_id} {row.label}\n")
+    return {name: str(tmp / name) for name in ("run.csv", "qrels.csv", "run.parquet", "run.jsonl", "run.txt", "qrels.txt")}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(rows=ROWS, ties=st.sampled_from(["average", "item-asc", "item-desc"]))
+def test_one_logical_input_in_every_physical_type_gives_the_same_values(tmp_path_factory, rows, ties):
+    tmp = tmp_path_factory.mktemp("ids")
+    files = _files(tmp, rows)
+    run, qrels = _run(rows), _qrels(rows)
+    options = dict(k=[1, 3, None], ties=ties, gain="linear")
+    want = _values(ndcg_sql.evaluate(_as_text(run), judgments=_as_text(qrels), **options))
+    variants = {
+        "int / int": (run, qrels),
+        "int / text": (run, _as_text(qrels)),
+        "text / int": (_as_text(run), qrels),
+        "float / text": (run.assign(query_id=run["query_id"].astype(float)), _as_text(qrels)),
+        "categorical / int": (_categorical(run), qrels),
+        "arrow dictionary / text": (_dictionary(run), _as_text(qrels)),
+        "polars categorical / int": (pl.from_pandas(_as_text(run)).with_columns(pl.col("item_id").cast(pl.Categorical)),
+                                     qrels),
+        "parquet dictionary / csv": (files["run.parquet"], files["qrels.csv"]),
+        "csv / trec qrels": (files["run.csv"], files["qrels.txt"]),
+        "json lines 1, '1', 1.0 / trec qrels": (files["run.jsonl"], files["qrels.txt"]),
+        "trec run / int": (files["run.txt"], qrels),
+    }
+    for name, (ranking, judgments) in variants.items():
+        got = _values(ndcg_sql.evaluate(ranking, judgments=judgments, **options))
+        assert got == want, name
+
+
+def test_leading_zeros_and_prefixes_are_other_ids_when_types_differ():
+    """Run query ids are integers, the judgments' text: compared as text, as trec_eval compares
+    them, '07' is not 7 and 'q1' is not 1 (before: merged, or a raw ConversionException)."""
+    run = pd.DataFrame({"query_id": [7, 7, 1, 1], "item_id": ["a", "b", "a", "b"], "score": [2.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"query_id": ["07", "07", "1", "1", "q1"], "item_id": ["a", "b", "a", "b", "a"],
+                          "label": [1, 0, 0, 1, 1]})
+    result = ndcg_sql.evaluate(run, judgments=qrels, k=[10])
+    # only query 1 is judged: its relevant item b at rank 2, so NDCG = 1/log2(3)
+    assert [(r["query_id"], r["ndcg"]) for r in result.per_query_records()] == [("1", pytest.approx(1 / math.log2(3)))]
+    assert result.coverage == {"evaluated": 1, "unjudged_ignored": 1, "missing_from_run": 2}
+
+
+def test_json_ids_of_mixed_types_are_one_id(tmp_path):
+    """1, "1" and 1.0 in one JSON column are the one query 1 (before: three queries)."""
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"q": 1, "i": "a", "s": 1, "l": 1}\n{"q": "1", "i": "b", "s": 3, "l": 0}\n'
+                    '{"q": 1.0, "i": "c", "s": 2, "l": 2}\n')
+    rows = ndcg_sql.evaluate(str(path), query_col="q", item_col="i", score_col="s", label_col="l", k=[None],
+                             gain="linear").per_query_records()
+    # ranking b (0), c (2), a (1); ideal 2, 1: DCG = 2/log2(3) + 1/2, IDCG = 2 + 1/log2(3)
+    assert [r["q"] for r in rows] == ["1"]
+    assert rows[0]["ndcg"] == pytest.approx((2 / math.log2(3) + 0.5) / (2 + 1 / math.log2(3)))
+
+
+@pytest.mark.parametrize("container", ["pandas", "arrow"])
+def test_category_order_never_breaks_a_tie(container):
+    """Items b and a tie; item-asc takes 'a' (byte order) first, though the categories put b first."""
+    frame = pd.DataFrame({"query_id": ["q", "q"], "item_id": pd.Categorical(["b", "a"], categories=["b", "a"]),
+                          "score": [1.0, 1.0], "label": [1, 0]})
+    data = frame if container == "pandas" else pa.Table.from_pandas(frame, preserve_index=False)
+    rows = ndcg_sql.evaluate(data, ties="item-asc", k=[1], gain="linear").per_query_records()
+    assert rows[0]["ndcg"] == 0.0  # 'a' (label 0) at rank 1
+    rows = ndcg_sql.evaluate(data, ties="item-desc", k=[1], gain="linear").per_query_records()
+    assert rows[0]["ndcg"] == 1.0
+
+
+def test_ids_without_a_text_form_are_refused():
+    run = pd.DataFrame({"query_id": [[1], [2]], "item_id": ["a", "b"], "score": [1.0, 2.0]})
+    qrels = pd.DataFrame({"query_id": ["1"], "item_id": ["a"], "label": [1]})
+    with pytest.raises(InputError) as error:
+        ndcg_sql.evaluate(run, judgments=qrels)
+    assert str(error.value).startswith("query ids must be numbers or text: the ranking's 'query_id' is INTEGER[] "
+                                       "and the judgments' 'query_id' is VARCHAR")
+
+
+def test_compare_pairs_queries_of_runs_with_different_id_types():
+    """Run A's query ids are integers, run B's text ('q1' among them): the per-query values are
+    paired as text in TREC form (before: a raw ConversionException from the join)."""
+    a = pd.DataFrame({"query_id": [1, 1, 2, 2], "item_id": ["x", "y", "x", "y"], "score": [2.0, 1.0, 2.0, 1.0],
+                      "label": [1, 0, 0, 1]})
+    b = pd.DataFrame({"query_id": ["1", "1", "q1", "q1"], "item_id": ["x", "y", "x", "y"],
+                      "score": [1.0, 2.0, 2.0, 1.0], "label": [1, 0, 1, 0]})
+    result = ndcg_sql.compare(a, b, ["nDCG@1"])
+    # query 1: A ranks x (label 1) first, NDCG@1 = 1; B ranks y (label 0) first, 0
+    assert [(r["query_id"], r["a"], r["b"]) for r in result.per_query_records()] == [("1", 1.0, 0.0)]
+    row = result.summary_records()[0]
+    assert row["queries"] == 1 and row["only_a"] == 1 and row["only_b"] == 1
