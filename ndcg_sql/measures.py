@@ -28,7 +28,8 @@ from typing import Iterable
 #: the list without judgments); ranks r = 1 (top) .. n.
 DEFINITIONS: dict[str, tuple[str, str]] = {
     "CG": ("sum_{r<=k} gain(label_r)", "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
-    "DCG": ("sum_{r<=k} gain(label_r) / log2(r + 1)", "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
+    "DCG": ("sum_{r<=k} gain(label_r) * discount(r) (discount option: default 1/log2(r + 1))",
+            "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
     "nDCG": ("DCG@k / IDCG@k (IDCG@k: DCG@k of the ideal ranking)", "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut"),
     "P": ("sum_{r<=k} rel(r) / k (k even when the list is shorter)", "trec_eval P_k; Manning et al., IR book ch. 8"),
     "R": ("sum_{r<=k} rel(r) / R (0 when R = 0)", "trec_eval recall_k; Manning et al., IR book ch. 8"),

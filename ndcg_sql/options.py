@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import OptionError  # noqa: F401 (its former home)
-from .parameters import DEFAULT_CUTOFFS, DISCOUNT, K_BEYOND_LIST
+from .parameters import DEFAULT_CUTOFFS, K_BEYOND_LIST, discount_text
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,8 @@ class Options:
     cutoffs: tuple[int | None, ...] = DEFAULT_CUTOFFS
     gain: str = "exponential"
     gain_mapping: tuple[tuple[float, float], ...] = ()
+    discount: str = "log"
+    log_base: float = 2.0
     ties: str = "average"
     no_relevant: str = "zero"
     missing_queries: str = "ignore"
@@ -38,6 +40,8 @@ class Options:
             cutoffs=tuple(resolved["cutoffs"]),
             gain=resolved["gain"],
             gain_mapping=tuple((float(label), float(gain)) for label, gain in resolved["gain_mapping"]),
+            discount=resolved["discount"],
+            log_base=float(resolved["log_base"]),
             ties=resolved["ties"],
             no_relevant=resolved["no_relevant"],
             missing_queries=resolved["missing_queries"],
@@ -56,7 +60,7 @@ class Options:
         return {
             "k": list(self.cutoffs),
             "gain": gain,
-            "discount": DISCOUNT,
+            "discount": discount_text(self.discount, self.log_base),
             "ties": self.ties,
             "ranking_by": self.input_kind,
             "ideal": "judgments" if self.judgments else "list",

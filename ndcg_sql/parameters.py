@@ -23,6 +23,10 @@ from .errors import OptionError
 #: gain(label): "exponential" is 2^label - 1 (Burges et al. 2005; LightGBM, XGBoost), "linear" the label
 #: (Jarvelin & Kekalainen 2002; trec_eval, scikit-learn); a mapping {label: gain} is the third kind.
 GAINS = ("exponential", "linear")
+#: discount(rank), rank 1 = top, b = log_base: "log" is 1/log_b(rank + 1) (Burges et al. 2005; with b = 2
+#: trec_eval, scikit-learn, LightGBM, XGBoost; scikit-learn's dcg_score(log_base=b)), "jarvelin" the original
+#: discount of Jarvelin & Kekalainen (ACM TOIS 2002): 1 for rank < b, 1/log_b(rank) for rank >= b.
+DISCOUNTS = ("log", "jarvelin")
 #: Order inside a group of equal scores: "average" (every item of a tie group gets the group's mean
 #: gain; McSherry & Najork 2008, scikit-learn), "item-asc"/"item-desc" (item id, byte order for text;
 #: trec_eval: descending), "input-order" (a row-order column ascending; LightGBM's, XGBoost's stable sort).
@@ -61,8 +65,19 @@ HEAD_LENGTH = {"default": 20, "max": 32}
 MAX_COUNTED_LABELS = 16
 #: Whole numbers up to this are exact doubles, and so are their sums while they stay below it.
 EXACT_WHOLE = 2**53
-#: Reported with every result.
+#: Reported with every result: the discount's formula (see DISCOUNTS), for a discount and a log base.
 DISCOUNT = "1/log2(rank + 1)"
+
+
+def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
+    """The discount as reported with every result, e.g. ``1/log2(rank + 1)`` (the default),
+    ``1/log10(rank + 1)``, ``1 for rank < 2, 1/log2(rank) for rank >= 2`` (discount="jarvelin")."""
+    base = float(log_base)
+    shown = str(int(base)) if base.is_integer() else repr(base)
+    log = f"log{shown}" if base.is_integer() else f"log_{shown}"
+    if discount == "jarvelin":
+        return f"1 for rank < {shown}, 1/{log}(rank) for rank >= {shown}"
+    return f"1/{log}(rank + 1)"
 K_BEYOND_LIST = ("DCG@k sums the items present; IDCG@k comes from the ideal ranking of the "
                  "list (or of all judged items) cut at k")
 
@@ -154,6 +169,14 @@ PARAMETERS: tuple[Parameter, ...] = (
               '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
               "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3).",
               cli=Cli(ALL, metavar="GAIN", parse=gain_from_text)),
+    Parameter("discount", "log", "str",
+              'discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval, '
+              'scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, '
+              "1/log_b(r) for r >= b. Reported with every result.", choices=DISCOUNTS, cli=Cli(ALL)),
+    Parameter("log_base", 2.0, "float",
+              "b of the discount, a finite number > 1 (default 2): with discount \"log\" it scales DCG by "
+              "ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).",
+              cli=Cli(ALL, metavar="B", parse=float)),
     Parameter("ties", "average", "str",
               '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
               'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).',
@@ -237,7 +260,8 @@ PARAMETERS: tuple[Parameter, ...] = (
 BY_NAME = {p.name: p for p in PARAMETERS}
 #: The options of the metric SQL and its summary: what every entry point resolves the same way
 #: (sql/options/ndcg_context.sql).
-METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "ties", "no_relevant",
+METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "discount", "log_base",
+          "ties", "no_relevant",
           "missing_queries", "measures", "convention", "row_col", "score_precision", "negative_labels",
           "segments", "intervals", "bootstrap", "seed")
 

@@ -20,25 +20,29 @@ def gain_of(label: float, gain) -> float:
     return float(label)
 
 
-def discount(ranks: np.ndarray) -> np.ndarray:
-    """1 / log2(rank + 1) for 1-based ranks."""
-    return 1.0 / np.log2(ranks + 1.0)
+def discount(ranks: np.ndarray, kind: str = "log", base: float = 2.0) -> np.ndarray:
+    """For 1-based ranks: 1 / log_base(rank + 1) ("log"; base 2: Burges et al. 2005), or the
+    original Jarvelin & Kekalainen (2002) discount ("jarvelin"): 1 below rank base, 1 / log_base(rank) from it."""
+    ranks = np.asarray(ranks, dtype=float)
+    if kind == "jarvelin":
+        return np.where(ranks < base, 1.0, np.log(base) / np.log(np.maximum(ranks, base)))
+    return np.log(base) / np.log(ranks + 1.0)
 
 
 def _item_key(item):
     return item.encode("utf-8") if isinstance(item, str) else item
 
 
-def dcg(gains_in_order: list[float], k: int | None) -> tuple[float, float]:
+def dcg(gains_in_order: list[float], k: int | None, kind: str = "log", base: float = 2.0) -> tuple[float, float]:
     """(CG@k, DCG@k) of gains listed from rank 1 down."""
     g = np.asarray(gains_in_order, dtype=float)
     if k is not None:
         g = g[:k]
     ranks = np.arange(1, len(g) + 1, dtype=float)
-    return float(g.sum()), float((g * discount(ranks)).sum())
+    return float(g.sum()), float((g * discount(ranks, kind, base)).sum())
 
 
-def tie_averaged(scores: list[float], gains: list[float], k: int | None, higher_is_better=True):
+def tie_averaged(scores: list[float], gains: list[float], k: int | None, higher_is_better=True, kind="log", base=2.0):
     """(CG@k, DCG@k) where each tie group shares its mean gain over the positions it spans."""
     order = sorted(range(len(scores)), key=lambda i: -scores[i] if higher_is_better else scores[i])
     cg = total = 0.0
@@ -56,7 +60,7 @@ def tie_averaged(scores: list[float], gains: list[float], k: int | None, higher_
         first, last = position, position + len(members)  # positions [first, last)
         covered = np.arange(first, min(last, limit), dtype=float) + 1.0
         if len(covered):
-            total += mean_gain * float(discount(covered).sum())
+            total += mean_gain * float(discount(covered, kind, base).sum())
             cg += mean_gain * len(covered)
         position = last
         i = j + 1
@@ -73,6 +77,8 @@ def evaluate(
     judgments=None,
     missing_queries="ignore",
     higher_is_better=True,
+    discount_kind="log",
+    log_base=2.0,
 ):
     """Per-(query, k) values {(qid, k): (cg, dcg, idcg, ndcg)} and mean NDCG per k.
 
@@ -102,14 +108,14 @@ def evaluate(
         scores = [score for _, score, _ in items]
         for k in cutoffs:
             if ties == "average":
-                cg, d = tie_averaged(scores, gains, k, higher_is_better)
+                cg, d = tie_averaged(scores, gains, k, higher_is_better, discount_kind, log_base)
             else:
                 sign = -1 if higher_is_better else 1
                 reverse_items = ties == "item-desc"
                 idx = sorted(range(len(items)), key=lambda i: _item_key(items[i][0]), reverse=reverse_items)
                 idx = sorted(idx, key=lambda i: sign * scores[i])  # stable: item order kept inside ties
-                cg, d = dcg([gains[i] for i in idx], k)
-            _, ideal_dcg = dcg(ideal, k)
+                cg, d = dcg([gains[i] for i in idx], k, discount_kind, log_base)
+            _, ideal_dcg = dcg(ideal, k, discount_kind, log_base)
             if ideal_dcg > 0:
                 n = d / ideal_dcg
             else:

@@ -35,6 +35,8 @@ def all_combinations():
             no_relevant=no_relevant[index % 3], k=cutoffs[index % 3],
             item_type=parameters.ITEM_TYPES[index % 2],
         )
+        if (index // 2) % 2:  # the other discount, with another base (only an expression changes)
+            args.update(discount="jarvelin", log_base=2.5)
         if o["rank"]:
             args["rank_col"] = "position"
         index += 1
@@ -51,6 +53,7 @@ GOLDEN = {
         table="proj.ds.runs", judgments_table="proj.ds.qrels", ties="item-desc", gain="linear",
         missing_queries="zero", k=[10, None], rank_col="rank",
     ),
+    "discount-jarvelin": dict(table="runs", discount="jarvelin", log_base=3, k=[2, 10]),
     # one measure of each range of values, so the summary shows each interval method
     "measures-intervals": dict(table="runs", ties="item-desc", measures=["Success@10", "nDCG@10", "DCG@5"]),
 }

@@ -53,6 +53,10 @@ CASES = [
       "ties": "item-desc", "negative_labels": "zero"}),
     ({"measures": ["nDCG@5", "AP", "P(rel=2)@3", "CG@2"], "ties": "input-order", "row_col": "rn"},
      {"measures": ["nDCG@5", "AP", "P(rel=2)@3", "CG@2"], "ties": "input-order", "row_col": "rn"}),
+    ({"discount": "jarvelin", "log_base": 3, "k": [2, 5], "gain": "linear"},
+     {"discount": "jarvelin", "log_base": 3, "k": [2, 5], "gain": "linear"}),
+    ({"measures": ["DCG@3", "nDCG@5"], "log_base": 10, "convention": "sklearn"},
+     {"measures": ["DCG@3", "nDCG@5"], "log_base": 10, "convention": "sklearn"}),
     ({"measures": "RR, Success@1 DCG@3", "segment_cols": ["arm"], "convention": "trec_eval"},
      {"measures": "RR, Success@1 DCG@3", "segments": ["arm"], "convention": "trec_eval"}),
 ]
@@ -171,6 +175,10 @@ BAD = [
     {"measures": ["P(rel=x)@5"]},
     {"measures": ["Q@5"]},
     {"ties": "random"},
+    {"discount": "cosine"},
+    {"log_base": 1},
+    {"log_base": "e"},
+    {"convention": "trec_eval", "discount": "jarvelin"},
     {"segments": ["arm"], "judgments": "QRELS", "missing_queries": "zero"},
 ]
 

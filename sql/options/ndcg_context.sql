@@ -31,8 +31,19 @@
     {{ fail("give " ~ ndcg_sql._spelled('score_col') ~ " or " ~ ndcg_sql._spelled('rank_col') ~ ", not both") }}
   {%- endif -%}
 
+  {#- the discount's log base: a finite number > 1 (the SQL writes it as Jinja writes a float) -#}
+  {%- set log_base = options['log_base'] -%}
+  {%- if log_base is string and modules.re.fullmatch('\\s*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?\\s*', log_base) -%}
+    {%- set log_base = log_base | trim | float -%}
+  {%- endif -%}
+  {%- if log_base is not number or log_base is boolean or not (1.0 < log_base <= 1.7976931348623157e308) -%}
+    {{ fail("log_base must be a finite number greater than 1; got " ~ ndcg_sql._shown(options['log_base'])) }}
+  {%- endif -%}
+
   {#- conventions: the options a peer tool decides (ndcg_sql/conventions.py) -#}
   {%- set given = {
+      'discount': ndcg_sql._option_choice('discount', options['discount'], choices['discount']),
+      'log_base': log_base | float,
       'gain': options['gain'] if options['gain'] is mapping else ndcg_sql._option_choice('gain', options['gain'], table['gains']),
       'ties': ndcg_sql._option_choice('ties', options['ties'], choices['ties']),
       'no_relevant': ndcg_sql._option_choice('no_relevant', options['no_relevant'], choices['no_relevant']),
@@ -83,6 +94,8 @@
       'cutoffs': summary['cutoffs'] | map(attribute='k') | list,
       'gain': gain['kind'],
       'gain_mapping': gain['mapping'],
+      'discount': chosen['discount'],
+      'log_base': chosen['log_base'],
       'ties': ties,
       'no_relevant': chosen['no_relevant'],
       'missing_queries': missing_queries,

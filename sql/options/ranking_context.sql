@@ -89,6 +89,8 @@
       'input_kind': resolved['input_kind'],
       'gain': resolved['gain'],
       'gain_mapping': resolved['gain_mapping'],
+      'discount': resolved['discount'],
+      'log_base': resolved['log_base'] | float | string,
       'ties': resolved['ties'],
       'row_col': q(options['row_col']) if options['row_col'] is not none else none,
       'score_precision': resolved['score_precision'],

@@ -1,11 +1,12 @@
 {#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_measure_rows(binary_measures, cutoffs, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if binary_measures is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'binary_measures'") }}{% endif -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'cutoffs'") }}{% endif -%}
+{%- if discount is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'discount'") }}{% endif -%}
 {%- if exact_gains is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'exact_gains'") }}{% endif -%}
 {%- if gain is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'gain'") }}{% endif -%}
 {%- if gain_mapping is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'gain_mapping'") }}{% endif -%}
@@ -21,6 +22,7 @@
 {%- if judgments is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'judgments'") }}{% endif -%}
 {%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'judgments_relation'") }}{% endif -%}
 {%- if label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'label_col'") }}{% endif -%}
+{%- if log_base is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'log_base'") }}{% endif -%}
 {%- if measures is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'measures'") }}{% endif -%}
 {%- if missing_queries is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'missing_queries'") }}{% endif -%}
 {%- if negative_labels is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'negative_labels'") }}{% endif -%}
@@ -35,7 +37,7 @@
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each

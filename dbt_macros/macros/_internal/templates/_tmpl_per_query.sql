@@ -1,10 +1,11 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_per_query(cutoffs, exact_gains, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties) -%}
+{% macro _tmpl_per_query(cutoffs, discount, exact_gains, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, log_base, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'cutoffs'") }}{% endif -%}
+{%- if discount is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'discount'") }}{% endif -%}
 {%- if exact_gains is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'exact_gains'") }}{% endif -%}
 {%- if gain is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'gain'") }}{% endif -%}
 {%- if gain_mapping is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'gain_mapping'") }}{% endif -%}
@@ -19,6 +20,7 @@
 {%- if judgments is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'judgments'") }}{% endif -%}
 {%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'judgments_relation'") }}{% endif -%}
 {%- if label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'label_col'") }}{% endif -%}
+{%- if log_base is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'log_base'") }}{% endif -%}
 {%- if missing_queries is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'missing_queries'") }}{% endif -%}
 {%- if negative_labels is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'negative_labels'") }}{% endif -%}
 {%- if no_relevant is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'no_relevant'") }}{% endif -%}
@@ -31,7 +33,7 @@
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
