@@ -8,7 +8,7 @@ rows) and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table
 by ``sql/measure_rows.sql.j2``.
 
 Names follow ir_measures (MacAvaney et al., ECIR 2022): ``nDCG@10``, ``P@5``,
-``R@100``, ``AP``, ``AP@100``, ``RR``, ``RR@10``, ``Success@10``, with an
+``R@100``, ``AP``, ``AP@100``, ``RR``, ``RR@10``, ``Success@10``, ``Judged@10``, with an
 optional relevance threshold ``P(rel=2)@5`` for the binary measures (an item is
 relevant when its label >= rel; default 1, trec_eval's ``-l``). ``CG@k`` and
 ``DCG@k`` are this package's additions. Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
@@ -39,13 +39,18 @@ DEFINITIONS: dict[str, tuple[str, str]] = {
     ),
     "RR": ("1 / (rank of the first relevant item at or above k), 0 if none", "trec_eval recip_rank; Voorhees, TREC-8 QA 1999"),
     "Success": ("1 if some item at rank <= k is relevant, else 0", "trec_eval success_k; ir_measures Success"),
+    "Judged": (
+        "judged items at ranks <= k / min(k, list length) (judged: has a row in the judgments, whatever its "
+        "label; without judgments every ranked item is judged; 0 for a query missing from the run)",
+        "ir_measures Judged (after OpenNIR's judged@k); Sakai, SIGIR 2007 on unjudged items",
+    ),
 }
 #: Families whose value is linear in the relevance at each rank: with
 #: ties="average" the tie group's mean relevance is credited at each of its
 #: ranks, which gives the expected value over the orders of the tie
 #: (McSherry & Najork, ECIR 2008). AP, RR and Success are not linear, so they
 #: need a deterministic tie order.
-LINEAR = ("CG", "DCG", "nDCG", "P", "R")
+LINEAR = ("CG", "DCG", "nDCG", "P", "R", "Judged")
 #: Families computed from the gain (the gain option applies; no threshold).
 GRADED = ("CG", "DCG", "nDCG")
 #: Families whose values are not bounded by 1 (their means are summed at a scale, sql/summary.sql.j2).
@@ -61,10 +66,14 @@ ZERO_ONE = ("Success",)
 #: Families whose per-query values are 0 or 1 at cutoff 1: P@1 = rel(1) and RR@1 = rel(1).
 #: (P@1 is a fraction where ties="average" spans rank 1; a value in [0, 1] with mean p has a
 #: variance of at most p(1 - p), so the Wilson interval holds there too, only wider.)
-ZERO_ONE_AT_1 = ("P", "RR")
+ZERO_ONE_AT_1 = ("P", "RR", "Judged")
+#: Families without a relevance threshold that are not graded either (their parameter rel is refused).
+NO_THRESHOLD = ("Judged",)
+#: Families that look at which items are judged (the SQL then carries a judged flag per ranked item).
+JUDGED = ("Judged",)
 ALIASES = {
     "ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP",
-    "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success",
+    "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success", "judged": "Judged",
 }
 _NAME = re.compile(r"^\s*(?P<family>[A-Za-z]+)\s*(?:\((?P<params>[^)]*)\))?\s*(?:@\s*(?P<k>[^\s]+))?\s*$")
 
@@ -95,7 +104,7 @@ class Measure:
     def definition(self) -> dict:
         formula, source = DEFINITIONS[self.family]
         out = {"measure": self.name, "formula": formula, "source": source}
-        if self.family not in GRADED:
+        if self.family not in GRADED and self.family not in NO_THRESHOLD:
             out["relevant"] = f"label >= {_number_text(self.threshold)}"
         return out
 
@@ -120,6 +129,8 @@ def grammar() -> dict:
         "unbounded": list(UNBOUNDED),
         "zero_one": list(ZERO_ONE),
         "zero_one_at_1": list(ZERO_ONE_AT_1),
+        "no_threshold": list(NO_THRESHOLD),
+        "judged": list(JUDGED),
         "graded_column": dict(GRADED_COLUMN),
     }
 

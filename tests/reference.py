@@ -205,3 +205,22 @@ def measures(rows, asked, *, ties="item-desc", judgments=None, missing_queries="
                 value = binary_measure(family, ordered_labels(items, ties), total, k, rel)
             out[(qid, name)] = value
     return out
+
+
+# ---- measures beyond the peers: Judged, RBP, ERR (from their papers' and tools' definitions) ----
+
+
+def judged_share(items, judged: set, k, ties="item-asc", higher_is_better=True) -> float:
+    """Judged@k (ir_measures Judged): judged items in the top k / min(k, list length).
+    items: list of (item, score, label); judged: the judged item ids; ties item-asc / item-desc
+    or "average" (the tie group's mean judged share at each of its positions)."""
+    if not items:
+        return 0.0
+    depth = len(items) if k is None else min(k, len(items))
+    flags = [1.0 if item in judged else 0.0 for item, _, _ in items]
+    if ties == "average":
+        return tie_averaged([s for _, s, _ in items], flags, depth, higher_is_better)[0] / depth
+    sign = -1 if higher_is_better else 1
+    idx = sorted(range(len(items)), key=lambda i: _item_key(items[i][0]), reverse=ties == "item-desc")
+    idx = sorted(idx, key=lambda i: sign * items[i][1])
+    return sum(flags[i] for i in idx[:depth]) / depth

@@ -50,6 +50,9 @@
     {%- if rel is not none and family in grammar['graded'] -%}
       {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ family ~ " uses the gain option, not a relevance threshold") }}
     {%- endif -%}
+    {%- if rel is not none and family in grammar['no_threshold'] -%}
+      {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ family ~ " has no relevance threshold") }}
+    {%- endif -%}
     {%- if k is none and family in grammar['need_cutoff'] -%}
       {{ fail("measure " ~ ndcg_sql._shown(text) ~ " needs a cutoff, e.g. " ~ family ~ "@10") }}
     {%- endif -%}

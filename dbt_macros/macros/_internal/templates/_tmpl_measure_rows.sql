@@ -1,6 +1,6 @@
 {#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -37,7 +37,7 @@
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each
@@ -244,8 +244,12 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0). -#}
+    judgments of a large log are usually 0).
+    With judged_needed (a measure looks at which items are judged: Judged@k), every
+    judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- set with_judged = judged_needed | default(false) %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -253,12 +257,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.item,
     {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
-    r.row_order{% endif %}
+    r.row_order{% endif %}{% if with_judged %},
+    COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
   LEFT JOIN (
-    SELECT qid, item, {{ counted_label }} AS label
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
+    {%- if not with_judged %}
     WHERE {{ counted_label }} <> 0.0
+    {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
 )
 {%- else %}
@@ -268,7 +275,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     item,
     {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
-    row_order{% endif %}
+    row_order{% endif %}{% if with_judged %},
+    1.0 AS judged{% endif %}
   FROM run_rows
 )
 {%- endif %}
@@ -303,14 +311,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
     label,
-    order_value,
+    order_value,{% if judged_needed | default(false) %}
+    judged,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
@@ -418,7 +427,9 @@ ORDER BY {% if segment_cols %}{% for s in segment_cols %}keys.segment_{{ loop.in
 {%- if binary_measures %}
 binary_measure_rows AS ( -- one row per (query, binary measure): its value
 {% with %}{#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
-    RR(@k), Success@k (definitions, formulas and sources: ndcg_sql/measures.py).
+    RR(@k), Success@k, Judged@k (definitions, formulas and sources: ndcg_sql/measures.py).
+    Judged@k counts judged items (labelled_items' judged flag) as P@k counts relevant
+    ones, divided by min(k, list length) as ir_measures does.
     An item is relevant at threshold t when its label >= t (trec_eval's -l).
     With ties = average the tie group's mean relevance is credited at each of
     its ranks (P and R only: their expected value over the tie's orders).
@@ -609,8 +620,12 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0). -#}
+    judgments of a large log are usually 0).
+    With judged_needed (a measure looks at which items are judged: Judged@k), every
+    judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- set with_judged = judged_needed | default(false) %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -618,12 +633,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.item,
     {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
-    r.row_order{% endif %}
+    r.row_order{% endif %}{% if with_judged %},
+    COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
   LEFT JOIN (
-    SELECT qid, item, {{ counted_label }} AS label
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
+    {%- if not with_judged %}
     WHERE {{ counted_label }} <> 0.0
+    {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
 )
 {%- else %}
@@ -633,7 +651,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     item,
     {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
-    row_order{% endif %}
+    row_order{% endif %}{% if with_judged %},
+    1.0 AS judged{% endif %}
   FROM run_rows
 )
 {%- endif %}
@@ -668,14 +687,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
     label,
-    order_value,
+    order_value,{% if judged_needed | default(false) %}
+    judged,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
@@ -707,7 +727,7 @@ evaluated_queries AS ( -- one row per evaluated query
 relevant_counts AS ( -- one row per query: R, its number of relevant items at each threshold
   SELECT
     qid
-    {%- for t in thresholds %},
+    {%- for t in thresholds if not t.judged %},
     SUM(CASE WHEN label >= {{ t.value }} THEN 1 ELSE 0 END) AS relevant_{{ t.id }}
     {%- endfor %}
   FROM (
@@ -724,10 +744,11 @@ relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (cr
     qid,
     rank
     {%- for t in thresholds %},
+    {%- set indicator = 'judged' if t.judged else 'CASE WHEN label >= ' ~ t.value ~ ' THEN 1.0 ELSE 0.0 END' %}
     {% if ties == 'average' -%}
-    AVG(CASE WHEN label >= {{ t.value }} THEN 1.0 ELSE 0.0 END) OVER (PARTITION BY qid ORDER BY order_value ASC NULLS FIRST RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
+    AVG({{ indicator }}) OVER (PARTITION BY qid ORDER BY order_value ASC NULLS FIRST RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
     {%- else -%}
-    CASE WHEN label >= {{ t.value }} THEN 1.0 ELSE 0.0 END
+    {{ indicator }}
     {%- endif %} AS relevant_{{ t.id }}
     {%- endfor %}
   FROM ranked_items
@@ -762,7 +783,7 @@ ranked_measures AS ( -- one row per ranked query: the numerator of every measure
     qid
     {%- for m in binary_measures %},
     {%- set t = m.threshold_id %}
-    {%- if m.family in ('P', 'R') %}
+    {%- if m.family in ('P', 'R', 'Judged') %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN relevant_through_{{ t }} END)
     {%- elif m.family == 'AP' %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN precision_sum_{{ t }} END)
@@ -772,6 +793,9 @@ ranked_measures AS ( -- one row per ranked query: the numerator of every measure
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN 1.0 END)
     {%- endif %} AS numerator_{{ m.id }}
     {%- endfor %}
+    {%- if judged_needed | default(false) %},
+    MAX(rank) AS list_length
+    {%- endif %}
   FROM precision_sums
   GROUP BY qid
 ),
@@ -784,6 +808,10 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     {{ m.order }} AS measure_order,
     {%- if m.family == 'P' %}
     CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
+    {%- elif m.family == 'Judged' %}
+    CASE WHEN r.list_length > 0
+      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({% if m.k is not none %}CASE WHEN r.list_length < {{ m.k }} THEN r.list_length ELSE {{ m.k }} END{% else %}r.list_length{% endif %}, 0)
+      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
     {%- elif m.family in ('R', 'AP') %}
     CASE WHEN c.relevant_{{ m.threshold_id }} > 0
       THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)

@@ -1,6 +1,6 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_per_query(cutoffs, discount, exact_gains, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, log_base, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties) -%}
+{% macro _tmpl_per_query(cutoffs, discount, exact_gains, gain, gain_mapping, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -33,7 +33,7 @@
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
@@ -230,8 +230,12 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0). -#}
+    judgments of a large log are usually 0).
+    With judged_needed (a measure looks at which items are judged: Judged@k), every
+    judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- set with_judged = judged_needed | default(false) %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -239,12 +243,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.item,
     {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
-    r.row_order{% endif %}
+    r.row_order{% endif %}{% if with_judged %},
+    COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
   LEFT JOIN (
-    SELECT qid, item, {{ counted_label }} AS label
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
+    {%- if not with_judged %}
     WHERE {{ counted_label }} <> 0.0
+    {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
 )
 {%- else %}
@@ -254,7 +261,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     item,
     {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
-    row_order{% endif %}
+    row_order{% endif %}{% if with_judged %},
+    1.0 AS judged{% endif %}
   FROM run_rows
 )
 {%- endif %}
@@ -289,14 +297,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
     label,
-    order_value,
+    order_value,{% if judged_needed | default(false) %}
+    judged,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
