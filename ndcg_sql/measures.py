@@ -39,6 +39,15 @@ DEFINITIONS: dict[str, tuple[str, str]] = {
     ),
     "RR": ("1 / (rank of the first relevant item at or above k), 0 if none", "trec_eval recip_rank; Voorhees, TREC-8 QA 1999"),
     "Success": ("1 if some item at rank <= k is relevant, else 0", "trec_eval success_k; ir_measures Success"),
+    "RBP": (
+        "(1 - p) * sum_{r<=k} p^(r-1) * rel(r) (p the persistence, default 0.8; k = the whole list without @k)",
+        "Moffat & Zobel, ACM TOIS 27(1) 2008; ir_measures RBP (cwl_eval)",
+    ),
+    "RBPResidual": (
+        "the most unjudged items could add to RBP: (1 - p) * sum_{r<=min(k,n), unjudged} p^(r-1) + p^min(k,n) "
+        "- p^k (n the list length; p^k is 0 without @k); without judgments only the items past the list",
+        "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4 (residuals)",
+    ),
     "Judged": (
         "judged items at ranks <= k / min(k, list length) (judged: has a row in the judgments, whatever its "
         "label; without judgments every ranked item is judged; 0 for a query missing from the run)",
@@ -50,7 +59,7 @@ DEFINITIONS: dict[str, tuple[str, str]] = {
 #: ranks, which gives the expected value over the orders of the tie
 #: (McSherry & Najork, ECIR 2008). AP, RR and Success are not linear, so they
 #: need a deterministic tie order.
-LINEAR = ("CG", "DCG", "nDCG", "P", "R", "Judged")
+LINEAR = ("CG", "DCG", "nDCG", "P", "R", "Judged", "RBP", "RBPResidual")
 #: Families computed from the gain (the gain option applies; no threshold).
 GRADED = ("CG", "DCG", "nDCG")
 #: Families whose values are not bounded by 1 (their means are summed at a scale, sql/summary.sql.j2).
@@ -68,12 +77,17 @@ ZERO_ONE = ("Success",)
 #: variance of at most p(1 - p), so the Wilson interval holds there too, only wider.)
 ZERO_ONE_AT_1 = ("P", "RR", "Judged")
 #: Families without a relevance threshold that are not graded either (their parameter rel is refused).
-NO_THRESHOLD = ("Judged",)
+NO_THRESHOLD = ("Judged", "RBPResidual")
 #: Families that look at which items are judged (the SQL then carries a judged flag per ranked item).
-JUDGED = ("Judged",)
+JUDGED = ("Judged", "RBPResidual")
+#: Parameters each family takes besides rel (with their defaults): RBP's persistence p (Moffat & Zobel 2008:
+#: 0.8 in ir_measures; names leave a default out, as ir_measures writes them).
+PERSISTENCE = ("RBP", "RBPResidual")
+DEFAULT_P = 0.8
 ALIASES = {
     "ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP",
     "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success", "judged": "Judged",
+    "rbp": "RBP", "rbpresidual": "RBPResidual",
 }
 _NAME = re.compile(r"^\s*(?P<family>[A-Za-z]+)\s*(?:\((?P<params>[^)]*)\))?\s*(?:@\s*(?P<k>[^\s]+))?\s*$")
 
@@ -86,13 +100,19 @@ class Measure:
     family: str
     k: int | None = None
     rel: float | None = None
+    p: float | None = None
 
     @property
     def name(self) -> str:
         """The canonical ir_measures-style name, e.g. ``P(rel=2)@5``."""
         text = self.family
+        params = []
         if self.rel is not None and self.rel != 1:
-            text += f"(rel={_number_text(self.rel)})"
+            params.append(f"rel={_number_text(self.rel)}")
+        if self.p is not None and self.p != DEFAULT_P:
+            params.append(f"p={_number_text(self.p)}")
+        if params:
+            text += f"({','.join(params)})"
         if self.k is not None:
             text += f"@{self.k}"
         return text
@@ -106,6 +126,8 @@ class Measure:
         out = {"measure": self.name, "formula": formula, "source": source}
         if self.family not in GRADED and self.family not in NO_THRESHOLD:
             out["relevant"] = f"label >= {_number_text(self.threshold)}"
+        if self.family in PERSISTENCE:
+            out["persistence"] = DEFAULT_P if self.p is None else self.p
         return out
 
 
@@ -131,10 +153,12 @@ def grammar() -> dict:
         "zero_one_at_1": list(ZERO_ONE_AT_1),
         "no_threshold": list(NO_THRESHOLD),
         "judged": list(JUDGED),
+        "persistence": list(PERSISTENCE),
+        "default_p": DEFAULT_P,
         "graded_column": dict(GRADED_COLUMN),
     }
 
 
 def of(parsed: Iterable[dict]) -> tuple[Measure, ...]:
     """Measures from the dicts sql/options/parse_measures.sql returns."""
-    return tuple(Measure(m["family"], m["k"], m["rel"]) for m in parsed)
+    return tuple(Measure(m["family"], m["k"], m["rel"], m.get("p")) for m in parsed)

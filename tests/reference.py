@@ -224,3 +224,15 @@ def judged_share(items, judged: set, k, ties="item-asc", higher_is_better=True) 
     idx = sorted(range(len(items)), key=lambda i: _item_key(items[i][0]), reverse=ties == "item-desc")
     idx = sorted(idx, key=lambda i: sign * items[i][1])
     return sum(flags[i] for i in idx[:depth]) / depth
+
+
+def rank_biased_precision(labels_in_order, judged_flags, p: float, k, rel: float = 1.0) -> tuple[float, float]:
+    """(RBP, residual) of one query, Moffat & Zobel (TOIS 2008): RBP = (1 - p) sum_{i<=k} p^(i-1) [label_i >= rel];
+    the residual is what unjudged items at ranks <= min(k, n) and the ranks past the list (up to k, or all)
+    could add were they relevant."""
+    n = len(labels_in_order)
+    depth = n if k is None else min(k, n)
+    rbp = (1 - p) * sum(p ** i for i, label in enumerate(labels_in_order[:depth]) if label >= rel)
+    unjudged = (1 - p) * sum(p ** i for i, flag in enumerate(judged_flags[:depth]) if not flag)
+    beyond = p ** depth - (0.0 if k is None else p ** k)
+    return rbp, unjudged + beyond

@@ -82,3 +82,98 @@ def test_judged_names_and_errors():
     assert parse_measure("Judged").definition()["source"].startswith("ir_measures Judged")
     with pytest.raises(ndcg_sql.OptionError, match="Judged has no relevance threshold"):
         parse_measure("Judged(rel=2)@10")
+
+
+# ------------------------------------------------------------------ RBP and its residual
+
+
+def run_with_rows(path):
+    run = read_run(path)
+    run["row"] = range(len(run))
+    return run
+
+
+@pytest.mark.parametrize("rel, p", [(1, 0.8), (2, 0.9), (1, 0.5)])
+def test_rbp_is_cwl_evals_through_ir_measures(rel, p):
+    run = run_with_rows(DL / RUNS[0])
+    qrels = list(ir_measures.read_trec_qrels(str(QRELS)))
+    scored = [ir_measures.ScoredDoc(q, d, s) for q, d, s, _ in run.itertuples(index=False)]
+    theirs = ir_measures.parse_measure(f"RBP(rel={rel},p={p})")
+    expected = {m.query_id: m.value for m in ir_measures.iter_calc([theirs], qrels, scored)}
+    # cwl_eval orders by score descending, tied documents in run order (a stable sort)
+    result = ndcg_sql.evaluate(run, judgments=str(QRELS), ties="input-order", row_col="row",
+                               measures=[f"RBP(rel={rel},p={p})"])
+    name = parse_measure(f"RBP(rel={rel},p={p})").name
+    got = per_query(result)
+    assert {q for q, _ in got} == set(expected)
+    for qid, value in expected.items():
+        assert got[(qid, name)] == pytest.approx(value, **TOL), qid
+
+
+def test_rbp_and_residual_against_the_reference_on_trec_dl():
+    run = read_run(DL / RUNS[1])
+    qrels = pd.read_csv(QRELS, sep=" ", header=None, names=["query_id", "iter", "item_id", "label"],
+                        dtype={"query_id": str, "item_id": str})
+    labels = defaultdict(dict)
+    for q, d, label in zip(qrels["query_id"], qrels["item_id"], qrels["label"]):
+        labels[q][d] = label
+    names = ["RBP", "RBP(rel=2,p=0.95)@10", "RBPResidual", "RBPResidual(p=0.95)@10", "RBPResidual(p=0.5)@1000"]
+    result = ndcg_sql.evaluate(run, judgments=str(QRELS), ties="item-desc", measures=names)
+    got = per_query(result)
+    items = defaultdict(list)
+    for q, d, s in run.itertuples(index=False):
+        items[q].append((d, s, labels[q].get(d, 0)))
+    for (qid, name), value in got.items():
+        m = parse_measure(name)
+        ordered = sorted(items[qid], key=lambda x: x[0], reverse=True)
+        ordered = sorted(ordered, key=lambda x: -x[1])
+        rbp, residual = reference.rank_biased_precision([x[2] for x in ordered], [x[0] in labels[qid] for x in ordered],
+                                                        m.p, m.k, m.threshold)
+        want = rbp if m.family == "RBP" else residual
+        assert value == pytest.approx(want, **TOL), (qid, name)
+    # the run leaves items unjudged: a residual inside the top 10 (every list is longer than 10)
+    assert max(v for (q, n), v in got.items() if n == "RBPResidual(p=0.95)@10") > 0.1
+
+
+def test_rbp_residual_by_hand():
+    """Labels 2, unjudged, 0, 1 (ranks 1..4), p = 0.5:
+    RBP = 0.5 * (1 + 0.125) = 0.5625; residual = 0.5 * 0.5 (rank 2) + 0.5^4 (past the list) = 0.3125;
+    @2: RBP = 0.5, residual = 0.25 + 0.5^2 - 0.5^2 = 0.25; @6: residual 0.25 + 0.5^4 - 0.5^6 = 0.296875."""
+    run = pd.DataFrame({"query_id": 1, "item_id": ["a", "b", "c", "d"], "score": [4.0, 3.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"query_id": 1, "item_id": ["a", "c", "d", "z"], "label": [2, 0, 1, 3]})
+    names = ["RBP(p=0.5)", "RBPResidual(p=0.5)", "RBP(p=0.5)@2", "RBPResidual(p=0.5)@2", "RBPResidual(p=0.5)@6"]
+    got = per_query(ndcg_sql.evaluate(run, judgments=qrels, measures=names))
+    assert [got[(1, n)] for n in names] == pytest.approx([0.5625, 0.3125, 0.5, 0.25, 0.296875], **TOL)
+    # tie-averaged: a and b tied at the top share their relevance (1 and 0) at ranks 1 and 2
+    tied = run.assign(score=[4.0, 4.0, 2.0, 1.0])
+    got = per_query(ndcg_sql.evaluate(tied, judgments=qrels, measures=["RBP(p=0.5)", "RBPResidual(p=0.5)"]))
+    assert got[(1, "RBP(p=0.5)")] == pytest.approx(0.5 * (0.5 * 1 + 0.5 * 0.5 + 0.125), **TOL)
+    assert got[(1, "RBPResidual(p=0.5)")] == pytest.approx(0.5 * (0.5 * 1 + 0.5 * 0.5) + 0.5 ** 4, **TOL)
+
+
+def test_rbp_without_judgments_on_lambdarank():
+    data = pd.read_csv(LGB)
+    result = ndcg_sql.evaluate(data, item_col="doc_id", ties="item-asc", measures=["RBP(p=0.9)@5", "RBPResidual(p=0.9)"])
+    got = per_query(result)
+    for qid, group in data.groupby("query_id"):
+        ordered = group.sort_values("doc_id").sort_values("score", ascending=False, kind="stable")
+        rbp, _ = reference.rank_biased_precision(list(ordered["label"]), [True] * len(group), 0.9, 5)
+        assert got[(qid, "RBP(p=0.9)@5")] == pytest.approx(rbp, **TOL)
+        assert got[(qid, "RBPResidual(p=0.9)")] == pytest.approx(0.9 ** len(group), **TOL)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("RBP(p=1)", "p (the persistence) must be between 0 and 1"), ("RBP(p=0)", "between 0 and 1"),
+    ("RBP(p=1.5)", "between 0 and 1"), ("RBP(p=x)", "p must be a number"), ("RBP(p=nan)", "p must be a finite number"),
+    ("RBP(q=0.5)", "the parameters are rel=<label> and p="), ("P(p=0.5)@5", "the only parameter is rel"),
+    ("RBPResidual(rel=2)", "RBPResidual has no relevance threshold"),
+])
+def test_rbp_parameter_errors(text, words):
+    with pytest.raises(ndcg_sql.OptionError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        parse_measure(text)
+
+
+def test_rbp_names():
+    assert parse_measure("RBP(p=0.8)").name == "RBP"  # ir_measures leaves the default out
+    assert parse_measure("rbp(p=0.9,rel=2)@10").name == "RBP(rel=2,p=0.9)@10"
+    assert parse_measure("RBP(rel=2,p=0.9)").definition()["persistence"] == 0.9

@@ -31,7 +31,8 @@
         {%- do thresholds.append({'id': threshold_values | length, 'value': value | string, 'judged': value == 'judged'}) -%}
       {%- endif -%}
       {%- do binary.append({'id': loop.index, 'order': loop.index, 'family': m['family'], 'k': m['k'],
-                            'threshold_id': threshold_values.index(value) + 1}) -%}
+                            'threshold_id': threshold_values.index(value) + 1,
+                            'p': (m['p'] | float | string) if m.get('p') is not none else none}) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set judged_needed = [] -%}

@@ -66,7 +66,8 @@ WITH run_rows AS (
 ), relevant_counts AS (
   SELECT
     qid,
-    SUM(CASE WHEN label >= 1.0 THEN 1 ELSE 0 END) AS relevant_2
+    SUM(CASE WHEN label >= 1.0 THEN 1 ELSE 0 END) AS relevant_2,
+    SUM(CASE WHEN label >= 2.0 THEN 1 ELSE 0 END) AS relevant_3
   FROM (
     SELECT
       qid,
@@ -80,7 +81,8 @@ WITH run_rows AS (
     qid,
     rank,
     judged AS relevant_1,
-    CASE WHEN label >= 1.0 THEN 1.0 ELSE 0.0 END AS relevant_2
+    CASE WHEN label >= 1.0 THEN 1.0 ELSE 0.0 END AS relevant_2,
+    CASE WHEN label >= 2.0 THEN 1.0 ELSE 0.0 END AS relevant_3
   FROM ranked_items
 ), running_relevance AS (
   SELECT
@@ -97,7 +99,13 @@ WITH run_rows AS (
       PARTITION BY qid
       ORDER BY rank ASC NULLS FIRST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS relevant_through_2
+    ) AS relevant_through_2,
+    relevant_3,
+    SUM(relevant_3) OVER (
+      PARTITION BY qid
+      ORDER BY rank ASC NULLS FIRST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS relevant_through_3
   FROM relevance_by_rank
 ), precision_sums AS (
   SELECT
@@ -128,13 +136,44 @@ WITH run_rows AS (
       PARTITION BY qid
       ORDER BY rank ASC NULLS FIRST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS precision_sum_2
+    ) AS precision_sum_2,
+    relevant_3,
+    relevant_through_3,
+    SUM(
+      CASE
+        WHEN relevant_3 = 1.0
+        THEN CAST(relevant_through_3 AS DOUBLE PRECISION) / NULLIF(rank, 0)
+        ELSE 0.0
+      END
+    ) OVER (
+      PARTITION BY qid
+      ORDER BY rank ASC NULLS FIRST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS precision_sum_3,
+    SUM(
+      relevant_3 * POWER(CAST(0.9 AS DOUBLE PRECISION), CAST(rank - 1 AS DOUBLE PRECISION))
+    ) OVER (
+      PARTITION BY qid
+      ORDER BY rank ASC NULLS FIRST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS rbp_sum_3,
+    SUM(
+      (
+        1.0 - relevant_1
+      ) * POWER(CAST(0.8 AS DOUBLE PRECISION), CAST(rank - 1 AS DOUBLE PRECISION))
+    ) OVER (
+      PARTITION BY qid
+      ORDER BY rank ASC NULLS FIRST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS rbp_sum_4
   FROM running_relevance
 ), ranked_measures AS (
   SELECT
     qid,
     MAX(CASE WHEN rank <= 10 THEN relevant_through_1 END) AS numerator_1,
     MAX(CASE WHEN rank <= 5 THEN relevant_through_2 END) AS numerator_2,
+    MAX(CASE WHEN TRUE THEN rbp_sum_3 END) AS numerator_3,
+    MAX(CASE WHEN rank <= 10 THEN rbp_sum_4 END) AS numerator_4,
     MAX(rank) AS list_length
   FROM precision_sums
   GROUP BY
@@ -163,6 +202,33 @@ WITH run_rows AS (
     ON q.qid = r.qid
   LEFT JOIN relevant_counts AS c
     ON q.qid = c.qid
+  UNION ALL
+  SELECT
+    q.qid,
+    3 AS measure_order,
+    CAST(1.0 - 0.9 AS DOUBLE PRECISION) * CAST(COALESCE(r.numerator_3, 0.0) AS DOUBLE PRECISION) AS value
+  FROM evaluated_queries AS q
+  LEFT JOIN ranked_measures AS r
+    ON q.qid = r.qid
+  LEFT JOIN relevant_counts AS c
+    ON q.qid = c.qid
+  UNION ALL
+  SELECT
+    q.qid,
+    4 AS measure_order,
+    CAST(1.0 - 0.8 AS DOUBLE PRECISION) * CAST(COALESCE(r.numerator_4, 0.0) AS DOUBLE PRECISION) + POWER(
+      CAST(0.8 AS DOUBLE PRECISION),
+      CAST(CASE
+        WHEN COALESCE(r.list_length, 0) < 10
+        THEN COALESCE(r.list_length, 0)
+        ELSE 10
+      END AS DOUBLE PRECISION)
+    ) - POWER(CAST(0.8 AS DOUBLE PRECISION), CAST(10 AS DOUBLE PRECISION)) AS value
+  FROM evaluated_queries AS q
+  LEFT JOIN ranked_measures AS r
+    ON q.qid = r.qid
+  LEFT JOIN relevant_counts AS c
+    ON q.qid = c.qid
 ), binary_measure_rows AS (
   SELECT
     qid AS "query_id",
@@ -177,6 +243,14 @@ WITH run_rows AS (
   SELECT
     2 AS measure_order,
     'P@5' AS measure
+  UNION ALL
+  SELECT
+    3 AS measure_order,
+    'RBP(rel=2,p=0.9)' AS measure
+  UNION ALL
+  SELECT
+    4 AS measure_order,
+    'RBPResidual@10' AS measure
 ), measure_values AS (
   SELECT
     "query_id" AS qid,
@@ -200,6 +274,16 @@ WITH run_rows AS (
   SELECT
     2 AS place,
     'P@5' AS measure,
+    'normal, clipped to [0, 1]' AS ci_method
+  UNION ALL
+  SELECT
+    3 AS place,
+    'RBP(rel=2,p=0.9)' AS measure,
+    'normal, clipped to [0, 1]' AS ci_method
+  UNION ALL
+  SELECT
+    4 AS place,
+    'RBPResidual@10' AS measure,
     'normal, clipped to [0, 1]' AS ci_method
 ), summary_values AS (
   SELECT

@@ -429,7 +429,9 @@ binary_measure_rows AS ( -- one row per (query, binary measure): its value
 {% with %}{#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
     RR(@k), Success@k, Judged@k (definitions, formulas and sources: ndcg_sql/measures.py).
     Judged@k counts judged items (labelled_items' judged flag) as P@k counts relevant
-    ones, divided by min(k, list length) as ir_measures does.
+    ones, divided by min(k, list length) as ir_measures does. RBP (Moffat & Zobel 2008) sums
+    p^(r-1) over relevant ranks in rank order (a running sum, like AP's), its residual the
+    same over unjudged ranks plus what the ranks past the list could add.
     An item is relevant at threshold t when its label >= t (trec_eval's -l).
     With ties = average the tie group's mean relevance is credited at each of
     its ranks (P and R only: their expected value over the tie's orders).
@@ -776,6 +778,12 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
       PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS precision_sum_{{ t.id }}
     {%- endfor %}
+    {%- for m in binary_measures if m.family in ('RBP', 'RBPResidual') %},
+    {#- RBP: p^(r-1) at each relevant rank; its residual: p^(r-1) at each unjudged rank #}
+    SUM({% if m.family == 'RBP' %}relevant_{{ m.threshold_id }}{% else %}(1.0 - relevant_{{ m.threshold_id }}){% endif %} * POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST(rank - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}))) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS rbp_sum_{{ m.id }}
+    {%- endfor %}
   FROM running_relevance
 ),
 ranked_measures AS ( -- one row per ranked query: the numerator of every measure
@@ -785,6 +793,8 @@ ranked_measures AS ( -- one row per ranked query: the numerator of every measure
     {%- set t = m.threshold_id %}
     {%- if m.family in ('P', 'R', 'Judged') %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN relevant_through_{{ t }} END)
+    {%- elif m.family in ('RBP', 'RBPResidual') %}
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN rbp_sum_{{ m.id }} END)
     {%- elif m.family == 'AP' %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN precision_sum_{{ t }} END)
     {%- elif m.family == 'RR' %}
@@ -808,6 +818,12 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     {{ m.order }} AS measure_order,
     {%- if m.family == 'P' %}
     CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
+    {%- elif m.family == 'RBP' %}
+    CAST(1.0 - {{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+    {%- elif m.family == 'RBPResidual' %}
+    {%- set depth = 'COALESCE(r.list_length, 0)' if m.k is none else 'CASE WHEN COALESCE(r.list_length, 0) < ' ~ m.k ~ ' THEN COALESCE(r.list_length, 0) ELSE ' ~ m.k ~ ' END' %}
+    CAST(1.0 - {{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+      + POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST({{ depth }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% if m.k is not none %} - POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST({{ m.k }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% endif %} AS value
     {%- elif m.family == 'Judged' %}
     CASE WHEN r.list_length > 0
       THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({% if m.k is not none %}CASE WHEN r.list_length < {{ m.k }} THEN r.list_length ELSE {{ m.k }} END{% else %}r.list_length{% endif %}, 0)
