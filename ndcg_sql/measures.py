@@ -48,6 +48,12 @@ DEFINITIONS: dict[str, tuple[str, str]] = {
         "- p^k (n the list length; p^k is 0 without @k); without judgments only the items past the list",
         "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4 (residuals)",
     ),
+    "ERR": (
+        "sum_{r<=k} R_r / r * prod_{i<r} (1 - R_i), R = (2^g - 1) / 2^g_max with g = min(label, g_max), g_max = 4 "
+        "(gdeval.pl's MAX_JUDGMENT; it refuses larger labels, here they count as 4, R = 15/16); k = the whole "
+        "list without @k",
+        "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; gdeval.pl (TREC Web track) through ir_measures ERR",
+    ),
     "Judged": (
         "judged items at ranks <= k / min(k, list length) (judged: has a row in the judgments, whatever its "
         "label; without judgments every ranked item is judged; 0 for a query missing from the run)",
@@ -77,7 +83,9 @@ ZERO_ONE = ("Success",)
 #: variance of at most p(1 - p), so the Wilson interval holds there too, only wider.)
 ZERO_ONE_AT_1 = ("P", "RR", "Judged")
 #: Families without a relevance threshold that are not graded either (their parameter rel is refused).
-NO_THRESHOLD = ("Judged", "RBPResidual")
+NO_THRESHOLD = ("Judged", "RBPResidual", "ERR")
+#: ERR's largest grade: R = (2^g - 1) / 2^ERR_MAX_GRADE, labels above it counted as it (gdeval.pl: MAX_JUDGMENT = 4).
+ERR_MAX_GRADE = 4
 #: Families that look at which items are judged (the SQL then carries a judged flag per ranked item).
 JUDGED = ("Judged", "RBPResidual")
 #: Parameters each family takes besides rel (with their defaults): RBP's persistence p (Moffat & Zobel 2008:
@@ -87,7 +95,7 @@ DEFAULT_P = 0.8
 ALIASES = {
     "ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP",
     "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success", "judged": "Judged",
-    "rbp": "RBP", "rbpresidual": "RBPResidual",
+    "rbp": "RBP", "rbpresidual": "RBPResidual", "err": "ERR",
 }
 _NAME = re.compile(r"^\s*(?P<family>[A-Za-z]+)\s*(?:\((?P<params>[^)]*)\))?\s*(?:@\s*(?P<k>[^\s]+))?\s*$")
 
@@ -155,6 +163,7 @@ def grammar() -> dict:
         "judged": list(JUDGED),
         "persistence": list(PERSISTENCE),
         "default_p": DEFAULT_P,
+        "err_max_grade": ERR_MAX_GRADE,
         "graded_column": dict(GRADED_COLUMN),
     }
 

@@ -190,9 +190,9 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("measures", None, "str | Sequence[str] | None",
               "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
               "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
-              "unjudged items could add), with a relevance threshold for the binary ones "
+              "unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones "
               "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in "
-              'ndcg_sql/measures.py. AP, RR and Success need ties "item-asc", "item-desc" or "input-order". '
+              'ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order". '
               "Per-query rows are then (query, measure, value) and the summary one row per measure.",
               cli=Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
                       defaults={"compare": ["nDCG@10"]},

@@ -236,3 +236,15 @@ def rank_biased_precision(labels_in_order, judged_flags, p: float, k, rel: float
     unjudged = (1 - p) * sum(p ** i for i, flag in enumerate(judged_flags[:depth]) if not flag)
     beyond = p ** depth - (0.0 if k is None else p ** k)
     return rbp, unjudged + beyond
+
+
+def expected_reciprocal_rank(labels_in_order, k, g_max: int = 4) -> float:
+    """ERR@k (Chapelle et al., CIKM 2009) as gdeval.pl computes it: R = (2^g - 1) / 2^g_max; labels
+    above g_max counted as g_max (gdeval refuses them)."""
+    top = labels_in_order if k is None else labels_in_order[:k]
+    value, reach = 0.0, 1.0
+    for rank, label in enumerate(top, start=1):
+        stop = (2.0 ** min(max(label, 0.0), g_max) - 1.0) / 2.0 ** g_max
+        value += reach * stop / rank
+        reach *= 1.0 - stop
+    return value

@@ -55,7 +55,7 @@ GOLDEN = {
     ),
     "discount-jarvelin": dict(table="runs", discount="jarvelin", log_base=3, k=[2, 10]),
     "measures-beyond": dict(table="runs", judgments_table="qrels", ties="item-desc",
-                            measures=["Judged@10", "P@5", "RBP(rel=2,p=0.9)", "RBPResidual@10"]),
+                            measures=["Judged@10", "P@5", "RBP(rel=2,p=0.9)", "RBPResidual@10", "ERR@10"]),
     # one measure of each range of values, so the summary shows each interval method
     "measures-intervals": dict(table="runs", ties="item-desc", measures=["Success@10", "nDCG@10", "DCG@5"]),
 }

@@ -4,6 +4,7 @@ the numpy reference on the bundled TREC DL 2019 runs and LightGBM lambdarank dat
 from collections import defaultdict
 
 import ir_measures
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -177,3 +178,68 @@ def test_rbp_names():
     assert parse_measure("RBP(p=0.8)").name == "RBP"  # ir_measures leaves the default out
     assert parse_measure("rbp(p=0.9,rel=2)@10").name == "RBP(rel=2,p=0.9)@10"
     assert parse_measure("RBP(rel=2,p=0.9)").definition()["persistence"] == 0.9
+
+
+# ------------------------------------------------------------------ ERR (gdeval.pl)
+
+
+@pytest.mark.parametrize("run_name", RUNS)
+def test_err_is_gdevals_through_ir_measures(run_name):
+    names = ["ERR@5", "ERR@10", "ERR@20"]
+    run = read_run(DL / run_name)
+    qrels = list(ir_measures.read_trec_qrels(str(QRELS)))
+    scored = [ir_measures.ScoredDoc(q, d, s) for q, d, s in run.itertuples(index=False)]
+    expected = defaultdict(dict)
+    for metric in ir_measures.iter_calc([ir_measures.parse_measure(n) for n in names], qrels, scored):
+        expected[metric.query_id][str(metric.measure)] = metric.value
+    # gdeval orders by score descending, then document id descending; it prints 5 decimals
+    result = ndcg_sql.evaluate(run, judgments=str(QRELS), ties="item-desc", measures=names)
+    got = per_query(result)
+    assert {q for q, _ in got} == set(expected)
+    for qid, values in expected.items():
+        for name in names:
+            assert got[(qid, name)] == pytest.approx(values[name], abs=5.1e-6), (qid, name)
+
+
+def test_err_against_the_reference_on_trec_dl():
+    run = read_run(DL / RUNS[0])
+    qrels = pd.read_csv(QRELS, sep=" ", header=None, names=["query_id", "iter", "item_id", "label"],
+                        dtype={"query_id": str, "item_id": str})
+    labels = defaultdict(dict)
+    for q, d, label in zip(qrels["query_id"], qrels["item_id"], qrels["label"]):
+        labels[q][d] = label
+    result = ndcg_sql.evaluate(run, judgments=str(QRELS), convention="trec_eval", measures=["ERR@10", "ERR"])
+    items = defaultdict(list)
+    for q, d, s in run.itertuples(index=False):
+        items[q].append((d, float(np.float32(s)), labels[q].get(d, 0)))
+    for (qid, name), value in per_query(result).items():
+        ordered = reference.ordered_labels(items[qid], "item-desc")
+        want = reference.expected_reciprocal_rank(ordered, parse_measure(name).k)
+        assert value == pytest.approx(want, **TOL), (qid, name)
+
+
+def test_err_by_hand_with_a_label_above_four():
+    """Labels 5, 0, 2: R = 15/16 (5 counts as 4), 0, 3/16; ERR = 15/16 + 0 + (3/16) / 3 * (1/16) * 1."""
+    data = pd.DataFrame({"query_id": 1, "item_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0], "label": [5, 0, 2]})
+    got = per_query(ndcg_sql.evaluate(data, ties="item-asc", measures=["ERR", "ERR@1", "ERR@2"]))
+    assert [got[(1, n)] for n in ("ERR", "ERR@1", "ERR@2")] == pytest.approx([0.94140625, 0.9375, 0.9375], **TOL)
+
+
+def test_err_on_lambdarank_against_the_reference():
+    data = pd.read_csv(LGB)
+    data["row"] = range(len(data))
+    result = ndcg_sql.evaluate(data, item_col="doc_id", ties="input-order", row_col="row", measures=["ERR@3", "ERR"])
+    got = per_query(result)
+    for qid, group in data.groupby("query_id"):
+        ordered = list(group.sort_values("score", ascending=False, kind="stable")["label"])
+        for k in (3, None):
+            name = "ERR@3" if k else "ERR"
+            assert got[(qid, name)] == pytest.approx(reference.expected_reciprocal_rank(ordered, k), **TOL)
+
+
+def test_err_needs_a_tie_order_and_takes_no_threshold():
+    data = pd.DataFrame({"query_id": 1, "item_id": ["a", "b"], "score": [1.0, 1.0], "label": [1, 0]})
+    with pytest.raises(ndcg_sql.OptionError, match="ERR@10 needs ties="):
+        ndcg_sql.evaluate(data, measures=["ERR@10"])
+    with pytest.raises(ndcg_sql.OptionError, match="ERR has no relevance threshold"):
+        parse_measure("ERR(rel=2)@10")

@@ -97,7 +97,8 @@ SUITE_CASES = {
         segments=True, judged="per query", options=dict(segments="arm", k=[2, 10], gain="linear", ties="item-asc")),
     "intervals-sklearn-convention": dict(options=dict(k=[1, 3, None], intervals=True, convention="sklearn")),
     "beyond-measures-discount": dict(
-        judged=True, options=dict(measures=["Judged@3", "Judged", "nDCG@3", "DCG@2", "RBP(p=0.5)", "RBPResidual(p=0.5)@4"], ties="item-desc",
+        judged=True, options=dict(measures=["Judged@3", "Judged", "nDCG@3", "DCG@2", "RBP(p=0.5)", "RBPResidual(p=0.5)@4",
+                                            "ERR@2", "ERR"], ties="item-desc",
                                   discount="jarvelin", log_base=3, missing_queries="zero")),
     "lightgbm-convention-input-order": dict(row=True, options=dict(k=[2, 5], convention="lightgbm", row_col="row_number")),
 }

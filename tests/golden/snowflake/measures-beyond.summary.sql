@@ -79,6 +79,47 @@ WITH run_rows AS (
   ) AS judged_labels
   GROUP BY
     qid
+), err_stops AS (
+  SELECT
+    qid,
+    rank,
+    (
+      POWER(2.0, CASE WHEN label > 4 THEN 4 ELSE label END) - 1.0
+    ) * 0.0625 AS stop
+  FROM ranked_items
+), err_reached AS (
+  SELECT
+    qid,
+    rank,
+    stop,
+    EXP(
+      COALESCE(
+        SUM(LN(1.0 - stop)) OVER (
+          PARTITION BY qid
+          ORDER BY rank ASC NULLS FIRST
+          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+        ),
+        0.0
+      )
+    ) AS reached
+  FROM err_stops
+), err_running AS (
+  SELECT
+    qid,
+    rank,
+    SUM(CAST(stop * reached AS DOUBLE) / NULLIF(rank, 0)) OVER (
+      PARTITION BY qid
+      ORDER BY rank ASC NULLS FIRST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS err_through
+  FROM err_reached
+), err_values AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN rank <= 10 THEN err_through END) AS err_5
+  FROM err_running
+  GROUP BY
+    qid
 ), relevance_by_rank AS (
   SELECT
     qid,
@@ -228,6 +269,18 @@ WITH run_rows AS (
     ON q.qid = r.qid
   LEFT JOIN relevant_counts AS c
     ON q.qid = c.qid
+  UNION ALL
+  SELECT
+    q.qid,
+    5 AS measure_order,
+    CAST(COALESCE(e.err_5, 0.0) AS DOUBLE) AS value
+  FROM evaluated_queries AS q
+  LEFT JOIN ranked_measures AS r
+    ON q.qid = r.qid
+  LEFT JOIN relevant_counts AS c
+    ON q.qid = c.qid
+  LEFT JOIN err_values AS e
+    ON q.qid = e.qid
 ), binary_measure_rows AS (
   SELECT
     qid AS "QUERY_ID",
@@ -250,6 +303,10 @@ WITH run_rows AS (
   SELECT
     4 AS measure_order,
     'RBPResidual@10' AS measure
+  UNION ALL
+  SELECT
+    5 AS measure_order,
+    'ERR@10' AS measure
 ), measure_values AS (
   SELECT
     "QUERY_ID" AS qid,
@@ -283,6 +340,11 @@ WITH run_rows AS (
   SELECT
     4 AS place,
     'RBPResidual@10' AS measure,
+    'normal, clipped to [0, 1]' AS ci_method
+  UNION ALL
+  SELECT
+    5 AS place,
+    'ERR@10' AS measure,
     'normal, clipped to [0, 1]' AS ci_method
 ), summary_values AS (
   SELECT

@@ -33,11 +33,14 @@
       {%- endif -%}
       {%- do binary.append({'id': loop.index, 'order': loop.index, 'family': m['family'], 'k': m['k'],
                             'threshold_id': threshold_values.index(value) + 1,
-                            'p': (m['p'] | float | string) if m.get('p') is not none else none}) -%}
+                            'p': (m['p'] | float | string) if m.get('p') is not none else none,
+                            'g_max': grammar['err_max_grade']}) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set judged_needed = [] -%}
   {%- for m in parsed if m['family'] in grammar['judged'] -%}{%- do judged_needed.append(m['name']) -%}{%- endfor -%}
+  {%- set err_measures = binary | selectattr('family', 'equalto', 'ERR') | list -%}
   {{ return({'measures': named, 'graded_measures': graded, 'binary_measures': binary, 'thresholds': thresholds,
-             'unbounded_measures': unbounded, 'judged_needed': judged_needed | length > 0}) }}
+             'unbounded_measures': unbounded, 'judged_needed': judged_needed | length > 0,
+             'err_measures': err_measures}) }}
 {%- endmacro %}

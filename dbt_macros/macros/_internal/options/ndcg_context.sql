@@ -118,7 +118,8 @@
   {%- do context.update({'segment_cols': summary['segment_cols']}) -%}
   {%- if summary['segments'] -%}{%- do context.update({'segmented_judgments': segmented and judged}) -%}{%- endif -%}
   {%- if summary['parsed_measures'] is not none -%}
-    {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures', 'judged_needed'] -%}
+    {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures', 'judged_needed',
+                    'err_measures'] -%}
       {%- do context.update({key: summary[key]}) -%}
     {%- endfor -%}
   {%- endif -%}

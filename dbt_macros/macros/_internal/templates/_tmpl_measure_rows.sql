@@ -1,6 +1,6 @@
 {#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, err_measures, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -37,7 +37,7 @@
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'err_measures': err_measures, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each
@@ -431,7 +431,9 @@ binary_measure_rows AS ( -- one row per (query, binary measure): its value
     Judged@k counts judged items (labelled_items' judged flag) as P@k counts relevant
     ones, divided by min(k, list length) as ir_measures does. RBP (Moffat & Zobel 2008) sums
     p^(r-1) over relevant ranks in rank order (a running sum, like AP's), its residual the
-    same over unjudged ranks plus what the ranks past the list could add.
+    same over unjudged ranks plus what the ranks past the list could add. ERR (Chapelle et
+    al. 2009, as gdeval.pl) multiplies the chances of reaching each rank as a running sum of
+    logarithms, every factor at least 1/16 > 0.
     An item is relevant at threshold t when its label >= t (trec_eval's -l).
     With ties = average the tie group's mean relevance is credited at each of
     its ranks (P and R only: their expected value over the tie's orders).
@@ -741,6 +743,42 @@ relevant_counts AS ( -- one row per query: R, its number of relevant items at ea
   ) AS judged_labels
   GROUP BY qid
 ),
+{%- set err_list = err_measures | default([]) %}
+{%- if err_list %}
+{%- set g_max = err_list[0].g_max %}
+err_stops AS ( -- one row per ranked (query, item): R, the probability that the user stops there (Chapelle et al. 2009; labels above {{ g_max }} count as {{ g_max }})
+  SELECT qid, rank, (POWER(2.0, CASE WHEN label > {{ g_max }} THEN {{ g_max }} ELSE label END) - 1.0) * {{ 1.0 / 2 ** g_max }} AS stop
+  FROM ranked_items
+),
+err_reached AS ( -- one row per ranked (query, item): the probability of reaching its rank, the product of (1 - R) above it
+  SELECT
+    qid,
+    rank,
+    stop,
+    EXP(COALESCE(SUM(LN(1.0 - stop)) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ), 0.0)) AS reached
+  FROM err_stops
+),
+err_running AS ( -- one row per ranked (query, item): ERR through its rank, summed in rank order
+  SELECT
+    qid,
+    rank,
+    SUM(CAST(stop * reached AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0)) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS err_through
+  FROM err_reached
+),
+err_values AS ( -- one row per ranked query: ERR at each asked cutoff (the running sum never decreases)
+  SELECT
+    qid
+    {%- for m in err_list %},
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN err_through END) AS err_{{ m.id }}
+    {%- endfor %}
+  FROM err_running
+  GROUP BY qid
+),
+{%- endif %}
 relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (credited) relevance at each threshold
   SELECT
     qid,
@@ -789,7 +827,7 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
 ranked_measures AS ( -- one row per ranked query: the numerator of every measure
   SELECT
     qid
-    {%- for m in binary_measures %},
+    {%- for m in binary_measures if m.family != 'ERR' %},
     {%- set t = m.threshold_id %}
     {%- if m.family in ('P', 'R', 'Judged') %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN relevant_through_{{ t }} END)
@@ -818,6 +856,8 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     {{ m.order }} AS measure_order,
     {%- if m.family == 'P' %}
     CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
+    {%- elif m.family == 'ERR' %}
+    CAST(COALESCE(e.err_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
     {%- elif m.family == 'RBP' %}
     CAST(1.0 - {{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
     {%- elif m.family == 'RBPResidual' %}
@@ -838,6 +878,9 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   FROM evaluated_queries AS q
   LEFT JOIN ranked_measures AS r ON q.qid = r.qid
   LEFT JOIN relevant_counts AS c ON q.qid = c.qid
+  {%- if m.family == 'ERR' %}
+  LEFT JOIN err_values AS e ON q.qid = e.qid
+  {%- endif %}
   {%- endfor %}
 )
 SELECT
