@@ -25,7 +25,8 @@ levels gain 0); scikit-learn ``ndcg_score`` docs (``ignore_ties=False``, tie
 averaging of McSherry & Najork 2008; rows with IDCG 0 give 0); LightGBM
 ``rank_metric.hpp`` / ``dcg_calculator.cpp`` (``label_gain`` 2^i - 1,
 ``std::stable_sort`` by score so ties keep input order, a query with IDCG 0
-counts 1); XGBoost ``rank_metric.cc`` (``ndcg@k`` with exponential gain, float
+counts 1 - and with query weights it adds 1, not its weight, to the weighted sum: rank_metric.hpp,
+``NDCGMetric::Eval``, ``no_relevant_weight="one"``); XGBoost ``rank_metric.cc`` (``ndcg@k`` with exponential gain, float
 predictions, a query with IDCG 0 counts 1, ``ndcg@k-`` counts it 0).
 """
 
@@ -38,7 +39,7 @@ CONVENTIONS: dict[str, dict] = {
                     negative_labels="error", judgments_allowed=False),
     "lightgbm": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                      no_relevant="one", score_precision="double",
-                     negative_labels="error", judgments_allowed=False),
+                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one"),
     "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                     no_relevant="one", score_precision="float32",
                     negative_labels="error", judgments_allowed=False),

@@ -28,6 +28,7 @@ class Options:
     ties: str = "average"
     no_relevant: str = "zero"
     missing_queries: str = "ignore"
+    unjudged: str = "zero"
     judgments: bool = False
     input_kind: str = "score"  # "score" (higher is better) or "rank" (1 = top)
     score_precision: str = "double"
@@ -45,6 +46,7 @@ class Options:
             ties=resolved["ties"],
             no_relevant=resolved["no_relevant"],
             missing_queries=resolved["missing_queries"],
+            unjudged=resolved["unjudged"],
             judgments=bool(resolved["judgments"]),
             input_kind=resolved["input_kind"],
             score_precision=resolved["score_precision"],
@@ -66,6 +68,7 @@ class Options:
             "ideal": "judgments" if self.judgments else "list",
             "no_relevant": self.no_relevant,
             "missing_queries": self.missing_queries if self.judgments else None,
+            "unjudged": self.unjudged if self.judgments else None,
             "k_beyond_list": K_BEYOND_LIST,
             "score_precision": self.score_precision,
             "negative_labels": self.negative_labels,

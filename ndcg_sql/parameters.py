@@ -36,6 +36,9 @@ TIES = ("average", "item-asc", "item-desc", "input-order")
 NO_RELEVANT = ("zero", "skip", "one")
 #: With judgments, judged queries absent from the run: "ignore" (trec_eval) or "zero" (trec_eval -c).
 MISSING_QUERIES = ("ignore", "zero")
+#: Ranked items without a judgment: "zero" (counted as label 0; trec_eval's default) or "condense" (removed
+#: before ranking: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval judged_docs_only_flag).
+UNJUDGED = ("zero", "condense")
 #: Scores compared as doubles, or rounded to the nearest float32 first (trec_eval, XGBoost).
 SCORE_PRECISIONS = ("double", "float32")
 #: Negative labels: an error, or counted as label 0 (trec_eval).
@@ -55,7 +58,7 @@ MAX_EXPONENTIAL_LABEL = 1023
 #: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
 MAX_REPLICATES = 100_000
 #: Output column names: a query or segment column of one of these names would be ambiguous.
-OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
+OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value", "weight")
 SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method",
                    "bootstrap_low", "bootstrap_high")
 #: Positions 1..head of each ranking are summed column-wise (sql/dcg_at_cutoffs.sql.j2): at least
@@ -181,12 +184,23 @@ PARAMETERS: tuple[Parameter, ...] = (
               '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
               'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).',
               choices=TIES, cli=Cli(ALL)),
+    Parameter("weight_col", None, "str | None",
+              "a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the "
+              "same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w) "
+              "(scikit-learn's sample_weight, LightGBM's query weights) and the standard error "
+              "sqrt(n / (n - 1) * sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with "
+              "bootstrap, compare, or missing_queries='zero' (a query absent from the run has no weight).",
+              cli=Cli(("evaluate", "sql"), metavar="NAME")),
     Parameter("no_relevant", "zero", "str",
               'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".',
               choices=NO_RELEVANT, cli=Cli(ALL)),
     Parameter("missing_queries", "ignore", "str",
               'with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval -c).',
               choices=MISSING_QUERIES, cli=Cli(ALL)),
+    Parameter("unjudged", "zero", "str",
+              'with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed '
+              "before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, "
+              "pytrec_eval judged_docs_only_flag=True).", choices=UNJUDGED, cli=Cli(ALL)),
     Parameter("measures", None, "str | Sequence[str] | None",
               "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
               "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
@@ -262,8 +276,8 @@ BY_NAME = {p.name: p for p in PARAMETERS}
 #: The options of the metric SQL and its summary: what every entry point resolves the same way
 #: (sql/options/ndcg_context.sql).
 METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "discount", "log_base",
-          "ties", "no_relevant",
-          "missing_queries", "measures", "convention", "row_col", "score_precision", "negative_labels",
+          "ties", "weight_col", "no_relevant",
+          "missing_queries", "unjudged", "measures", "convention", "row_col", "score_precision", "negative_labels",
           "segments", "intervals", "bootstrap", "seed")
 
 

@@ -54,6 +54,10 @@
   {%- set ties = chosen['ties'] -%}
   {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
   {%- set item_type = ndcg_sql._option_choice('item_type', options['item_type'], table['item_types']) -%}
+  {%- set unjudged = ndcg_sql._option_choice('unjudged', options['unjudged'], choices['unjudged']) -%}
+  {%- if unjudged == 'condense' and not judged -%}
+    {{ fail("unjudged='condense'" ~ ndcg_sql._flag('unjudged', 'condense') ~ " needs judgments" ~ ndcg_sql._flag('judgments') ~ ": without them every ranked item has its label") }}
+  {%- endif -%}
   {%- if missing_queries == 'zero' and not judged -%}
     {{ fail("missing_queries='zero'" ~ ndcg_sql._flag('missing_queries', 'zero') ~ " needs judgments" ~ ndcg_sql._flag('judgments') ~ ": only judged queries can be missing from the run") }}
   {%- endif -%}
@@ -70,6 +74,25 @@
   {%- if summary['segments'] and judged and missing_queries == 'zero' and not segmented -%}
     {{ fail(ndcg_sql._spelled('segments') ~ " with missing_queries='zero' need judgments per (segment, query) (segmented_judgments=True"
             ~ ndcg_sql._flag('segmented_judgments') ~ ": the judgments carry the segment columns)") }}
+  {%- endif -%}
+
+  {#- query weights: a column of the ranking; every query of the run has one -#}
+  {%- set weight_col = options['weight_col'] -%}
+  {%- if weight_col is not none and (weight_col is not string or not weight_col) -%}
+    {{ fail("weight_col must be a column name; got " ~ ndcg_sql._shown(weight_col)) }}
+  {%- endif -%}
+  {%- if weight_col is not none and missing_queries == 'zero' -%}
+    {{ fail(ndcg_sql._spelled('weight_col') ~ " with missing_queries='zero': a judged query absent from the run has no weight") }}
+  {%- endif -%}
+  {%- if weight_col is not none and summary['bootstrap'] -%}
+    {{ fail(ndcg_sql._spelled('weight_col') ~ " with " ~ ndcg_sql._spelled('bootstrap') ~ ": the bootstrap of a weighted mean is not implemented") }}
+  {%- endif -%}
+
+  {#- LightGBM adds 1 for a query with no relevant item to its weighted sum, not the query's weight
+      (ndcg_sql/conventions.py): a rule of its NDCG summary -#}
+  {%- set unweighted_no_relevant = weight_col is not none and chosen.get('no_relevant_weight') == 'one' -%}
+  {%- if unweighted_no_relevant and summary['parsed_measures'] is not none -%}
+    {{ fail("convention '" ~ chosen['convention'] ~ "' with " ~ ndcg_sql._spelled('weight_col') ~ " is LightGBM's weighted ndcg@k: give k, not measures") }}
   {%- endif -%}
 
   {#- the row order of ties='input-order' -#}
@@ -99,6 +122,7 @@
       'ties': ties,
       'no_relevant': chosen['no_relevant'],
       'missing_queries': missing_queries,
+      'unjudged': unjudged,
       'judgments': judged,
       'input_kind': 'rank' if options['rank_col'] is not none else 'score',
       'score_precision': chosen['score_precision'],
@@ -111,9 +135,11 @@
       'seed': summary['seed'],
       'order_col': order_col,
       'item_type': item_type,
-      'segmented_judgments': segmented and judged} -%}
+      'segmented_judgments': segmented and judged,
+      'weight_col': weight_col} -%}
   {%- set context = ndcg_sql._ranking_context(resolved, options, relation, judgments, hints) -%}
-  {%- do context.update({'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range']}) -%}
+  {%- do context.update({'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range'],
+                         'weighted': weight_col is not none, 'unweighted_no_relevant': unweighted_no_relevant}) -%}
   {%- do context.update({'segment_cols': summary['segment_cols']}) -%}
   {%- if summary['segments'] -%}{%- do context.update({'segmented_judgments': segmented and judged}) -%}{%- endif -%}
   {%- if summary['parsed_measures'] is not none -%}

@@ -17,13 +17,13 @@
   {%- endif -%}
   {%- set out = given.copy() -%}
   {%- set defaults = ndcg_sql._option_table()['defaults'] -%}
-  {%- for option, value in preset.items() if option != 'judgments_allowed' -%}
+  {%- for option, value in preset.items() if option not in ['judgments_allowed', 'no_relevant_weight'] -%}
     {%- set mine = given[option] -%}
     {%- if mine != defaults[option] and mine != value -%}
       {{ ndcg_sql._option_error("convention '" ~ name ~ "' sets " ~ option ~ "=" ~ ndcg_sql._shown(value) ~ "; got " ~ option ~ "=" ~ ndcg_sql._shown(mine)) }}
     {%- endif -%}
     {%- do out.update({option: value}) -%}
   {%- endfor -%}
-  {%- do out.update({'convention': name}) -%}
+  {%- do out.update({'convention': name, 'no_relevant_weight': preset.get('no_relevant_weight', 'weight')}) -%}
   {{ return(out) }}
 {%- endmacro %}

@@ -1,6 +1,6 @@
 {#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, err_measures, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties) -%}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, err_measures, exact_gains, gain, gain_mapping, graded_measures, head_length, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties, unjudged, weight_col, weighted) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -37,7 +37,7 @@
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'err_measures': err_measures, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'err_measures': err_measures, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties, 'unjudged': unjudged, 'weight_col': weight_col, 'weighted': weighted} -%}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each
@@ -87,6 +87,7 @@ WITH
 {%- set run_order = 'order_raw' -%}
 {%- set run_label = 'label_raw' -%}
 {%- set run_row = 'row_order' -%}
+{%- set run_weight = 'weight_raw' -%}
 {%- set j_source = 'judgment_input' -%}
 {%- set j_query = 'query' -%}
 {%- set j_item = 'item' -%}
@@ -100,6 +101,7 @@ WITH
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
+{%- set run_weight = weight_col | default(none) -%}
 {%- set j_source = judgments_relation -%}
 {%- set j_query = j_query_col -%}
 {%- set j_item = j_item_col -%}
@@ -127,6 +129,9 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- endif %}
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ weight_col }} AS weight_raw
     {%- endif %}
   FROM {{ run_relation }}
 ),
@@ -175,6 +180,9 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
     {{ run_row }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ run_weight }} AS weight_raw
     {%- endif %}
   FROM {{ run_source }}
 )
@@ -244,12 +252,15 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0).
+    judgments of a large log are usually 0). With unjudged 'condense' every judgment
+    is joined and only judged items are kept: the condensed list.
     With judged_needed (a measure looks at which items are judged: Judged@k), every
     judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
     0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
 {%- set with_judged = judged_needed | default(false) %}
+{#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
+{%- set condensed = (unjudged | default('zero')) == 'condense' %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -260,10 +271,10 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.row_order{% endif %}{% if with_judged %},
     COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
-  LEFT JOIN (
+  {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
     SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
-    {%- if not with_judged %}
+    {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
     {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
@@ -389,6 +400,14 @@ cutoffs AS ( -- one row per cutoff
   {%- endfor %}
 )
 {% endwith %},
+{%- if weighted | default(false) %}
+{% with %}{#- The weight of each query (weight_col): the same on every row of the query (the input
+    checks refuse a query whose rows differ, ndcg_sql/validation.py), so MAX picks it. -#}
+query_weights AS ( -- one row per query of the run: its weight
+  SELECT qid, MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS weight FROM run_rows GROUP BY qid
+)
+{% endwith %},
+{%- endif %}
 query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   SELECT
     i.qid,
@@ -396,9 +415,20 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN i.ideal_dcg_{{ cutoff.id }}{% endfor %} END AS idcg
+    {%- if weighted | default(false) %},
+    w.weight
+    {%- endif %}
   FROM ideal_dcg_at_cutoffs AS i
-  {% if judgments and missing_queries == 'zero' %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- set condensed = judgments and (unjudged | default('zero')) == 'condense' %}
+  {% if judgments and (missing_queries == 'zero' or condensed) %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- if weighted | default(false) %}
+  INNER JOIN query_weights AS w ON i.qid = w.qid
+  {%- endif %}
   CROSS JOIN cutoffs AS c
+  {%- if condensed and missing_queries != 'zero' %}
+  {#- a condensed list may be empty: the query still counts (with 0), as trec_eval -J counts it #}
+  WHERE i.qid IN (SELECT qid FROM run_rows)
+  {%- endif %}
 )
 SELECT
   {%- if segment_cols %}
@@ -414,6 +444,9 @@ SELECT
   CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,
   CAST(idcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS idcg,
   CASE WHEN idcg > 0 THEN CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
+  {%- if weighted | default(false) %},
+  weight
+  {%- endif %}
 FROM query_values
 {%- if segment_cols %}
 INNER JOIN segment_keys AS keys ON query_values.qid = keys.qid
@@ -467,6 +500,7 @@ WITH
 {%- set run_order = 'order_raw' -%}
 {%- set run_label = 'label_raw' -%}
 {%- set run_row = 'row_order' -%}
+{%- set run_weight = 'weight_raw' -%}
 {%- set j_source = 'judgment_input' -%}
 {%- set j_query = 'query' -%}
 {%- set j_item = 'item' -%}
@@ -480,6 +514,7 @@ WITH
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
+{%- set run_weight = weight_col | default(none) -%}
 {%- set j_source = judgments_relation -%}
 {%- set j_query = j_query_col -%}
 {%- set j_item = j_item_col -%}
@@ -507,6 +542,9 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- endif %}
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ weight_col }} AS weight_raw
     {%- endif %}
   FROM {{ run_relation }}
 ),
@@ -555,6 +593,9 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
     {{ run_row }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ run_weight }} AS weight_raw
     {%- endif %}
   FROM {{ run_source }}
 )
@@ -624,12 +665,15 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0).
+    judgments of a large log are usually 0). With unjudged 'condense' every judgment
+    is joined and only judged items are kept: the condensed list.
     With judged_needed (a measure looks at which items are judged: Judged@k), every
     judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
     0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
 {%- set with_judged = judged_needed | default(false) %}
+{#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
+{%- set condensed = (unjudged | default('zero')) == 'condense' %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -640,10 +684,10 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.row_order{% endif %}{% if with_judged %},
     COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
-  LEFT JOIN (
+  {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
     SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
-    {%- if not with_judged %}
+    {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
     {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
@@ -728,6 +772,14 @@ evaluated_queries AS ( -- one row per evaluated query
   SELECT DISTINCT qid FROM run_rows
   {%- endif %}
 ),
+{%- if weighted | default(false) %}
+{% with %}{#- The weight of each query (weight_col): the same on every row of the query (the input
+    checks refuse a query whose rows differ, ndcg_sql/validation.py), so MAX picks it. -#}
+query_weights AS ( -- one row per query of the run: its weight
+  SELECT qid, MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS weight FROM run_rows GROUP BY qid
+)
+{% endwith %},
+{%- endif %}
 relevant_counts AS ( -- one row per query: R, its number of relevant items at each threshold
   SELECT
     qid
@@ -854,6 +906,9 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   SELECT
     q.qid,
     {{ m.order }} AS measure_order,
+    {%- if weighted | default(false) %}
+    w.weight,
+    {%- endif %}
     {%- if m.family == 'P' %}
     CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
     {%- elif m.family == 'ERR' %}
@@ -881,6 +936,9 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   {%- if m.family == 'ERR' %}
   LEFT JOIN err_values AS e ON q.qid = e.qid
   {%- endif %}
+  {%- if weighted | default(false) %}
+  INNER JOIN query_weights AS w ON q.qid = w.qid
+  {%- endif %}
   {%- endfor %}
 )
 SELECT
@@ -893,7 +951,8 @@ SELECT
   qid AS {{ output_query_col }},
   {%- endif %}
   measure_order,
-  value
+  value{% if weighted | default(false) %},
+  weight{% endif %}
 FROM binary_measures
 {%- if segment_cols %}
 INNER JOIN segment_keys AS keys ON binary_measures.qid = keys.qid
@@ -910,17 +969,17 @@ measure_values AS ( -- one row per (query, measure order): the value
   {%- for m in graded_measures %}
   {% if not loop.first %}UNION ALL
   {% endif -%}
-  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, {{ m.order }} AS measure_order, {{ m.column }} AS value
+  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, {{ m.order }} AS measure_order, {{ m.column }} AS value{% if weighted | default(false) %}, weight{% endif %}
   FROM {{ per_query_relation }}
   WHERE {% if m.k is not none %}k = {{ m.k }}{% else %}k IS NULL{% endif %}
   {%- endfor %}
   {%- if binary_relation %}
   {% if graded_measures %}UNION ALL
   {% endif -%}
-  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, measure_order, value FROM {{ binary_relation }}
+  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, measure_order, value{% if weighted | default(false) %}, weight{% endif %} FROM {{ binary_relation }}
   {%- endif %}
 )
-SELECT {% for s in segment_cols %}v.segment_{{ loop.index }} AS {{ s }}, {% endfor %}v.qid AS {{ output_query_col }}, n.measure, CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+SELECT {% for s in segment_cols %}v.segment_{{ loop.index }} AS {{ s }}, {% endfor %}v.qid AS {{ output_query_col }}, n.measure, CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value{% if weighted | default(false) %}, CAST(v.weight AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS weight{% endif %}
 FROM measure_values AS v
 INNER JOIN measure_names AS n ON v.measure_order = n.measure_order
 ORDER BY n.measure_order ASC NULLS FIRST, {% for s in segment_cols %}v.segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}v.qid ASC NULLS LAST
