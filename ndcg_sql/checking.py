@@ -19,7 +19,7 @@ Fetch = Callable[[object], tuple[list, list]]
 #: The option naming a column of each role, as Python and the command line spell it.
 ROLE_OPTIONS = {role: f"{name}= / --{name.replace('_', '-')}" for role, name in (
     ("query", "query_col"), ("item", "item_col"), ("score", "score_col"), ("rank", "rank_col"),
-    ("label", "label_col"), ("row order", "row_col"))}
+    ("label", "label_col"), ("row order", "row_col"), ("weight", "weight_col"))}
 ROLE_OPTIONS["label"] += " (or compute one: label= / --label)"
 
 
@@ -35,6 +35,7 @@ class Columns:
     j_item: str | None = None
     j_label: str | None = None
     row: str | None = None
+    weight: str | None = None
     #: a label expression instead of a label column (label / j_label then hold its text)
     label_expression: LabelExpression | None = None
 
@@ -48,7 +49,8 @@ class Columns:
         parsed label expression, when one replaces the label column."""
         label_name = label.shown if label is not None else options["label_col"]
         columns = cls(options["query_col"], options["item_col"], order_col,
-                      None if judged else label_name, row=options["row_col"], label_expression=label)
+                      None if judged else label_name, row=options["row_col"], label_expression=label,
+                      weight=options.get("weight_col"))
         if judged:
             columns.j_query, columns.j_item, columns.j_label = (options["query_col"], options["item_col"], label_name)
         return columns
@@ -82,11 +84,12 @@ def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | No
     else:
         roles = {columns.order: input_kind, **({} if expression else {columns.label: "label"})}
     validation.check_types(run_types, roles, "ranking")
-    if columns.row is not None:
-        require(run_types, {"row order": columns.row}, "ranking")
-        if run_types[columns.row].split("(")[0].upper() not in validation.NUMERIC_TYPES:
-            raise InputError(f"column {columns.row!r} of the ranking has type {run_types[columns.row]}; "
-                             "row numbers must be numbers")
+    for role, column, what in (("row order", columns.row, "row numbers"), ("weight", columns.weight, "weights")):
+        if column is None:
+            continue
+        require(run_types, {role: column}, "ranking")
+        if run_types[column].split("(")[0].upper() not in validation.NUMERIC_TYPES:
+            raise InputError(f"column {column!r} of the ranking has type {run_types[column]}; {what} must be numbers")
 
 
 def require(types: dict[str, str], wanted: dict[str, str] | list[tuple[str, str]], where: str) -> None:

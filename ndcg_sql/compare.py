@@ -176,6 +176,8 @@ def compare(
         raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
     if "k" in options or "intervals" in options or "bootstrap" in options:
         raise OptionError("compare takes measures (e.g. ['nDCG@10', 'P@5']), not k, intervals or bootstrap")
+    if options.get("weight_col") is not None:
+        raise OptionError("compare does not take weight_col: its paired tests weigh every query alike")
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
     if not on_warehouse:

@@ -110,6 +110,7 @@ class Resolved:
     order_col: str
     query_col: str
     label: labels.LabelExpression | None = None
+    weight_col: str | None = None
 
     def report(self) -> dict:
         """The options as reported with every result."""
@@ -121,6 +122,8 @@ class Resolved:
             report["k"] = None
         if self.label is not None:
             report["label"] = self.label.shown
+        if self.context.get("weighted"):
+            report["weight_col"] = self.weight_col
         if self.segments:
             report["segments"] = list(self.segments)
         if self.bootstrap:
@@ -169,6 +172,7 @@ def resolve(options: dict, relation: str, judgments: str | None = None, *, diale
         order_col=resolved["order_col"],
         query_col=options["query_col"],
         label=label,
+        weight_col=options.get("weight_col"),
     )
 
 

@@ -7,6 +7,10 @@ Each entry says what the tool does (and where that is decided in its source or
 documentation); the tests run the tool itself on the bundled data and compare
 to 1e-9 (tests/test_conventions.py).
 
+Every tool's discount is 1/log2(rank + 1) (``discount="log"``, ``log_base=2``); scikit-learn's
+``dcg_score`` takes ``log_base``, so the sklearn convention leaves log_base free (NDCG does not
+depend on it).
+
 | convention    | gain        | ties             | ideal           | no relevant | scores  | negative labels |
 |---------------|-------------|------------------|-----------------|-------------|---------|-----------------|
 | trec_eval     | linear      | item-desc (text) | judgments/list  | 0           | float32 | 0               |
@@ -27,22 +31,26 @@ relevance field; ``m_ndcg_cut.c``: gain = relevance level, negative levels gain 
 averaging of McSherry & Najork 2008; rows with IDCG 0 give 0); LightGBM
 ``rank_metric.hpp`` / ``dcg_calculator.cpp`` (``label_gain`` 2^i - 1,
 ``std::stable_sort`` by score so ties keep input order, a query with IDCG 0
-counts 1); XGBoost ``rank_metric.cc`` (``ndcg@k`` with exponential gain, float
+counts 1 - and with query weights it adds 1, not its weight, to the weighted sum: rank_metric.hpp,
+``NDCGMetric::Eval``, ``no_relevant_weight="one"``); XGBoost ``rank_metric.cc`` (``ndcg@k`` with exponential gain, float
 predictions, a query with IDCG 0 counts 1, ``ndcg@k-`` counts it 0).
 """
 
 from __future__ import annotations
 
 CONVENTIONS: dict[str, dict] = {
-    "trec_eval": dict(gain="linear", ties="item-desc", no_relevant="zero", score_precision="float32",
-                      negative_labels="zero", label_reading="atol", ids="text"),
-    "sklearn": dict(gain="linear", ties="average", no_relevant="zero", score_precision="double",
+    "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
+                      score_precision="float32", negative_labels="zero", label_reading="atol", ids="text"),
+    "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
                     negative_labels="error", judgments_allowed=False),
-    "lightgbm": dict(gain="exponential", ties="input-order", no_relevant="one", score_precision="double",
-                     negative_labels="error", judgments_allowed=False),
-    "xgboost": dict(gain="exponential", ties="input-order", no_relevant="one", score_precision="float32",
+    "lightgbm": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
+                     no_relevant="one", score_precision="double",
+                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one"),
+    "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
+                    no_relevant="one", score_precision="float32",
                     negative_labels="error", judgments_allowed=False),
-    "xgboost-minus": dict(gain="exponential", ties="input-order", no_relevant="zero", score_precision="float32",
+    "xgboost-minus": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
+                          no_relevant="zero", score_precision="float32",
                           negative_labels="error", judgments_allowed=False),
 }
 #: Other names accepted for ``convention=`` (after lower-casing and "_" -> "-", trec-eval -> trec_eval).

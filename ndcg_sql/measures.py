@@ -8,7 +8,7 @@ rows) and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table
 by ``sql/measure_rows.sql.j2``.
 
 Names follow ir_measures (MacAvaney et al., ECIR 2022): ``nDCG@10``, ``P@5``,
-``R@100``, ``AP``, ``AP@100``, ``RR``, ``RR@10``, ``Success@10``, with an
+``R@100``, ``AP``, ``AP@100``, ``RR``, ``RR@10``, ``Success@10``, ``Judged@10``, with an
 optional relevance threshold ``P(rel=2)@5`` for the binary measures (an item is
 relevant when its label >= rel; default 1, trec_eval's ``-l``). ``CG@k`` and
 ``DCG@k`` are this package's additions. Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
@@ -28,7 +28,8 @@ from typing import Iterable
 #: the list without judgments); ranks r = 1 (top) .. n.
 DEFINITIONS: dict[str, tuple[str, str]] = {
     "CG": ("sum_{r<=k} gain(label_r)", "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
-    "DCG": ("sum_{r<=k} gain(label_r) / log2(r + 1)", "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
+    "DCG": ("sum_{r<=k} gain(label_r) * discount(r) (discount option: default 1/log2(r + 1))",
+            "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
     "nDCG": ("DCG@k / IDCG@k (IDCG@k: DCG@k of the ideal ranking)", "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut"),
     "P": ("sum_{r<=k} rel(r) / k (k even when the list is shorter)", "trec_eval P_k; Manning et al., IR book ch. 8"),
     "R": ("sum_{r<=k} rel(r) / R (0 when R = 0)", "trec_eval recall_k; Manning et al., IR book ch. 8"),
@@ -38,13 +39,33 @@ DEFINITIONS: dict[str, tuple[str, str]] = {
     ),
     "RR": ("1 / (rank of the first relevant item at or above k), 0 if none", "trec_eval recip_rank; Voorhees, TREC-8 QA 1999"),
     "Success": ("1 if some item at rank <= k is relevant, else 0", "trec_eval success_k; ir_measures Success"),
+    "RBP": (
+        "(1 - p) * sum_{r<=k} p^(r-1) * rel(r) (p the persistence, default 0.8; k = the whole list without @k)",
+        "Moffat & Zobel, ACM TOIS 27(1) 2008; ir_measures RBP (cwl_eval)",
+    ),
+    "RBPResidual": (
+        "the most unjudged items could add to RBP: (1 - p) * sum_{r<=min(k,n), unjudged} p^(r-1) + p^min(k,n) "
+        "- p^k (n the list length; p^k is 0 without @k); without judgments only the items past the list",
+        "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4 (residuals)",
+    ),
+    "ERR": (
+        "sum_{r<=k} R_r / r * prod_{i<r} (1 - R_i), R = (2^g - 1) / 2^g_max with g = min(label, g_max), g_max = 4 "
+        "(gdeval.pl's MAX_JUDGMENT; it refuses larger labels, here they count as 4, R = 15/16); k = the whole "
+        "list without @k",
+        "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; gdeval.pl (TREC Web track) through ir_measures ERR",
+    ),
+    "Judged": (
+        "judged items at ranks <= k / min(k, list length) (judged: has a row in the judgments, whatever its "
+        "label; without judgments every ranked item is judged; 0 for a query missing from the run)",
+        "ir_measures Judged (after OpenNIR's judged@k); Sakai, SIGIR 2007 on unjudged items",
+    ),
 }
 #: Families whose value is linear in the relevance at each rank: with
 #: ties="average" the tie group's mean relevance is credited at each of its
 #: ranks, which gives the expected value over the orders of the tie
 #: (McSherry & Najork, ECIR 2008). AP, RR and Success are not linear, so they
 #: need a deterministic tie order.
-LINEAR = ("CG", "DCG", "nDCG", "P", "R")
+LINEAR = ("CG", "DCG", "nDCG", "P", "R", "Judged", "RBP", "RBPResidual")
 #: Families computed from the gain (the gain option applies; no threshold).
 GRADED = ("CG", "DCG", "nDCG")
 #: Families whose values are not bounded by 1 (their means are summed at a scale, sql/summary.sql.j2).
@@ -60,10 +81,21 @@ ZERO_ONE = ("Success",)
 #: Families whose per-query values are 0 or 1 at cutoff 1: P@1 = rel(1) and RR@1 = rel(1).
 #: (P@1 is a fraction where ties="average" spans rank 1; a value in [0, 1] with mean p has a
 #: variance of at most p(1 - p), so the Wilson interval holds there too, only wider.)
-ZERO_ONE_AT_1 = ("P", "RR")
+ZERO_ONE_AT_1 = ("P", "RR", "Judged")
+#: Families without a relevance threshold that are not graded either (their parameter rel is refused).
+NO_THRESHOLD = ("Judged", "RBPResidual", "ERR")
+#: ERR's largest grade: R = (2^g - 1) / 2^ERR_MAX_GRADE, labels above it counted as it (gdeval.pl: MAX_JUDGMENT = 4).
+ERR_MAX_GRADE = 4
+#: Families that look at which items are judged (the SQL then carries a judged flag per ranked item).
+JUDGED = ("Judged", "RBPResidual")
+#: Parameters each family takes besides rel (with their defaults): RBP's persistence p (Moffat & Zobel 2008:
+#: 0.8 in ir_measures; names leave a default out, as ir_measures writes them).
+PERSISTENCE = ("RBP", "RBPResidual")
+DEFAULT_P = 0.8
 ALIASES = {
     "ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP",
-    "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success",
+    "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success", "judged": "Judged",
+    "rbp": "RBP", "rbpresidual": "RBPResidual", "err": "ERR",
 }
 _NAME = re.compile(r"^\s*(?P<family>[A-Za-z]+)\s*(?:\((?P<params>[^)]*)\))?\s*(?:@\s*(?P<k>[^\s]+))?\s*$")
 
@@ -76,13 +108,19 @@ class Measure:
     family: str
     k: int | None = None
     rel: float | None = None
+    p: float | None = None
 
     @property
     def name(self) -> str:
         """The canonical ir_measures-style name, e.g. ``P(rel=2)@5``."""
         text = self.family
+        params = []
         if self.rel is not None and self.rel != 1:
-            text += f"(rel={_number_text(self.rel)})"
+            params.append(f"rel={_number_text(self.rel)}")
+        if self.p is not None and self.p != DEFAULT_P:
+            params.append(f"p={_number_text(self.p)}")
+        if params:
+            text += f"({','.join(params)})"
         if self.k is not None:
             text += f"@{self.k}"
         return text
@@ -94,8 +132,10 @@ class Measure:
     def definition(self) -> dict:
         formula, source = DEFINITIONS[self.family]
         out = {"measure": self.name, "formula": formula, "source": source}
-        if self.family not in GRADED:
+        if self.family not in GRADED and self.family not in NO_THRESHOLD:
             out["relevant"] = f"label >= {_number_text(self.threshold)}"
+        if self.family in PERSISTENCE:
+            out["persistence"] = DEFAULT_P if self.p is None else self.p
         return out
 
 
@@ -119,10 +159,15 @@ def grammar() -> dict:
         "unbounded": list(UNBOUNDED),
         "zero_one": list(ZERO_ONE),
         "zero_one_at_1": list(ZERO_ONE_AT_1),
+        "no_threshold": list(NO_THRESHOLD),
+        "judged": list(JUDGED),
+        "persistence": list(PERSISTENCE),
+        "default_p": DEFAULT_P,
+        "err_max_grade": ERR_MAX_GRADE,
         "graded_column": dict(GRADED_COLUMN),
     }
 
 
 def of(parsed: Iterable[dict]) -> tuple[Measure, ...]:
     """Measures from the dicts sql/options/parse_measures.sql returns."""
-    return tuple(Measure(m["family"], m["k"], m["rel"]) for m in parsed)
+    return tuple(Measure(m["family"], m["k"], m["rel"], m.get("p")) for m in parsed)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import OptionError  # noqa: F401 (its former home)
-from .parameters import DEFAULT_CUTOFFS, DISCOUNT, K_BEYOND_LIST
+from .parameters import DEFAULT_CUTOFFS, K_BEYOND_LIST, discount_text
 
 
 @dataclass(frozen=True)
@@ -23,9 +23,12 @@ class Options:
     cutoffs: tuple[int | None, ...] = DEFAULT_CUTOFFS
     gain: str = "exponential"
     gain_mapping: tuple[tuple[float, float], ...] = ()
+    discount: str = "log"
+    log_base: float = 2.0
     ties: str = "average"
     no_relevant: str = "zero"
     missing_queries: str = "ignore"
+    unjudged: str = "zero"
     judgments: bool = False
     input_kind: str = "score"  # "score" (higher is better) or "rank" (1 = top)
     score_precision: str = "double"
@@ -38,9 +41,12 @@ class Options:
             cutoffs=tuple(resolved["cutoffs"]),
             gain=resolved["gain"],
             gain_mapping=tuple((float(label), float(gain)) for label, gain in resolved["gain_mapping"]),
+            discount=resolved["discount"],
+            log_base=float(resolved["log_base"]),
             ties=resolved["ties"],
             no_relevant=resolved["no_relevant"],
             missing_queries=resolved["missing_queries"],
+            unjudged=resolved["unjudged"],
             judgments=bool(resolved["judgments"]),
             input_kind=resolved["input_kind"],
             score_precision=resolved["score_precision"],
@@ -56,12 +62,13 @@ class Options:
         return {
             "k": list(self.cutoffs),
             "gain": gain,
-            "discount": DISCOUNT,
+            "discount": discount_text(self.discount, self.log_base),
             "ties": self.ties,
             "ranking_by": self.input_kind,
             "ideal": "judgments" if self.judgments else "list",
             "no_relevant": self.no_relevant,
             "missing_queries": self.missing_queries if self.judgments else None,
+            "unjudged": self.unjudged if self.judgments else None,
             "k_beyond_list": K_BEYOND_LIST,
             "score_precision": self.score_precision,
             "negative_labels": self.negative_labels,

@@ -23,6 +23,10 @@ from .errors import OptionError
 #: gain(label): "exponential" is 2^label - 1 (Burges et al. 2005; LightGBM, XGBoost), "linear" the label
 #: (Jarvelin & Kekalainen 2002; trec_eval, scikit-learn); a mapping {label: gain} is the third kind.
 GAINS = ("exponential", "linear")
+#: discount(rank), rank 1 = top, b = log_base: "log" is 1/log_b(rank + 1) (Burges et al. 2005; with b = 2
+#: trec_eval, scikit-learn, LightGBM, XGBoost; scikit-learn's dcg_score(log_base=b)), "jarvelin" the original
+#: discount of Jarvelin & Kekalainen (ACM TOIS 2002): 1 for rank < b, 1/log_b(rank) for rank >= b.
+DISCOUNTS = ("log", "jarvelin")
 #: Order inside a group of equal scores: "average" (every item of a tie group gets the group's mean
 #: gain; McSherry & Najork 2008, scikit-learn), "item-asc"/"item-desc" (item id, byte order for text;
 #: trec_eval: descending), "input-order" (a row-order column ascending; LightGBM's, XGBoost's stable sort).
@@ -32,6 +36,9 @@ TIES = ("average", "item-asc", "item-desc", "input-order")
 NO_RELEVANT = ("zero", "skip", "one")
 #: With judgments, judged queries absent from the run: "ignore" (trec_eval) or "zero" (trec_eval -c).
 MISSING_QUERIES = ("ignore", "zero")
+#: Ranked items without a judgment: "zero" (counted as label 0; trec_eval's default) or "condense" (removed
+#: before ranking: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval judged_docs_only_flag).
+UNJUDGED = ("zero", "condense")
 #: Scores compared as doubles, or rounded to the nearest float32 first (trec_eval, XGBoost).
 SCORE_PRECISIONS = ("double", "float32")
 #: Negative labels: an error, or counted as label 0 (trec_eval).
@@ -55,7 +62,7 @@ MAX_QUERY_GAIN_EXPONENT = 1023
 #: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
 MAX_REPLICATES = 100_000
 #: Output column names: a query or segment column of one of these names would be ambiguous.
-OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value")
+OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value", "weight")
 SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method",
                    "bootstrap_low", "bootstrap_high")
 #: Positions 1..head of each ranking are summed column-wise (sql/dcg_at_cutoffs.sql.j2): at least
@@ -65,8 +72,19 @@ HEAD_LENGTH = {"default": 20, "max": 32}
 MAX_COUNTED_LABELS = 16
 #: Whole numbers up to this are exact doubles, and so are their sums while they stay below it.
 EXACT_WHOLE = 2**53
-#: Reported with every result.
+#: Reported with every result: the discount's formula (see DISCOUNTS), for a discount and a log base.
 DISCOUNT = "1/log2(rank + 1)"
+
+
+def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
+    """The discount as reported with every result, e.g. ``1/log2(rank + 1)`` (the default),
+    ``1/log10(rank + 1)``, ``1 for rank < 2, 1/log2(rank) for rank >= 2`` (discount="jarvelin")."""
+    base = float(log_base)
+    shown = str(int(base)) if base.is_integer() else repr(base)
+    log = f"log{shown}" if base.is_integer() else f"log_{shown}"
+    if discount == "jarvelin":
+        return f"1 for rank < {shown}, 1/{log}(rank) for rank >= {shown}"
+    return f"1/{log}(rank + 1)"
 K_BEYOND_LIST = ("DCG@k sums the items present; IDCG@k comes from the ideal ranking of the "
                  "list (or of all judged items) cut at k")
 
@@ -158,21 +176,41 @@ PARAMETERS: tuple[Parameter, ...] = (
               '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
               "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3).",
               cli=Cli(ALL, metavar="GAIN", parse=gain_from_text)),
+    Parameter("discount", "log", "str",
+              'discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval, '
+              'scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, '
+              "1/log_b(r) for r >= b. Reported with every result.", choices=DISCOUNTS, cli=Cli(ALL)),
+    Parameter("log_base", 2.0, "float",
+              "b of the discount, a finite number > 1 (default 2): with discount \"log\" it scales DCG by "
+              "ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).",
+              cli=Cli(ALL, metavar="B", parse=float)),
     Parameter("ties", "average", "str",
               '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
               'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).',
               choices=TIES, cli=Cli(ALL)),
+    Parameter("weight_col", None, "str | None",
+              "a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the "
+              "same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w) "
+              "(scikit-learn's sample_weight, LightGBM's query weights) and the standard error "
+              "sqrt(n / (n - 1) * sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with "
+              "bootstrap, compare, or missing_queries='zero' (a query absent from the run has no weight).",
+              cli=Cli(("evaluate", "sql"), metavar="NAME")),
     Parameter("no_relevant", "zero", "str",
               'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".',
               choices=NO_RELEVANT, cli=Cli(ALL)),
     Parameter("missing_queries", "ignore", "str",
               'with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval -c).',
               choices=MISSING_QUERIES, cli=Cli(ALL)),
+    Parameter("unjudged", "zero", "str",
+              'with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed '
+              "before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, "
+              "pytrec_eval judged_docs_only_flag=True).", choices=UNJUDGED, cli=Cli(ALL)),
     Parameter("measures", None, "str | Sequence[str] | None",
               "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
-              "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, with a relevance threshold for the binary ones "
+              "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
+              "unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones "
               "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in "
-              'ndcg_sql/measures.py. AP, RR and Success need ties "item-asc", "item-desc" or "input-order". '
+              'ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order". '
               "Per-query rows are then (query, measure, value) and the summary one row per measure.",
               cli=Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
                       defaults={"compare": ["nDCG@10"]},
@@ -241,8 +279,9 @@ PARAMETERS: tuple[Parameter, ...] = (
 BY_NAME = {p.name: p for p in PARAMETERS}
 #: The options of the metric SQL and its summary: what every entry point resolves the same way
 #: (sql/options/ndcg_context.sql).
-METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "ties", "no_relevant",
-          "missing_queries", "measures", "convention", "row_col", "score_precision", "negative_labels",
+METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "discount", "log_base",
+          "ties", "weight_col", "no_relevant",
+          "missing_queries", "unjudged", "measures", "convention", "row_col", "score_precision", "negative_labels",
           "segments", "intervals", "bootstrap", "seed")
 
 

@@ -164,6 +164,21 @@ def _gain_total_check(relation: str, column: str, options: Options, value: str, 
     )
 
 
+def _weight_checks(column: str, numbers: Numbers) -> list[Check]:
+    """Query weights (weight_col): finite, not negative, the same on every row of a query, not all 0."""
+    value = numbers.value("weight_raw")
+    return [
+        Check("run_rows", "weight_raw IS NULL", column, "NULL weights"),
+        Check("run_rows", f"{numbers.is_nan('weight_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
+              "NaN or infinite weights"),
+        Check("run_rows", f"NOT ({numbers.is_nan('weight_raw')}) AND {value} < 0", column, "negative weights"),
+        Check("run_weight_queries", "lowest_weight <> highest_weight", column,
+              "weights that differ within a query (a query has one weight)", counted="query", rows="query_rows"),
+        Check("run_weight_total", "highest_weight = 0", column, "weights that are all 0 (the weighted mean is 0 / 0)",
+              query_ids_known=False),
+    ]
+
+
 def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb",
                label_expression: bool = False) -> list[Check]:
     """All checks for one computation, in DuckDB-syntax SQL for ``dialect``.
@@ -171,7 +186,7 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
     Args:
         options: the validated options (gain decides the label range).
         columns: user column names by role: "query", "item", "order", "label",
-            and with judgments "j_query", "j_item", "j_label".
+            and with judgments "j_query", "j_item", "j_label"; "weight" with query weights.
         dialect: the engine that runs them: a non-numeric text value and NaN
             are read by that engine's own expressions
             (:class:`Numbers`, :mod:`ndcg_sql.dialects`), so every engine
@@ -190,6 +205,8 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
     ]
     if options.ties == "input-order":
         checks.append(Check("run_rows", "row_order IS NULL", columns["row"], "NULL row numbers"))
+    if columns.get("weight") is not None:
+        checks += _weight_checks(columns["weight"], numbers)
     checks += [
         Check("run_duplicate_pairs", "TRUE", f"{columns['query']}, {columns['item']}", "duplicate (query, item) rows in the ranking",
               counted="duplicated (query, item) pair", rows="copies"),
@@ -230,6 +247,8 @@ def check_types(types: dict[str, str], roles: dict[str, str], where: str) -> Non
 
 
 def _plural(count: int, noun: str) -> str:
+    if count != 1 and noun.endswith("y"):
+        return f"{count} {noun[:-1]}ies"
     return f"{count} {noun}{'s' if count != 1 else ''}"
 
 

@@ -20,25 +20,29 @@ def gain_of(label: float, gain) -> float:
     return float(label)
 
 
-def discount(ranks: np.ndarray) -> np.ndarray:
-    """1 / log2(rank + 1) for 1-based ranks."""
-    return 1.0 / np.log2(ranks + 1.0)
+def discount(ranks: np.ndarray, kind: str = "log", base: float = 2.0) -> np.ndarray:
+    """For 1-based ranks: 1 / log_base(rank + 1) ("log"; base 2: Burges et al. 2005), or the
+    original Jarvelin & Kekalainen (2002) discount ("jarvelin"): 1 below rank base, 1 / log_base(rank) from it."""
+    ranks = np.asarray(ranks, dtype=float)
+    if kind == "jarvelin":
+        return np.where(ranks < base, 1.0, np.log(base) / np.log(np.maximum(ranks, base)))
+    return np.log(base) / np.log(ranks + 1.0)
 
 
 def _item_key(item):
     return item.encode("utf-8") if isinstance(item, str) else item
 
 
-def dcg(gains_in_order: list[float], k: int | None) -> tuple[float, float]:
+def dcg(gains_in_order: list[float], k: int | None, kind: str = "log", base: float = 2.0) -> tuple[float, float]:
     """(CG@k, DCG@k) of gains listed from rank 1 down."""
     g = np.asarray(gains_in_order, dtype=float)
     if k is not None:
         g = g[:k]
     ranks = np.arange(1, len(g) + 1, dtype=float)
-    return float(g.sum()), float((g * discount(ranks)).sum())
+    return float(g.sum()), float((g * discount(ranks, kind, base)).sum())
 
 
-def tie_averaged(scores: list[float], gains: list[float], k: int | None, higher_is_better=True):
+def tie_averaged(scores: list[float], gains: list[float], k: int | None, higher_is_better=True, kind="log", base=2.0):
     """(CG@k, DCG@k) where each tie group shares its mean gain over the positions it spans."""
     order = sorted(range(len(scores)), key=lambda i: -scores[i] if higher_is_better else scores[i])
     cg = total = 0.0
@@ -56,7 +60,7 @@ def tie_averaged(scores: list[float], gains: list[float], k: int | None, higher_
         first, last = position, position + len(members)  # positions [first, last)
         covered = np.arange(first, min(last, limit), dtype=float) + 1.0
         if len(covered):
-            total += mean_gain * float(discount(covered).sum())
+            total += mean_gain * float(discount(covered, kind, base).sum())
             cg += mean_gain * len(covered)
         position = last
         i = j + 1
@@ -73,6 +77,8 @@ def evaluate(
     judgments=None,
     missing_queries="ignore",
     higher_is_better=True,
+    discount_kind="log",
+    log_base=2.0,
 ):
     """Per-(query, k) values {(qid, k): (cg, dcg, idcg, ndcg)} and mean NDCG per k.
 
@@ -102,14 +108,14 @@ def evaluate(
         scores = [score for _, score, _ in items]
         for k in cutoffs:
             if ties == "average":
-                cg, d = tie_averaged(scores, gains, k, higher_is_better)
+                cg, d = tie_averaged(scores, gains, k, higher_is_better, discount_kind, log_base)
             else:
                 sign = -1 if higher_is_better else 1
                 reverse_items = ties == "item-desc"
                 idx = sorted(range(len(items)), key=lambda i: _item_key(items[i][0]), reverse=reverse_items)
                 idx = sorted(idx, key=lambda i: sign * scores[i])  # stable: item order kept inside ties
-                cg, d = dcg([gains[i] for i in idx], k)
-            _, ideal_dcg = dcg(ideal, k)
+                cg, d = dcg([gains[i] for i in idx], k, discount_kind, log_base)
+            _, ideal_dcg = dcg(ideal, k, discount_kind, log_base)
             if ideal_dcg > 0:
                 n = d / ideal_dcg
             else:
@@ -199,3 +205,46 @@ def measures(rows, asked, *, ties="item-desc", judgments=None, missing_queries="
                 value = binary_measure(family, ordered_labels(items, ties), total, k, rel)
             out[(qid, name)] = value
     return out
+
+
+# ---- measures beyond the peers: Judged, RBP, ERR (from their papers' and tools' definitions) ----
+
+
+def judged_share(items, judged: set, k, ties="item-asc", higher_is_better=True) -> float:
+    """Judged@k (ir_measures Judged): judged items in the top k / min(k, list length).
+    items: list of (item, score, label); judged: the judged item ids; ties item-asc / item-desc
+    or "average" (the tie group's mean judged share at each of its positions)."""
+    if not items:
+        return 0.0
+    depth = len(items) if k is None else min(k, len(items))
+    flags = [1.0 if item in judged else 0.0 for item, _, _ in items]
+    if ties == "average":
+        return tie_averaged([s for _, s, _ in items], flags, depth, higher_is_better)[0] / depth
+    sign = -1 if higher_is_better else 1
+    idx = sorted(range(len(items)), key=lambda i: _item_key(items[i][0]), reverse=ties == "item-desc")
+    idx = sorted(idx, key=lambda i: sign * items[i][1])
+    return sum(flags[i] for i in idx[:depth]) / depth
+
+
+def rank_biased_precision(labels_in_order, judged_flags, p: float, k, rel: float = 1.0) -> tuple[float, float]:
+    """(RBP, residual) of one query, Moffat & Zobel (TOIS 2008): RBP = (1 - p) sum_{i<=k} p^(i-1) [label_i >= rel];
+    the residual is what unjudged items at ranks <= min(k, n) and the ranks past the list (up to k, or all)
+    could add were they relevant."""
+    n = len(labels_in_order)
+    depth = n if k is None else min(k, n)
+    rbp = (1 - p) * sum(p ** i for i, label in enumerate(labels_in_order[:depth]) if label >= rel)
+    unjudged = (1 - p) * sum(p ** i for i, flag in enumerate(judged_flags[:depth]) if not flag)
+    beyond = p ** depth - (0.0 if k is None else p ** k)
+    return rbp, unjudged + beyond
+
+
+def expected_reciprocal_rank(labels_in_order, k, g_max: int = 4) -> float:
+    """ERR@k (Chapelle et al., CIKM 2009) as gdeval.pl computes it: R = (2^g - 1) / 2^g_max; labels
+    above g_max counted as g_max (gdeval refuses them)."""
+    top = labels_in_order if k is None else labels_in_order[:k]
+    value, reach = 0.0, 1.0
+    for rank, label in enumerate(top, start=1):
+        stop = (2.0 ** min(max(label, 0.0), g_max) - 1.0) / 2.0 ** g_max
+        value += reach * stop / rank
+        reach *= 1.0 - stop
+    return value

@@ -35,6 +35,8 @@ def all_combinations():
             no_relevant=no_relevant[index % 3], k=cutoffs[index % 3],
             item_type=parameters.ITEM_TYPES[index % 2],
         )
+        if (index // 2) % 2:  # the other discount, with another base (only an expression changes)
+            args.update(discount="jarvelin", log_base=2.5)
         if o["rank"]:
             args["rank_col"] = "position"
         index += 1
@@ -51,9 +53,16 @@ GOLDEN = {
         table="proj.ds.runs", judgments_table="proj.ds.qrels", ties="item-desc", gain="linear",
         missing_queries="zero", k=[10, None], rank_col="rank",
     ),
+    "discount-jarvelin": dict(table="runs", discount="jarvelin", log_base=3, k=[2, 10]),
+    "measures-beyond": dict(table="runs", judgments_table="qrels", ties="item-desc",
+                            measures=["Judged@10", "P@5", "RBP(rel=2,p=0.9)", "RBPResidual@10", "ERR@10"]),
+    "condensed-judgments": dict(table="runs", judgments_table="qrels", unjudged="condense", ties="item-desc", gain="linear",
+                                k=[10, None]),
+    "weighted-measures": dict(table="runs", weight_col="traffic", ties="item-asc", measures=["nDCG@10", "Success@1"]),
     # one measure of each range of values, so the summary shows each interval method
     "measures-intervals": dict(table="runs", ties="item-desc", measures=["Success@10", "nDCG@10", "DCG@5"]),
 }
 #: The statements other than per_query kept for a case: the summary and the counts wrap the
 #: same per-query SQL, so one case shows them (and the measures case its intervals).
-GOLDEN_OTHER_STATEMENTS = {"judgments-trec": ("summary", "coverage"), "measures-intervals": ("summary",)}
+GOLDEN_OTHER_STATEMENTS = {"judgments-trec": ("summary", "coverage"), "measures-intervals": ("summary",),
+                           "measures-beyond": ("summary",), "weighted-measures": ("summary",)}

@@ -96,6 +96,14 @@ SUITE_CASES = {
     "segments-per-query-judgments": dict(
         segments=True, judged="per query", options=dict(segments="arm", k=[2, 10], gain="linear", ties="item-asc")),
     "intervals-sklearn-convention": dict(options=dict(k=[1, 3, None], intervals=True, convention="sklearn")),
+    "beyond-measures-discount": dict(
+        judged=True, options=dict(measures=["Judged@3", "Judged", "nDCG@3", "DCG@2", "RBP(p=0.5)", "RBPResidual(p=0.5)@4",
+                                            "ERR@2", "ERR"], ties="item-desc",
+                                  discount="jarvelin", log_base=3, missing_queries="zero")),
+    "condensed-lists": dict(
+        judged=True, options=dict(measures=["nDCG@3", "AP", "Judged@3", "RBPResidual(p=0.5)"], ties="item-desc",
+                                  unjudged="condense")),
+    "query-weights": dict(weight=True, options=dict(k=[1, 3, None], weight_col="traffic", intervals=True)),
     "lightgbm-convention-input-order": dict(row=True, options=dict(k=[2, 5], convention="lightgbm", row_col="row_number")),
 }
 
@@ -106,6 +114,9 @@ def _suite_inputs(case):
     if case.get("row"):
         rows = [(*row, place) for place, row in enumerate(rows)]
         columns = [*columns, "row_number"]
+    if case.get("weight"):  # one weight per query
+        rows = [(*row, 1.0 + len(str(row[0]))) for row in rows]
+        columns = [*columns, "traffic"]
     judgments = None
     if case.get("judged"):
         width = len(columns) - (1 if case.get("row") else 0)

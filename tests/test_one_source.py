@@ -53,6 +53,28 @@ CASES = [
       "ties": "item-desc", "negative_labels": "zero"}),
     ({"measures": ["nDCG@5", "AP", "P(rel=2)@3", "CG@2"], "ties": "input-order", "row_col": "rn"},
      {"measures": ["nDCG@5", "AP", "P(rel=2)@3", "CG@2"], "ties": "input-order", "row_col": "rn"}),
+    ({"measures": ["Judged@10", "P@3", "Judged"], "judgments": "QRELS", "ties": "item-asc"},
+     {"measures": ["Judged@10", "P@3", "Judged"], "judgments": "QRELS", "ties": "item-asc"}),
+    ({"measures": ["Judged@2", "RBP(p=0.9)@5", "RBPResidual"], "segment_cols": ["arm"]},
+     {"measures": ["Judged@2", "RBP(p=0.9)@5", "RBPResidual"], "segments": ["arm"]}),
+    ({"measures": ["RBP(rel=2,p=0.5)", "RBPResidual(p=0.5)@3"], "judgments": "QRELS", "missing_queries": "zero"},
+     {"measures": ["RBP(rel=2,p=0.5)", "RBPResidual(p=0.5)@3"], "judgments": "QRELS", "missing_queries": "zero"}),
+    ({"measures": ["ERR@10", "ERR", "AP"], "judgments": "QRELS", "convention": "trec_eval"},
+     {"measures": ["ERR@10", "ERR", "AP"], "judgments": "QRELS", "convention": "trec_eval"}),
+    ({"weight_col": "traffic", "k": [5, "all"], "segment_cols": ["arm"]},
+     {"weight_col": "traffic", "k": [5, None], "segments": ["arm"]}),
+    ({"measures": ["nDCG@5", "RBP", "Success@2"], "weight_col": "traffic", "judgments": "QRELS", "ties": "item-asc"},
+     {"measures": ["nDCG@5", "RBP", "Success@2"], "weight_col": "traffic", "judgments": "QRELS", "ties": "item-asc"}),
+    ({"judgments": "QRELS", "unjudged": "condense", "convention": "trec_eval", "k": [10]},
+     {"judgments": "QRELS", "unjudged": "condense", "convention": "trec_eval", "k": [10]}),
+    ({"measures": ["AP", "Judged@5", "nDCG@3"], "judgments": "QRELS", "unjudged": "condense", "ties": "item-desc",
+      "missing_queries": "zero"},
+     {"measures": ["AP", "Judged@5", "nDCG@3"], "judgments": "QRELS", "unjudged": "condense", "ties": "item-desc",
+      "missing_queries": "zero"}),
+    ({"discount": "jarvelin", "log_base": 3, "k": [2, 5], "gain": "linear"},
+     {"discount": "jarvelin", "log_base": 3, "k": [2, 5], "gain": "linear"}),
+    ({"measures": ["DCG@3", "nDCG@5"], "log_base": 10, "convention": "sklearn"},
+     {"measures": ["DCG@3", "nDCG@5"], "log_base": 10, "convention": "sklearn"}),
     ({"measures": "RR, Success@1 DCG@3", "segment_cols": ["arm"], "convention": "trec_eval"},
      {"measures": "RR, Success@1 DCG@3", "segments": ["arm"], "convention": "trec_eval"}),
 ]
@@ -127,11 +149,19 @@ MEASURE_SUMMARIES = [
 ]
 
 
+#: weighted summaries (the per-query rows carry a weight column): rendered only
+WEIGHTED_SUMMARIES = [
+    ({"k": [5, "all"], "weighted": True, "segment_cols": ["arm"]}, {"k": [5, None], "weight_col": "w", "segments": ["arm"]}),
+    ({"measures": ["nDCG@5", "Success@1"], "weighted": True},
+     {"measures": ["nDCG@5", "Success@1"], "ties": "item-asc", "weight_col": "w"}),
+]
+
+
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_dbt_summaries_are_the_runners_summary(adapter):
     dialect = dialects.get(adapter).name
     macros = dbt_standin.load(PACKAGE, adapter=adapter)
-    for dbt_args, options in SUMMARIES + MEASURE_SUMMARIES:
+    for dbt_args, options in SUMMARIES + MEASURE_SUMMARIES + WEIGHTED_SUMMARIES:
         resolved, target = sql_plan("runs", dialect=dialect, **options)
         runner = transpile(plan.summary_sql(resolved, "per_query_rows"), target)
         if "measures" in dbt_args:
@@ -171,6 +201,18 @@ BAD = [
     {"measures": ["P(rel=x)@5"]},
     {"measures": ["Q@5"]},
     {"ties": "random"},
+    {"measures": ["Judged(rel=2)@5"]},
+    {"measures": ["RBP(p=1)"]},
+    {"measures": ["RBP(q=0.5)"]},
+    {"measures": ["ERR@10"], "ties": "average"},
+    {"weight_col": "w", "judgments": "QRELS", "missing_queries": "zero"},
+    {"unjudged": "condense"},
+    {"unjudged": "drop", "judgments": "QRELS"},
+    {"weight_col": "w", "convention": "lightgbm", "row_col": "rn", "measures": ["nDCG@5"]},
+    {"discount": "cosine"},
+    {"log_base": 1},
+    {"log_base": "e"},
+    {"convention": "trec_eval", "discount": "jarvelin"},
     {"segments": ["arm"], "judgments": "QRELS", "missing_queries": "zero"},
 ]
 

@@ -29,6 +29,7 @@ ARGUMENTS = {
     "judgments_item_col": "item column of the judgments (default: item_col)",
     "judgments_label_col": "label column of the judgments (default: label_col)",
     "per_query": "the per-query rows: ref(), source() or a CTE name",
+    "weighted": "the per-query rows carry a weight column (weight_col): the summary is the weighted mean",
     "model": "the tested model",
     "threshold": "lowest accepted mean NDCG@k, in [0, 1]",
     "ranking": "options of ndcg_per_query when the model is a ranking, not per-query rows",

@@ -14,21 +14,21 @@
                        missing_queries='ignore', judgments_query_col=none, judgments_item_col=none,
                        judgments_label_col=none, item_type='text', convention=none, row_col=none,
                        score_precision='double', negative_labels='error', segment_cols=[],
-                       segmented_judgments=false) -%}
+                       segmented_judgments=false, discount='log', log_base=2.0, weight_col=none, unjudged='zero') -%}
   {{ return(adapter.dispatch('ndcg_measures', 'ndcg_sql')(
       relation, measures, query_col, item_col, score_col, rank_col, label_col, gain, ties, no_relevant, judgments,
       missing_queries, judgments_query_col, judgments_item_col, judgments_label_col, item_type, convention,
-      row_col, score_precision, negative_labels, segment_cols, segmented_judgments)) }}
+      row_col, score_precision, negative_labels, segment_cols, segmented_judgments, discount, log_base, weight_col, unjudged)) }}
 {%- endmacro %}
 
 {% macro default__ndcg_measures(relation, measures, query_col, item_col, score_col, rank_col, label_col, gain, ties,
                                 no_relevant, judgments, missing_queries, judgments_query_col, judgments_item_col,
                                 judgments_label_col, item_type, convention, row_col, score_precision,
-                                negative_labels, segment_cols, segmented_judgments) -%}
+                                negative_labels, segment_cols, segmented_judgments, discount, log_base, weight_col, unjudged) -%}
   {%- set resolved = ndcg_sql._ndcg_context({
       'k': none, 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
-      'label_col': label_col, 'gain': gain, 'ties': ties, 'no_relevant': no_relevant,
-      'missing_queries': missing_queries, 'measures': measures, 'convention': convention, 'row_col': row_col,
+      'label_col': label_col, 'gain': gain, 'discount': discount, 'log_base': log_base, 'ties': ties, 'weight_col': weight_col, 'no_relevant': no_relevant,
+      'missing_queries': missing_queries, 'unjudged': unjudged, 'measures': measures, 'convention': convention, 'row_col': row_col,
       'score_precision': score_precision, 'negative_labels': negative_labels, 'segments': segment_cols or none,
       'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': item_type,
       'segmented_judgments': segmented_judgments, 'judgments_query_col': judgments_query_col,

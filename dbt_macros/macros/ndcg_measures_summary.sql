@@ -7,16 +7,19 @@
       measures      the measures of those rows (as given to ndcg_measures)
       query_col     the query column (default 'query_id')
       segment_cols  the segment columns of those rows (as given to ndcg_measures)
-      intervals     true, false, or none (default: with measures, always) -#}
-{% macro ndcg_measures_summary(per_query, measures, query_col='query_id', segment_cols=[], intervals=none) -%}
+      intervals     true, false, or none (default: with measures, always)
+      weighted      the rows carry query weights (weight_col of ndcg_measures): the weighted mean -#}
+{% macro ndcg_measures_summary(per_query, measures, query_col='query_id', segment_cols=[], intervals=none,
+                               weighted=false) -%}
   {{ return(adapter.dispatch('ndcg_measures_summary', 'ndcg_sql')(per_query, measures, query_col, segment_cols,
-                                                                  intervals)) }}
+                                                                  intervals, weighted)) }}
 {%- endmacro %}
 
-{% macro default__ndcg_measures_summary(per_query, measures, query_col, segment_cols, intervals) -%}
+{% macro default__ndcg_measures_summary(per_query, measures, query_col, segment_cols, intervals, weighted) -%}
   {%- set summary = ndcg_sql._summary_context({
       'k': none, 'measures': measures, 'segments': segment_cols or none, 'intervals': intervals, 'bootstrap': 0,
       'seed': 0, 'query_col': query_col, 'ties': none}) -%}
-  {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col)}) -%}
+  {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col),
+                         'weighted': weighted}) -%}
   {{ return(ndcg_sql._tmpl_summary(**summary)) }}
 {%- endmacro %}

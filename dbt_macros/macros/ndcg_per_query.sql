@@ -14,30 +14,30 @@
                     columns too (judgments per (segment, query))
       item_type     'text' (default) or 'number': with an item-id tie-break, text ids are
                     compared in byte order (ndcg_sql.item_byte_order)
-      the others    query_col, item_col, score_col / rank_col, label_col, k, gain, ties,
+      the others    query_col, item_col, score_col / rank_col, label_col, k, gain, discount, log_base, ties,
                     no_relevant, missing_queries, convention, row_col, score_precision,
-                    negative_labels: as in Python. -#}
+                    negative_labels, unjudged, weight_col (a weight column of the ranking, carried by the rows as weight): as in Python. -#}
 {% macro ndcg_per_query(relation, query_col='query_id', item_col='item_id', score_col=none, rank_col=none,
                         label_col='label', k=[1, 3, 5, 10, 20, none], gain='exponential', ties='average',
                         no_relevant='zero', judgments=none, missing_queries='ignore', segment_cols=[],
                         judgments_query_col=none, judgments_item_col=none, judgments_label_col=none,
                         item_type='text', convention=none, row_col=none, score_precision='double',
-                        negative_labels='error', segmented_judgments=false) -%}
+                        negative_labels='error', segmented_judgments=false, discount='log', log_base=2.0, weight_col=none, unjudged='zero') -%}
   {{ return(adapter.dispatch('ndcg_per_query', 'ndcg_sql')(
       relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties, no_relevant,
       judgments, missing_queries, segment_cols, judgments_query_col, judgments_item_col, judgments_label_col,
-      item_type, convention, row_col, score_precision, negative_labels, segmented_judgments)) }}
+      item_type, convention, row_col, score_precision, negative_labels, segmented_judgments, discount, log_base, weight_col, unjudged)) }}
 {%- endmacro %}
 
 {% macro default__ndcg_per_query(relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties,
                                  no_relevant, judgments, missing_queries, segment_cols,
                                  judgments_query_col, judgments_item_col, judgments_label_col,
                                  item_type, convention, row_col, score_precision, negative_labels,
-                                 segmented_judgments) -%}
+                                 segmented_judgments, discount, log_base, weight_col, unjudged) -%}
   {%- set resolved = ndcg_sql._ndcg_context({
       'k': k, 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
-      'label_col': label_col, 'gain': gain, 'ties': ties, 'no_relevant': no_relevant,
-      'missing_queries': missing_queries, 'measures': none, 'convention': convention, 'row_col': row_col,
+      'label_col': label_col, 'gain': gain, 'discount': discount, 'log_base': log_base, 'ties': ties, 'weight_col': weight_col, 'no_relevant': no_relevant,
+      'missing_queries': missing_queries, 'unjudged': unjudged, 'measures': none, 'convention': convention, 'row_col': row_col,
       'score_precision': score_precision, 'negative_labels': negative_labels, 'segments': segment_cols or none,
       'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': item_type,
       'segmented_judgments': segmented_judgments, 'judgments_query_col': judgments_query_col,

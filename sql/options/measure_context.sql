@@ -2,7 +2,8 @@
     an SQL string literal, and value_range, the range of its per-query values, which decides
     its interval: sql/options/value_range.sql), graded_measures (CG, DCG, nDCG: the per-query
     NDCG column and k), binary_measures and their relevance thresholds, and unbounded_measures
-    (names of the CG and DCG ones, whose means are summed at a scale: sql/summary.sql.j2). AP,
+    (names of the CG and DCG ones, whose means are summed at a scale: sql/summary.sql.j2),
+    judged_needed (a measure looks at which items are judged: the ranked items carry a judged flag). AP,
     RR and Success are not linear in the relevance at each rank, so they need a tie order: with
     ties='average' an option error. -#}
 {% macro _measure_context(parsed, ties) -%}
@@ -23,15 +24,22 @@
     {%- if m['family'] in grammar['graded'] -%}
       {%- do graded.append({'order': loop.index, 'k': m['k'], 'column': grammar['graded_column'][m['family']]}) -%}
     {%- else -%}
-      {%- set value = (1.0 if m['rel'] is none else m['rel']) | float -%}
+      {#- a relevance threshold (label >= value), or for Judged the judged flag ('judged') -#}
+      {%- set value = 'judged' if m['family'] in grammar['judged'] else (1.0 if m['rel'] is none else m['rel']) | float -%}
       {%- if value not in threshold_values -%}
         {%- do threshold_values.append(value) -%}
-        {%- do thresholds.append({'id': threshold_values | length, 'value': value | string}) -%}
+        {%- do thresholds.append({'id': threshold_values | length, 'value': value | string, 'judged': value == 'judged'}) -%}
       {%- endif -%}
       {%- do binary.append({'id': loop.index, 'order': loop.index, 'family': m['family'], 'k': m['k'],
-                            'threshold_id': threshold_values.index(value) + 1}) -%}
+                            'threshold_id': threshold_values.index(value) + 1,
+                            'p': (m['p'] | float | string) if m.get('p') is not none else none,
+                            'g_max': grammar['err_max_grade']}) -%}
     {%- endif -%}
   {%- endfor -%}
+  {%- set judged_needed = [] -%}
+  {%- for m in parsed if m['family'] in grammar['judged'] -%}{%- do judged_needed.append(m['name']) -%}{%- endfor -%}
+  {%- set err_measures = binary | selectattr('family', 'equalto', 'ERR') | list -%}
   {{ return({'measures': named, 'graded_measures': graded, 'binary_measures': binary, 'thresholds': thresholds,
-             'unbounded_measures': unbounded}) }}
+             'unbounded_measures': unbounded, 'judged_needed': judged_needed | length > 0,
+             'err_measures': err_measures}) }}
 {%- endmacro %}

@@ -26,7 +26,8 @@
   {%- endif -%}
   {%- set resolved = ndcg_sql._ndcg_context({
       'k': [1], 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
-      'label_col': label_col, 'gain': gain, 'ties': 'average', 'no_relevant': 'zero', 'missing_queries': 'ignore',
+      'label_col': label_col, 'gain': gain, 'discount': 'log', 'log_base': 2.0, 'ties': 'average', 'weight_col': none, 'no_relevant': 'zero',
+      'missing_queries': 'ignore', 'unjudged': 'zero',
       'measures': none, 'convention': none, 'row_col': none, 'score_precision': 'double', 'negative_labels': 'error',
       'segments': none, 'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': 'text',
       'segmented_judgments': false, 'judgments_query_col': judgments_query_col,

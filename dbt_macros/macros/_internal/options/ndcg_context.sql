@@ -32,8 +32,19 @@
     {{ fail("give " ~ ndcg_sql._spelled('score_col') ~ " or " ~ ndcg_sql._spelled('rank_col') ~ ", not both") }}
   {%- endif -%}
 
+  {#- the discount's log base: a finite number > 1 (the SQL writes it as Jinja writes a float) -#}
+  {%- set log_base = options['log_base'] -%}
+  {%- if log_base is string and modules.re.fullmatch('\\s*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?\\s*', log_base) -%}
+    {%- set log_base = log_base | trim | float -%}
+  {%- endif -%}
+  {%- if log_base is not number or log_base is boolean or not (1.0 < log_base <= 1.7976931348623157e308) -%}
+    {{ fail("log_base must be a finite number greater than 1; got " ~ ndcg_sql._shown(options['log_base'])) }}
+  {%- endif -%}
+
   {#- conventions: the options a peer tool decides (ndcg_sql/conventions.py) -#}
   {%- set given = {
+      'discount': ndcg_sql._option_choice('discount', options['discount'], choices['discount']),
+      'log_base': log_base | float,
       'gain': options['gain'] if options['gain'] is mapping else ndcg_sql._option_choice('gain', options['gain'], table['gains']),
       'ties': ndcg_sql._option_choice('ties', options['ties'], choices['ties']),
       'no_relevant': ndcg_sql._option_choice('no_relevant', options['no_relevant'], choices['no_relevant']),
@@ -44,6 +55,10 @@
   {%- set ties = chosen['ties'] -%}
   {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
   {%- set item_type = ndcg_sql._option_choice('item_type', options['item_type'], table['item_types']) -%}
+  {%- set unjudged = ndcg_sql._option_choice('unjudged', options['unjudged'], choices['unjudged']) -%}
+  {%- if unjudged == 'condense' and not judged -%}
+    {{ fail("unjudged='condense'" ~ ndcg_sql._flag('unjudged', 'condense') ~ " needs judgments" ~ ndcg_sql._flag('judgments') ~ ": without them every ranked item has its label") }}
+  {%- endif -%}
   {%- if missing_queries == 'zero' and not judged -%}
     {{ fail("missing_queries='zero'" ~ ndcg_sql._flag('missing_queries', 'zero') ~ " needs judgments" ~ ndcg_sql._flag('judgments') ~ ": only judged queries can be missing from the run") }}
   {%- endif -%}
@@ -60,6 +75,25 @@
   {%- if summary['segments'] and judged and missing_queries == 'zero' and not segmented -%}
     {{ fail(ndcg_sql._spelled('segments') ~ " with missing_queries='zero' need judgments per (segment, query) (segmented_judgments=True"
             ~ ndcg_sql._flag('segmented_judgments') ~ ": the judgments carry the segment columns)") }}
+  {%- endif -%}
+
+  {#- query weights: a column of the ranking; every query of the run has one -#}
+  {%- set weight_col = options['weight_col'] -%}
+  {%- if weight_col is not none and (weight_col is not string or not weight_col) -%}
+    {{ fail("weight_col must be a column name; got " ~ ndcg_sql._shown(weight_col)) }}
+  {%- endif -%}
+  {%- if weight_col is not none and missing_queries == 'zero' -%}
+    {{ fail(ndcg_sql._spelled('weight_col') ~ " with missing_queries='zero': a judged query absent from the run has no weight") }}
+  {%- endif -%}
+  {%- if weight_col is not none and summary['bootstrap'] -%}
+    {{ fail(ndcg_sql._spelled('weight_col') ~ " with " ~ ndcg_sql._spelled('bootstrap') ~ ": the bootstrap of a weighted mean is not implemented") }}
+  {%- endif -%}
+
+  {#- LightGBM adds 1 for a query with no relevant item to its weighted sum, not the query's weight
+      (ndcg_sql/conventions.py): a rule of its NDCG summary -#}
+  {%- set unweighted_no_relevant = weight_col is not none and chosen.get('no_relevant_weight') == 'one' -%}
+  {%- if unweighted_no_relevant and summary['parsed_measures'] is not none -%}
+    {{ fail("convention '" ~ chosen['convention'] ~ "' with " ~ ndcg_sql._spelled('weight_col') ~ " is LightGBM's weighted ndcg@k: give k, not measures") }}
   {%- endif -%}
 
   {#- the row order of ties='input-order' -#}
@@ -84,9 +118,12 @@
       'cutoffs': summary['cutoffs'] | map(attribute='k') | list,
       'gain': gain['kind'],
       'gain_mapping': gain['mapping'],
+      'discount': chosen['discount'],
+      'log_base': chosen['log_base'],
       'ties': ties,
       'no_relevant': chosen['no_relevant'],
       'missing_queries': missing_queries,
+      'unjudged': unjudged,
       'judgments': judged,
       'input_kind': 'rank' if options['rank_col'] is not none else 'score',
       'score_precision': chosen['score_precision'],
@@ -99,13 +136,16 @@
       'seed': summary['seed'],
       'order_col': order_col,
       'item_type': item_type,
-      'segmented_judgments': segmented and judged} -%}
+      'segmented_judgments': segmented and judged,
+      'weight_col': weight_col} -%}
   {%- set context = ndcg_sql._ranking_context(resolved, options, relation, judgments, hints) -%}
-  {%- do context.update({'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range']}) -%}
+  {%- do context.update({'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range'],
+                         'weighted': weight_col is not none, 'unweighted_no_relevant': unweighted_no_relevant}) -%}
   {%- do context.update({'segment_cols': summary['segment_cols']}) -%}
   {%- if summary['segments'] -%}{%- do context.update({'segmented_judgments': segmented and judged}) -%}{%- endif -%}
   {%- if summary['parsed_measures'] is not none -%}
-    {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures'] -%}
+    {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures', 'judged_needed',
+                    'err_measures'] -%}
       {%- do context.update({key: summary[key]}) -%}
     {%- endfor -%}
   {%- endif -%}

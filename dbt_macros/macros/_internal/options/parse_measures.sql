@@ -1,8 +1,9 @@
 {#- Copied from sql/options/parse_measures.sql by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Measure names in ir_measures notation (the grammar: ndcg_sql/measures.py, through
     ndcg_sql._measure_grammar()): a list of names, or one text separated by commas or spaces
-    outside parentheses. Returns [{'family', 'k', 'rel', 'name'}, ...] (name canonical, e.g.
-    P(rel=2)@5), duplicates dropped, order kept. Option errors name the bad name. -#}
+    outside parentheses. Returns [{'family', 'k', 'rel', 'p', 'name'}, ...] (name canonical, e.g.
+    P(rel=2)@5, RBP(rel=2,p=0.9); p, RBP's persistence, none for other families), duplicates
+    dropped, order kept. Option errors name the bad name. -#}
 {% macro _parse_measures(names) -%}
   {%- set grammar = ndcg_sql._measure_grammar() -%}
   {%- set fail = ndcg_sql._option_error -%}
@@ -29,38 +30,58 @@
       {%- endif -%}
       {%- set k = match.group('k') | int -%}
     {%- endif -%}
-    {%- set rels = [] -%}
+    {%- set rels, persistences = [], [] -%}
+    {%- set takes_p = family in grammar['persistence'] -%}
     {%- set params = match.group('params') -%}
     {%- if params is not none and params | trim -%}
       {%- for part in params.split(',') -%}
         {%- set pieces = part.split('=', 1) -%}
-        {%- if pieces | length != 2 or pieces[0] | trim != 'rel' or not pieces[1] | trim -%}
-          {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": the only parameter is rel=<label>, e.g. P(rel=2)@5") }}
+        {%- set key = pieces[0] | trim -%}
+        {%- if pieces | length != 2 or key not in (['rel', 'p'] if takes_p else ['rel']) or not pieces[1] | trim -%}
+          {%- if takes_p -%}
+            {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": the parameters are rel=<label> and p=<persistence, between 0 and 1>, e.g. " ~ family ~ "(rel=2,p=0.9)") }}
+          {%- else -%}
+            {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": the only parameter is rel=<label>, e.g. P(rel=2)@5") }}
+          {%- endif -%}
         {%- endif -%}
         {%- set value = pieces[1] | trim -%}
         {%- if modules.re.fullmatch('[-+]?(inf|infinity|nan)', value | lower) -%}
-          {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": rel must be a finite number") }}
+          {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ key ~ " must be a finite number") }}
         {%- elif not modules.re.fullmatch('[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?', value) -%}
-          {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": rel must be a number; got " ~ ndcg_sql._shown(value)) }}
+          {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ key ~ " must be a number; got " ~ ndcg_sql._shown(value)) }}
         {%- endif -%}
-        {%- do rels.append(value | float) -%}
+        {%- do (persistences if key == 'p' else rels).append(value | float) -%}
       {%- endfor -%}
     {%- endif -%}
     {%- set rel = rels[-1] if rels else none -%}
+    {%- set p = none -%}
+    {%- if takes_p -%}
+      {%- set p = persistences[-1] if persistences else grammar['default_p'] -%}
+      {%- if not 0 < p < 1 -%}
+        {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": p (the persistence) must be between 0 and 1, both excluded; got " ~ p) }}
+      {%- endif -%}
+    {%- endif -%}
     {%- if rel is not none and family in grammar['graded'] -%}
       {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ family ~ " uses the gain option, not a relevance threshold") }}
+    {%- endif -%}
+    {%- if rel is not none and family in grammar['no_threshold'] -%}
+      {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ family ~ " has no relevance threshold") }}
     {%- endif -%}
     {%- if k is none and family in grammar['need_cutoff'] -%}
       {{ fail("measure " ~ ndcg_sql._shown(text) ~ " needs a cutoff, e.g. " ~ family ~ "@10") }}
     {%- endif -%}
-    {%- set name = family -%}
+    {%- set shown_params = [] -%}
     {%- if rel is not none and rel != 1 -%}
-      {%- set name = name ~ '(rel=' ~ ((rel | int) if rel == (rel | int) else rel) ~ ')' -%}
+      {%- do shown_params.append('rel=' ~ ((rel | int) if rel == (rel | int) else rel)) -%}
     {%- endif -%}
+    {%- if p is not none and p != grammar['default_p'] -%}
+      {%- do shown_params.append('p=' ~ p) -%}
+    {%- endif -%}
+    {%- set name = family ~ (('(' ~ shown_params | join(',') ~ ')') if shown_params else '') -%}
     {%- if k is not none %}{% set name = name ~ '@' ~ k %}{% endif -%}
     {%- if name not in seen -%}
       {%- do seen.append(name) -%}
-      {%- do parsed.append({'family': family, 'k': k, 'rel': rel, 'name': name}) -%}
+      {%- do parsed.append({'family': family, 'k': k, 'rel': rel, 'p': p, 'name': name}) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if not parsed -%}{{ fail("at least one measure is needed") }}{%- endif -%}

@@ -18,7 +18,7 @@
   {%- endif -%}
   {%- set out = given.copy() -%}
   {%- set defaults = ndcg_sql._option_table()['defaults'] -%}
-  {#- only the options: judgments_allowed, label_reading and ids say how the input is read -#}
+  {#- only the options: judgments_allowed, no_relevant_weight, label_reading and ids say how the input is read or the mean is taken -#}
   {%- for option, value in preset.items() if option in defaults -%}
     {%- set mine = given[option] -%}
     {%- if mine != defaults[option] and mine != value -%}
@@ -26,6 +26,6 @@
     {%- endif -%}
     {%- do out.update({option: value}) -%}
   {%- endfor -%}
-  {%- do out.update({'convention': name}) -%}
+  {%- do out.update({'convention': name, 'no_relevant_weight': preset.get('no_relevant_weight', 'weight')}) -%}
   {{ return(out) }}
 {%- endmacro %}

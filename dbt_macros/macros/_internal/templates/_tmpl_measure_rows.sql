@@ -1,11 +1,12 @@
 {#- Generated from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_measure_rows(binary_measures, cutoffs, exact_gains, gain, gain_mapping, graded_measures, head_length, id_forms, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties, whole_labels) -%}
+{% macro _tmpl_measure_rows(binary_measures, cutoffs, discount, err_measures, exact_gains, gain, gain_mapping, graded_measures, head_length, id_forms, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, measures, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, thresholds, ties, unjudged, weight_col, weighted, whole_labels) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if binary_measures is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'binary_measures'") }}{% endif -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'cutoffs'") }}{% endif -%}
+{%- if discount is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'discount'") }}{% endif -%}
 {%- if exact_gains is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'exact_gains'") }}{% endif -%}
 {%- if gain is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'gain'") }}{% endif -%}
 {%- if gain_mapping is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'gain_mapping'") }}{% endif -%}
@@ -21,6 +22,7 @@
 {%- if judgments is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'judgments'") }}{% endif -%}
 {%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'judgments_relation'") }}{% endif -%}
 {%- if label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'label_col'") }}{% endif -%}
+{%- if log_base is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'log_base'") }}{% endif -%}
 {%- if measures is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'measures'") }}{% endif -%}
 {%- if missing_queries is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'missing_queries'") }}{% endif -%}
 {%- if negative_labels is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'negative_labels'") }}{% endif -%}
@@ -35,7 +37,7 @@
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if thresholds is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'thresholds'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_measure_rows: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'id_forms': id_forms, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties, 'whole_labels': whole_labels} -%}
+{%- set ndcg_context = {'binary_measures': binary_measures, 'cutoffs': cutoffs, 'discount': discount, 'err_measures': err_measures, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'graded_measures': graded_measures, 'head_length': head_length, 'id_forms': id_forms, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'measures': measures, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'thresholds': thresholds, 'ties': ties, 'unjudged': unjudged, 'weight_col': weight_col, 'weighted': weighted, 'whole_labels': whole_labels} -%}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each
@@ -95,6 +97,7 @@ WITH
 {%- set run_order = 'order_raw' -%}
 {%- set run_label = 'label_raw' -%}
 {%- set run_row = 'row_order' -%}
+{%- set run_weight = 'weight_raw' -%}
 {%- set j_source = 'judgment_input' -%}
 {%- set j_query = 'query' -%}
 {%- set j_item = 'item' -%}
@@ -108,6 +111,7 @@ WITH
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
+{%- set run_weight = weight_col | default(none) -%}
 {%- set j_source = judgments_relation -%}
 {%- set j_query = j_query_read -%}
 {%- set j_item = j_item_read -%}
@@ -135,6 +139,9 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- endif %}
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ weight_col }} AS weight_raw
     {%- endif %}
   FROM {{ run_relation }}
 ),
@@ -183,6 +190,9 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
     {{ run_row }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ run_weight }} AS weight_raw
     {%- endif %}
   FROM {{ run_source }}
 )
@@ -252,8 +262,15 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0). -#}
+    judgments of a large log are usually 0). With unjudged 'condense' every judgment
+    is joined and only judged items are kept: the condensed list.
+    With judged_needed (a measure looks at which items are judged: Judged@k), every
+    judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- set with_judged = judged_needed | default(false) %}
+{#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
+{%- set condensed = (unjudged | default('zero')) == 'condense' %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -261,12 +278,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.item,
     {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
-    r.row_order{% endif %}
+    r.row_order{% endif %}{% if with_judged %},
+    COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
-  LEFT JOIN (
-    SELECT qid, item, {{ counted_label }} AS label
+  {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
+    {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
+    {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
 )
 {%- else %}
@@ -276,7 +296,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     item,
     {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
-    row_order{% endif %}
+    row_order{% endif %}{% if with_judged %},
+    1.0 AS judged{% endif %}
   FROM run_rows
 )
 {%- endif %}
@@ -311,14 +332,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
     label,
-    order_value,
+    order_value,{% if judged_needed | default(false) %}
+    judged,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
@@ -388,6 +410,14 @@ cutoffs AS ( -- one row per cutoff
   {%- endfor %}
 )
 {% endwith %},
+{%- if weighted | default(false) %}
+{% with %}{#- The weight of each query (weight_col): the same on every row of the query (the input
+    checks refuse a query whose rows differ, ndcg_sql/validation.py), so MAX picks it. -#}
+query_weights AS ( -- one row per query of the run: its weight
+  SELECT qid, MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS weight FROM run_rows GROUP BY qid
+)
+{% endwith %},
+{%- endif %}
 query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   SELECT
     i.qid,
@@ -395,9 +425,20 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN i.ideal_dcg_{{ cutoff.id }}{% endfor %} END AS idcg
+    {%- if weighted | default(false) %},
+    w.weight
+    {%- endif %}
   FROM ideal_dcg_at_cutoffs AS i
-  {% if judgments and missing_queries == 'zero' %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- set condensed = judgments and (unjudged | default('zero')) == 'condense' %}
+  {% if judgments and (missing_queries == 'zero' or condensed) %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- if weighted | default(false) %}
+  INNER JOIN query_weights AS w ON i.qid = w.qid
+  {%- endif %}
   CROSS JOIN cutoffs AS c
+  {%- if condensed and missing_queries != 'zero' %}
+  {#- a condensed list may be empty: the query still counts (with 0), as trec_eval -J counts it #}
+  WHERE i.qid IN (SELECT qid FROM run_rows)
+  {%- endif %}
 )
 SELECT
   {%- if segment_cols %}
@@ -413,6 +454,9 @@ SELECT
   CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,
   CAST(idcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS idcg,
   CASE WHEN idcg > 0 THEN CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
+  {%- if weighted | default(false) %},
+  weight
+  {%- endif %}
 FROM query_values
 {%- if segment_cols %}
 INNER JOIN segment_keys AS keys ON query_values.qid = keys.qid
@@ -426,7 +470,13 @@ ORDER BY {% if segment_cols %}{% for s in segment_cols %}keys.segment_{{ loop.in
 {%- if binary_measures %}
 binary_measure_rows AS ( -- one row per (query, binary measure): its value
 {% with %}{#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
-    RR(@k), Success@k (definitions, formulas and sources: ndcg_sql/measures.py).
+    RR(@k), Success@k, Judged@k (definitions, formulas and sources: ndcg_sql/measures.py).
+    Judged@k counts judged items (labelled_items' judged flag) as P@k counts relevant
+    ones, divided by min(k, list length) as ir_measures does. RBP (Moffat & Zobel 2008) sums
+    p^(r-1) over relevant ranks in rank order (a running sum, like AP's), its residual the
+    same over unjudged ranks plus what the ranks past the list could add. ERR (Chapelle et
+    al. 2009, as gdeval.pl) multiplies the chances of reaching each rank as a running sum of
+    logarithms, every factor at least 1/16 > 0.
     An item is relevant at threshold t when its label >= t (trec_eval's -l).
     With ties = average the tie group's mean relevance is credited at each of
     its ranks (P and R only: their expected value over the tie's orders).
@@ -470,6 +520,7 @@ WITH
 {%- set run_order = 'order_raw' -%}
 {%- set run_label = 'label_raw' -%}
 {%- set run_row = 'row_order' -%}
+{%- set run_weight = 'weight_raw' -%}
 {%- set j_source = 'judgment_input' -%}
 {%- set j_query = 'query' -%}
 {%- set j_item = 'item' -%}
@@ -483,6 +534,7 @@ WITH
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
+{%- set run_weight = weight_col | default(none) -%}
 {%- set j_source = judgments_relation -%}
 {%- set j_query = j_query_read -%}
 {%- set j_item = j_item_read -%}
@@ -510,6 +562,9 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- endif %}
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ weight_col }} AS weight_raw
     {%- endif %}
   FROM {{ run_relation }}
 ),
@@ -558,6 +613,9 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
     {{ run_row }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ run_weight }} AS weight_raw
     {%- endif %}
   FROM {{ run_source }}
 )
@@ -627,8 +685,15 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0). -#}
+    judgments of a large log are usually 0). With unjudged 'condense' every judgment
+    is joined and only judged items are kept: the condensed list.
+    With judged_needed (a measure looks at which items are judged: Judged@k), every
+    judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- set with_judged = judged_needed | default(false) %}
+{#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
+{%- set condensed = (unjudged | default('zero')) == 'condense' %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -636,12 +701,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.item,
     {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
-    r.row_order{% endif %}
+    r.row_order{% endif %}{% if with_judged %},
+    COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
-  LEFT JOIN (
-    SELECT qid, item, {{ counted_label }} AS label
+  {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
+    {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
+    {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
 )
 {%- else %}
@@ -651,7 +719,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     item,
     {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
-    row_order{% endif %}
+    row_order{% endif %}{% if with_judged %},
+    1.0 AS judged{% endif %}
   FROM run_rows
 )
 {%- endif %}
@@ -686,14 +755,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
     label,
-    order_value,
+    order_value,{% if judged_needed | default(false) %}
+    judged,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
@@ -722,10 +792,18 @@ evaluated_queries AS ( -- one row per evaluated query
   SELECT DISTINCT qid FROM run_rows
   {%- endif %}
 ),
+{%- if weighted | default(false) %}
+{% with %}{#- The weight of each query (weight_col): the same on every row of the query (the input
+    checks refuse a query whose rows differ, ndcg_sql/validation.py), so MAX picks it. -#}
+query_weights AS ( -- one row per query of the run: its weight
+  SELECT qid, MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS weight FROM run_rows GROUP BY qid
+)
+{% endwith %},
+{%- endif %}
 relevant_counts AS ( -- one row per query: R, its number of relevant items at each threshold
   SELECT
     qid
-    {%- for t in thresholds %},
+    {%- for t in thresholds if not t.judged %},
     SUM(CASE WHEN label >= {{ t.value }} THEN 1 ELSE 0 END) AS relevant_{{ t.id }}
     {%- endfor %}
   FROM (
@@ -737,15 +815,52 @@ relevant_counts AS ( -- one row per query: R, its number of relevant items at ea
   ) AS judged_labels
   GROUP BY qid
 ),
+{%- set err_list = err_measures | default([]) %}
+{%- if err_list %}
+{%- set g_max = err_list[0].g_max %}
+err_stops AS ( -- one row per ranked (query, item): R, the probability that the user stops there (Chapelle et al. 2009; labels above {{ g_max }} count as {{ g_max }})
+  SELECT qid, rank, (POWER(2.0, CASE WHEN label > {{ g_max }} THEN {{ g_max }} ELSE label END) - 1.0) * {{ 1.0 / 2 ** g_max }} AS stop
+  FROM ranked_items
+),
+err_reached AS ( -- one row per ranked (query, item): the probability of reaching its rank, the product of (1 - R) above it
+  SELECT
+    qid,
+    rank,
+    stop,
+    EXP(COALESCE(SUM(LN(1.0 - stop)) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ), 0.0)) AS reached
+  FROM err_stops
+),
+err_running AS ( -- one row per ranked (query, item): ERR through its rank, summed in rank order
+  SELECT
+    qid,
+    rank,
+    SUM(CAST(stop * reached AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0)) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS err_through
+  FROM err_reached
+),
+err_values AS ( -- one row per ranked query: ERR at each asked cutoff (the running sum never decreases)
+  SELECT
+    qid
+    {%- for m in err_list %},
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN err_through END) AS err_{{ m.id }}
+    {%- endfor %}
+  FROM err_running
+  GROUP BY qid
+),
+{%- endif %}
 relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (credited) relevance at each threshold
   SELECT
     qid,
     rank
     {%- for t in thresholds %},
+    {%- set indicator = 'judged' if t.judged else 'CASE WHEN label >= ' ~ t.value ~ ' THEN 1.0 ELSE 0.0 END' %}
     {% if ties == 'average' -%}
-    AVG(CASE WHEN label >= {{ t.value }} THEN 1.0 ELSE 0.0 END) OVER (PARTITION BY qid ORDER BY order_value ASC NULLS FIRST RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
+    AVG({{ indicator }}) OVER (PARTITION BY qid ORDER BY order_value ASC NULLS FIRST RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
     {%- else -%}
-    CASE WHEN label >= {{ t.value }} THEN 1.0 ELSE 0.0 END
+    {{ indicator }}
     {%- endif %} AS relevant_{{ t.id }}
     {%- endfor %}
   FROM ranked_items
@@ -773,15 +888,23 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
       PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS precision_sum_{{ t.id }}
     {%- endfor %}
+    {%- for m in binary_measures if m.family in ('RBP', 'RBPResidual') %},
+    {#- RBP: p^(r-1) at each relevant rank; its residual: p^(r-1) at each unjudged rank #}
+    SUM({% if m.family == 'RBP' %}relevant_{{ m.threshold_id }}{% else %}(1.0 - relevant_{{ m.threshold_id }}){% endif %} * POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST(rank - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}))) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS rbp_sum_{{ m.id }}
+    {%- endfor %}
   FROM running_relevance
 ),
 ranked_measures AS ( -- one row per ranked query: the numerator of every measure
   SELECT
     qid
-    {%- for m in binary_measures %},
+    {%- for m in binary_measures if m.family != 'ERR' %},
     {%- set t = m.threshold_id %}
-    {%- if m.family in ('P', 'R') %}
+    {%- if m.family in ('P', 'R', 'Judged') %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN relevant_through_{{ t }} END)
+    {%- elif m.family in ('RBP', 'RBPResidual') %}
+    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN rbp_sum_{{ m.id }} END)
     {%- elif m.family == 'AP' %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN precision_sum_{{ t }} END)
     {%- elif m.family == 'RR' %}
@@ -790,6 +913,9 @@ ranked_measures AS ( -- one row per ranked query: the numerator of every measure
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN 1.0 END)
     {%- endif %} AS numerator_{{ m.id }}
     {%- endfor %}
+    {%- if judged_needed | default(false) %},
+    MAX(rank) AS list_length
+    {%- endif %}
   FROM precision_sums
   GROUP BY qid
 ),
@@ -800,8 +926,23 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   SELECT
     q.qid,
     {{ m.order }} AS measure_order,
+    {%- if weighted | default(false) %}
+    w.weight,
+    {%- endif %}
     {%- if m.family == 'P' %}
     CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
+    {%- elif m.family == 'ERR' %}
+    CAST(COALESCE(e.err_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+    {%- elif m.family == 'RBP' %}
+    CAST(1.0 - {{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+    {%- elif m.family == 'RBPResidual' %}
+    {%- set depth = 'COALESCE(r.list_length, 0)' if m.k is none else 'CASE WHEN COALESCE(r.list_length, 0) < ' ~ m.k ~ ' THEN COALESCE(r.list_length, 0) ELSE ' ~ m.k ~ ' END' %}
+    CAST(1.0 - {{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+      + POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST({{ depth }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% if m.k is not none %} - POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST({{ m.k }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% endif %} AS value
+    {%- elif m.family == 'Judged' %}
+    CASE WHEN r.list_length > 0
+      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({% if m.k is not none %}CASE WHEN r.list_length < {{ m.k }} THEN r.list_length ELSE {{ m.k }} END{% else %}r.list_length{% endif %}, 0)
+      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
     {%- elif m.family in ('R', 'AP') %}
     CASE WHEN c.relevant_{{ m.threshold_id }} > 0
       THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
@@ -812,6 +953,12 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   FROM evaluated_queries AS q
   LEFT JOIN ranked_measures AS r ON q.qid = r.qid
   LEFT JOIN relevant_counts AS c ON q.qid = c.qid
+  {%- if m.family == 'ERR' %}
+  LEFT JOIN err_values AS e ON q.qid = e.qid
+  {%- endif %}
+  {%- if weighted | default(false) %}
+  INNER JOIN query_weights AS w ON q.qid = w.qid
+  {%- endif %}
   {%- endfor %}
 )
 SELECT
@@ -824,7 +971,8 @@ SELECT
   qid AS {{ output_query_col }},
   {%- endif %}
   measure_order,
-  value
+  value{% if weighted | default(false) %},
+  weight{% endif %}
 FROM binary_measures
 {%- if segment_cols %}
 INNER JOIN segment_keys AS keys ON binary_measures.qid = keys.qid
@@ -841,17 +989,17 @@ measure_values AS ( -- one row per (query, measure order): the value
   {%- for m in graded_measures %}
   {% if not loop.first %}UNION ALL
   {% endif -%}
-  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, {{ m.order }} AS measure_order, {{ m.column }} AS value
+  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, {{ m.order }} AS measure_order, {{ m.column }} AS value{% if weighted | default(false) %}, weight{% endif %}
   FROM {{ per_query_relation }}
   WHERE {% if m.k is not none %}k = {{ m.k }}{% else %}k IS NULL{% endif %}
   {%- endfor %}
   {%- if binary_relation %}
   {% if graded_measures %}UNION ALL
   {% endif -%}
-  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, measure_order, value FROM {{ binary_relation }}
+  SELECT {% for s in segment_cols %}{{ s }} AS segment_{{ loop.index }}, {% endfor %}{{ output_query_col }} AS qid, measure_order, value{% if weighted | default(false) %}, weight{% endif %} FROM {{ binary_relation }}
   {%- endif %}
 )
-SELECT {% for s in segment_cols %}v.segment_{{ loop.index }} AS {{ s }}, {% endfor %}v.qid AS {{ output_query_col }}, n.measure, CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+SELECT {% for s in segment_cols %}v.segment_{{ loop.index }} AS {{ s }}, {% endfor %}v.qid AS {{ output_query_col }}, n.measure, CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value{% if weighted | default(false) %}, CAST(v.weight AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS weight{% endif %}
 FROM measure_values AS v
 INNER JOIN measure_names AS n ON v.measure_order = n.measure_order
 ORDER BY n.measure_order ASC NULLS FIRST, {% for s in segment_cols %}v.segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}v.qid ASC NULLS LAST

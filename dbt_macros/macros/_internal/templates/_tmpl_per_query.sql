@@ -1,10 +1,11 @@
 {#- Generated from sql/per_query.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_per_query(cutoffs, exact_gains, gain, gain_mapping, head_length, id_forms, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties, whole_labels) -%}
+{% macro _tmpl_per_query(cutoffs, discount, exact_gains, gain, gain_mapping, head_length, id_forms, ideal_labels, input_kind, item_col, item_order, j_item_col, j_label_col, j_query_col, judged_needed, judgments, judgments_relation, label_col, log_base, missing_queries, negative_labels, no_relevant, order_col, ordered, output_query_col, query_col, read_input_once, row_col, run_relation, score_precision, segment_cols, segmented_judgments, tail_cutoffs, ties, unjudged, weight_col, weighted, whole_labels) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
 {%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'cutoffs'") }}{% endif -%}
+{%- if discount is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'discount'") }}{% endif -%}
 {%- if exact_gains is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'exact_gains'") }}{% endif -%}
 {%- if gain is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'gain'") }}{% endif -%}
 {%- if gain_mapping is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'gain_mapping'") }}{% endif -%}
@@ -19,6 +20,7 @@
 {%- if judgments is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'judgments'") }}{% endif -%}
 {%- if judgments_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'judgments_relation'") }}{% endif -%}
 {%- if label_col is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'label_col'") }}{% endif -%}
+{%- if log_base is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'log_base'") }}{% endif -%}
 {%- if missing_queries is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'missing_queries'") }}{% endif -%}
 {%- if negative_labels is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'negative_labels'") }}{% endif -%}
 {%- if no_relevant is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'no_relevant'") }}{% endif -%}
@@ -31,7 +33,7 @@
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if tail_cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'tail_cutoffs'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_per_query: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'id_forms': id_forms, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties, 'whole_labels': whole_labels} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'discount': discount, 'exact_gains': exact_gains, 'gain': gain, 'gain_mapping': gain_mapping, 'head_length': head_length, 'id_forms': id_forms, 'ideal_labels': ideal_labels, 'input_kind': input_kind, 'item_col': item_col, 'item_order': item_order, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judged_needed': judged_needed, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'log_base': log_base, 'missing_queries': missing_queries, 'negative_labels': negative_labels, 'no_relevant': no_relevant, 'order_col': order_col, 'ordered': ordered, 'output_query_col': output_query_col, 'query_col': query_col, 'read_input_once': read_input_once, 'row_col': row_col, 'run_relation': run_relation, 'score_precision': score_precision, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'tail_cutoffs': tail_cutoffs, 'ties': ties, 'unjudged': unjudged, 'weight_col': weight_col, 'weighted': weighted, 'whole_labels': whole_labels} -%}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
@@ -81,6 +83,7 @@ WITH
 {%- set run_order = 'order_raw' -%}
 {%- set run_label = 'label_raw' -%}
 {%- set run_row = 'row_order' -%}
+{%- set run_weight = 'weight_raw' -%}
 {%- set j_source = 'judgment_input' -%}
 {%- set j_query = 'query' -%}
 {%- set j_item = 'item' -%}
@@ -94,6 +97,7 @@ WITH
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
+{%- set run_weight = weight_col | default(none) -%}
 {%- set j_source = judgments_relation -%}
 {%- set j_query = j_query_read -%}
 {%- set j_item = j_item_read -%}
@@ -121,6 +125,9 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- endif %}
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ weight_col }} AS weight_raw
     {%- endif %}
   FROM {{ run_relation }}
 ),
@@ -169,6 +176,9 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
     {{ run_row }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ run_weight }} AS weight_raw
     {%- endif %}
   FROM {{ run_source }}
 )
@@ -238,8 +248,15 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     (trec_eval).
     A judged item whose label counts as 0 is labelled exactly as an unjudged
     one, so only the other judgments are joined: a smaller join (most
-    judgments of a large log are usually 0). -#}
+    judgments of a large log are usually 0). With unjudged 'condense' every judgment
+    is joined and only judged items are kept: the condensed list.
+    With judged_needed (a measure looks at which items are judged: Judged@k), every
+    judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
 {%- set counted_label = ndcg_sql._tmpl_gain__counted_label(ndcg_context, 'label_raw') %}
+{%- set with_judged = judged_needed | default(false) %}
+{#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
+{%- set condensed = (unjudged | default('zero')) == 'condense' %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -247,12 +264,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     r.item,
     {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
-    r.row_order{% endif %}
+    r.row_order{% endif %}{% if with_judged %},
+    COALESCE(j.judged, 0.0) AS judged{% endif %}
   FROM run_rows AS r
-  LEFT JOIN (
-    SELECT qid, item, {{ counted_label }} AS label
+  {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
     FROM judgment_rows
+    {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
+    {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
 )
 {%- else %}
@@ -262,7 +282,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     item,
     {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
-    row_order{% endif %}
+    row_order{% endif %}{% if with_judged %},
+    1.0 AS judged{% endif %}
   FROM run_rows
 )
 {%- endif %}
@@ -297,14 +318,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._tmpl_gain__gain_of(ndcg_context, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
   SELECT
     qid,
     label,
-    order_value,
+    order_value,{% if judged_needed | default(false) %}
+    judged,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
@@ -374,6 +396,14 @@ cutoffs AS ( -- one row per cutoff
   {%- endfor %}
 )
 {% endwith %},
+{%- if weighted | default(false) %}
+{% with %}{#- The weight of each query (weight_col): the same on every row of the query (the input
+    checks refuse a query whose rows differ, ndcg_sql/validation.py), so MAX picks it. -#}
+query_weights AS ( -- one row per query of the run: its weight
+  SELECT qid, MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS weight FROM run_rows GROUP BY qid
+)
+{% endwith %},
+{%- endif %}
 query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   SELECT
     i.qid,
@@ -381,9 +411,20 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN i.ideal_dcg_{{ cutoff.id }}{% endfor %} END AS idcg
+    {%- if weighted | default(false) %},
+    w.weight
+    {%- endif %}
   FROM ideal_dcg_at_cutoffs AS i
-  {% if judgments and missing_queries == 'zero' %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- set condensed = judgments and (unjudged | default('zero')) == 'condense' %}
+  {% if judgments and (missing_queries == 'zero' or condensed) %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- if weighted | default(false) %}
+  INNER JOIN query_weights AS w ON i.qid = w.qid
+  {%- endif %}
   CROSS JOIN cutoffs AS c
+  {%- if condensed and missing_queries != 'zero' %}
+  {#- a condensed list may be empty: the query still counts (with 0), as trec_eval -J counts it #}
+  WHERE i.qid IN (SELECT qid FROM run_rows)
+  {%- endif %}
 )
 SELECT
   {%- if segment_cols %}
@@ -399,6 +440,9 @@ SELECT
   CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,
   CAST(idcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS idcg,
   CASE WHEN idcg > 0 THEN CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
+  {%- if weighted | default(false) %},
+  weight
+  {%- endif %}
 FROM query_values
 {%- if segment_cols %}
 INNER JOIN segment_keys AS keys ON query_values.qid = keys.qid

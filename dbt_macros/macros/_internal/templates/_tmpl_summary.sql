@@ -1,6 +1,6 @@
 {#- Generated from sql/summary.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_summary(cutoffs, intervals, measures, ndcg_value_range, per_query_relation, segment_cols, unbounded_measures) -%}
+{% macro _tmpl_summary(cutoffs, intervals, measures, ndcg_value_range, per_query_relation, segment_cols, unbounded_measures, unweighted_no_relevant, weighted) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -9,7 +9,7 @@
 {%- if ndcg_value_range is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'ndcg_value_range'") }}{% endif -%}
 {%- if per_query_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'per_query_relation'") }}{% endif -%}
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'segment_cols'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'intervals': intervals, 'measures': measures, 'ndcg_value_range': ndcg_value_range, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols, 'unbounded_measures': unbounded_measures} -%}
+{%- set ndcg_context = {'cutoffs': cutoffs, 'intervals': intervals, 'measures': measures, 'ndcg_value_range': ndcg_value_range, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols, 'unbounded_measures': unbounded_measures, 'unweighted_no_relevant': unweighted_no_relevant, 'weighted': weighted} -%}
 {#- The summary of per-query rows, one row per ([segment values,] k or measure), the same for
     every entry point: the mean over the queries counted (all, less the no-relevant ones under
     the skip policy), how many were counted (queries) and evaluated, with NDCG how many had no
@@ -26,6 +26,14 @@
       mean    = s * sum(round(v / s)) / n
       stderr  = s * sqrt(sum(round(((v - mean) / s)^2)) / (n - 1)) / sqrt(n)   (n >= 2)
     Rounding moves a value by at most 5e-19 * s. NULL values (skipped queries) are left out.
+    With query weights (weighted: the per-query rows carry a weight column), each weight w is
+    divided by its group's largest weight W first (u = w / W in [0, 1]), and
+      mean    = s * sum(round(u v / s)) / sum(round(u))
+      stderr  = s * sqrt(n / (n - 1) * sum(round(u^2 ((v - mean) / s)^2))) / sum(round(u))
+    the linearised standard error of a ratio mean sum(w v) / sum(w) (Cochran, Sampling
+    Techniques, 3rd ed. 1977, section 6.11), which is s/sqrt(n) when every weight is equal.
+    Under LightGBM's rule (unweighted_no_relevant) a query with no relevant item adds 1, not
+    w * 1, to the weighted sum: its term u v is 1 / W in both sums.
 
     The interval (NULL below 2 queries) respects the range of the values (value_range:
     sql/options/value_range.sql), and ci_method names it. With z = 1.959963984540054
@@ -49,8 +57,17 @@
 {%- set group = 'measure' if by_measure else 'k' -%}
 {%- set scaled = by_measure and (unbounded_measures | default([])) -%}
 {#- the interval's method for each range of values, and the ranges of this summary's groups -#}
-{%- set ci_methods = {'zero_one': 'wilson', 'unit': 'normal, clipped to [0, 1]', 'unbounded': 'normal'} -%}
+{%- set is_weighted = weighted | default(false) -%}
+{#- LightGBM's rule (convention 'lightgbm' with weights, NDCG rows only): a query with no relevant
+    item adds 1 to the weighted sum, not its weight (its weight still counts in sum(w)) -#}
+{%- set lightgbm_rule = is_weighted and (unweighted_no_relevant | default(false)) and not by_measure -%}
+{#- weighted: the Wilson interval is for a count of successes among n queries, which a weighted mean
+    is not: values 0 or 1 get the normal interval clipped to [0, 1], as values in [0, 1] -#}
+{%- set ci_methods = {'zero_one': 'normal, clipped to [0, 1]' if is_weighted else 'wilson', 'unit': 'normal, clipped to [0, 1]', 'unbounded': 'normal'} -%}
 {%- set ranges = (measures | map(attribute='value_range') | unique | list) if by_measure else [ndcg_value_range] -%}
+{%- if is_weighted -%}
+{%- set ranges = ranges | map('replace', 'zero_one', 'unit') | unique | list -%}
+{%- endif -%}
 
 {#- the same group: segment values may be NULL; k is NULL for the whole list (0 stands for it) -#}
 
@@ -82,9 +99,16 @@ summary_groups AS ( -- one row per cutoff: its place in the output{% if interval
 ),
 {%- endif %}
 summary_values AS ( -- one row per ([segment,] query, {{ group }}): the value{% if not by_measure %} and whether IDCG@k is 0{% endif %}
-  SELECT {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}, {% if by_measure %}value{% else %}ndcg AS value, CASE WHEN idcg > 0 THEN 0 ELSE 1 END AS no_relevant{% endif %}
+  SELECT {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}, {% if by_measure %}value{% else %}ndcg AS value, CASE WHEN idcg > 0 THEN 0 ELSE 1 END AS no_relevant{% endif %}{% if is_weighted %}, weight{% endif %}
   FROM {{ per_query_relation }}
 ),
+{%- if is_weighted %}
+summary_weight_scales AS ( -- one row per ([segment,] {{ group }}): the largest weight, by which every weight is divided before it is summed
+  SELECT {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}, CASE WHEN MAX(weight) > 0 THEN MAX(weight) ELSE 1.0 END AS weight_scale
+  FROM summary_values
+  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}
+),
+{%- endif %}
 {%- if scaled %}
 summary_scales AS ( -- one row per ([segment,] measure): the scale its values are summed at
   SELECT
@@ -98,7 +122,14 @@ summary_sums AS ( -- one row per ([segment,] {{ group }}): exact sums and counts
   SELECT
     {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }},
     {% if scaled %}s.scale{% else %}1.0{% endif %} AS scale,
-    SUM(CAST({% if scaled %}CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(s.scale, 0){% else %}v.value{% endif %} AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_sum,
+    {%- set scaled_value %}{% if scaled %}CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(s.scale, 0){% else %}v.value{% endif %}{% endset %}
+    {%- if is_weighted %}
+    w.weight_scale,
+    SUM(CAST({% if lightgbm_rule %}CASE WHEN v.no_relevant = 1 THEN CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(w.weight_scale, 0) ELSE {% endif %}(CAST(v.weight AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(w.weight_scale, 0)) * {{ scaled_value }}{% if lightgbm_rule %} END{% endif %} AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_sum,
+    SUM(CASE WHEN v.value IS NOT NULL THEN CAST(CAST(v.weight AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(w.weight_scale, 0) AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }}) END) AS weight_sum,
+    {%- else %}
+    SUM(CAST({{ scaled_value }} AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_sum,
+    {%- endif %}
     COUNT(v.value) AS queries,
     COUNT(*) AS evaluated{% if not by_measure %},
     SUM(v.no_relevant) AS no_relevant{% endif %}
@@ -106,19 +137,29 @@ summary_sums AS ( -- one row per ([segment,] {{ group }}): exact sums and counts
   {%- if scaled %}
   INNER JOIN summary_scales AS s ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 's', group) }}
   {%- endif %}
-  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }}{% if scaled %}, s.scale{% endif %}
+  {%- if is_weighted %}
+  INNER JOIN summary_weight_scales AS w ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 'w', group) }}
+  {%- endif %}
+  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }}{% if scaled %}, s.scale{% endif %}{% if is_weighted %}, w.weight_scale{% endif %}
 ),
 summary_means AS ( -- one row per ([segment,] {{ group }}): the mean
   SELECT
     *,
-    {% if scaled %}CAST(scale * CAST(scaled_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(scaled_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} / NULLIF(queries, 0) AS mean
+    {% if scaled %}CAST(scale * CAST(scaled_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(scaled_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} / NULLIF({% if is_weighted %}CAST(weight_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}queries{% endif %}, 0) AS mean
   FROM summary_sums
 )
 {%- if intervals %},
 summary_spreads AS ( -- one row per ([segment,] {{ group }}): the exact sum of squared scaled deviations from the mean
   SELECT
     {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }},
+    {%- if is_weighted %}
+    {#- (u v - u mean)^2, u = w / W; under LightGBM's rule u v is 1 / W for a query with no relevant item #}
+    {%- set term %}{% if lightgbm_rule %}CASE WHEN v.no_relevant = 1 THEN CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.weight_scale, 0) ELSE {% endif %}(CAST(v.weight AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.weight_scale, 0)) * CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0){% if lightgbm_rule %} END{% endif %}{% endset %}
+    {%- set centre %}(CAST(v.weight AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.weight_scale, 0)) * CAST(m.mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0){% endset %}
+    SUM(CAST(({{ term }} - {{ centre }}) * ({{ term }} - {{ centre }}) AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_squares
+    {%- else %}
     SUM(CAST((CAST(v.value - m.mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0)) * (CAST(v.value - m.mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0)) AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_squares
+    {%- endif %}
   FROM summary_values AS v
   INNER JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 'm', group) }}
   GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }}
@@ -127,8 +168,13 @@ summary_errors AS ( -- one row per ([segment,] {{ group }}): the standard error 
   SELECT
     {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'm.') }}m.{{ group }},
     CASE WHEN m.queries >= 2 THEN
+      {%- if is_weighted %}
+      CAST(m.scale * SQRT(CAST(m.queries AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+        / NULLIF(CAST(m.weight_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)
+      {%- else %}
       CAST(m.scale * SQRT(CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)) AS {{ ndcg_sql.sql_type('DOUBLE') }})
         / NULLIF(SQRT(CAST(m.queries AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0)
+      {%- endif %}
     END AS stderr
   FROM summary_means AS m
   INNER JOIN summary_spreads AS d ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'm', 'd', group) }}

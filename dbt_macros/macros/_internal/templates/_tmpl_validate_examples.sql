@@ -1,6 +1,6 @@
 {#- Generated from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_validate_examples(condition, id_forms, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, source, ties) -%}
+{% macro _tmpl_validate_examples(condition, id_forms, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, source, ties, weight_col) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -20,7 +20,7 @@
 {%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'run_relation'") }}{% endif -%}
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'condition': condition, 'id_forms': id_forms, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'source': source, 'ties': ties} -%}
+{%- set ndcg_context = {'condition': condition, 'id_forms': id_forms, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'source': source, 'ties': ties, 'weight_col': weight_col} -%}
 {#- A few query ids that break one check, for the error message (with segment
     columns, the query ids behind the (segment, query) keys). -#}
 WITH
@@ -60,6 +60,7 @@ WITH
 {%- set run_order = 'order_raw' -%}
 {%- set run_label = 'label_raw' -%}
 {%- set run_row = 'row_order' -%}
+{%- set run_weight = 'weight_raw' -%}
 {%- set j_source = 'judgment_input' -%}
 {%- set j_query = 'query' -%}
 {%- set j_item = 'item' -%}
@@ -73,6 +74,7 @@ WITH
 {%- set run_order = order_col -%}
 {%- set run_label = label_col -%}
 {%- set run_row = row_col -%}
+{%- set run_weight = weight_col | default(none) -%}
 {%- set j_source = judgments_relation -%}
 {%- set j_query = j_query_read -%}
 {%- set j_item = j_item_read -%}
@@ -100,6 +102,9 @@ run_input AS ( -- one row per row of the ranking: the columns read, the only pla
     {%- endif %}
     {%- if ties == 'input-order' %},
     {{ row_col }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ weight_col }} AS weight_raw
     {%- endif %}
   FROM {{ run_relation }}
 ),
@@ -148,6 +153,9 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {% if judgments %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}{{ run_label }}{% endif %} AS label_raw
     {%- if ties == 'input-order' %},
     {{ run_row }} AS row_order
+    {%- endif %}
+    {%- if weight_col | default(none) %},
+    {{ run_weight }} AS weight_raw
     {%- endif %}
   FROM {{ run_source }}
 )
@@ -216,6 +224,22 @@ run_duplicate_pairs AS ( -- one row per (query, item) that the ranking lists mor
 {%- if judgments %},
 judgment_duplicate_pairs AS ( -- one row per (query, item) judged more than once
   SELECT qid, item, COUNT(*) AS copies FROM judgment_rows GROUP BY qid, item HAVING COUNT(*) > 1
+)
+{%- endif %}
+{%- if weight_col | default(none) %},
+{#- query weights (weight_col) must be the same on every row of a query, and not all 0; item
+    and label_raw are NULL here, for the first pass's profile (sql/validate_lists.sql.j2) #}
+run_weight_queries AS ( -- one row per query of the ranking: its smallest and largest weight
+  SELECT qid, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS item, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS label_raw,
+         MIN(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS lowest_weight, MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS highest_weight,
+         COUNT(*) AS query_rows
+  FROM run_rows
+  GROUP BY qid
+),
+run_weight_total AS ( -- one row: the largest weight of the ranking
+  SELECT CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS qid, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS item, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS label_raw,
+         MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS highest_weight
+  FROM run_rows
 )
 {%- endif %}
 {% endwith %}

@@ -1,0 +1,496 @@
+WITH run_rows AS (
+  SELECT
+    `query_id` AS qid,
+    `item_id` AS item,
+    `score` AS order_raw,
+    `label` AS label_raw,
+    `traffic` AS weight_raw
+  FROM `runs`
+), run_labels AS (
+  SELECT
+    `query_id` AS qid,
+    `label` AS label_raw
+  FROM `runs`
+), labelled_items AS (
+  SELECT
+    qid,
+    item,
+    CAST(order_raw AS FLOAT64) AS order_value,
+    CAST(label_raw AS FLOAT64) AS label
+  FROM run_rows
+), gained_items AS (
+  SELECT
+    qid,
+    item,
+    order_value,
+    label,
+    (
+      POWER(2.0, label) - 1.0
+    ) AS gain
+  FROM labelled_items
+), ranked_items AS (
+  SELECT
+    qid,
+    label,
+    order_value,
+    ROW_NUMBER() OVER (PARTITION BY qid ORDER BY order_value DESC, item ASC) AS rank,
+    gain AS credited_gain
+  FROM gained_items
+), ideal_items AS (
+  SELECT
+    qid,
+    ROW_NUMBER() OVER (PARTITION BY qid ORDER BY gain DESC) AS position,
+    gain
+  FROM (
+    SELECT
+      qid,
+      (
+        POWER(2.0, CAST(label_raw AS FLOAT64)) - 1.0
+      ) AS gain
+    FROM run_labels
+  ) AS ideal_source
+), run_positions AS (
+  SELECT
+    qid,
+    rank AS position,
+    credited_gain AS gain
+  FROM ranked_items
+), run_dcg_by_query AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
+    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
+    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
+    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
+    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
+    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
+    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
+    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
+    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
+    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
+    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
+    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
+    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
+    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
+    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
+    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
+    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
+    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
+    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20
+  FROM run_positions
+  GROUP BY
+    qid
+), run_dcg_at_cutoffs AS (
+  SELECT
+    qid,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+          ) + COALESCE(gain_at_3, 0.0)
+        ) + (
+          COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+          ) + COALESCE(gain_at_8, 0.0)
+        ) + (
+          COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+        )
+      )
+    ) AS cg_1,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(1 AS FLOAT64) + 1.0), 0)
+            ) + COALESCE(gain_at_2, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(2 AS FLOAT64) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_3, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(3 AS FLOAT64) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_4, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(4 AS FLOAT64) + 1.0), 0)
+          ) + COALESCE(gain_at_5, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(5 AS FLOAT64) + 1.0), 0)
+          )
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(6 AS FLOAT64) + 1.0), 0)
+            ) + COALESCE(gain_at_7, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(7 AS FLOAT64) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_8, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(8 AS FLOAT64) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_9, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(9 AS FLOAT64) + 1.0), 0)
+          ) + COALESCE(gain_at_10, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(10 AS FLOAT64) + 1.0), 0)
+          )
+        )
+      )
+    ) AS dcg_1
+  FROM run_dcg_by_query
+), ideal_dcg_by_query AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
+    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
+    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
+    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
+    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
+    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
+    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
+    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
+    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
+    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
+    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
+    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
+    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
+    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
+    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
+    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
+    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
+    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
+    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20
+  FROM ideal_items
+  GROUP BY
+    qid
+), ideal_dcg_at_cutoffs AS (
+  SELECT
+    qid,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+          ) + COALESCE(gain_at_3, 0.0)
+        ) + (
+          COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+          ) + COALESCE(gain_at_8, 0.0)
+        ) + (
+          COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+        )
+      )
+    ) AS ideal_cg_1,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(1 AS FLOAT64) + 1.0), 0)
+            ) + COALESCE(gain_at_2, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(2 AS FLOAT64) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_3, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(3 AS FLOAT64) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_4, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(4 AS FLOAT64) + 1.0), 0)
+          ) + COALESCE(gain_at_5, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(5 AS FLOAT64) + 1.0), 0)
+          )
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(6 AS FLOAT64) + 1.0), 0)
+            ) + COALESCE(gain_at_7, 0.0) * (
+              CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(7 AS FLOAT64) + 1.0), 0)
+            )
+          ) + COALESCE(gain_at_8, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(8 AS FLOAT64) + 1.0), 0)
+          )
+        ) + (
+          COALESCE(gain_at_9, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(9 AS FLOAT64) + 1.0), 0)
+          ) + COALESCE(gain_at_10, 0.0) * (
+            CAST(LN(2.0) AS FLOAT64) / NULLIF(LN(CAST(10 AS FLOAT64) + 1.0), 0)
+          )
+        )
+      )
+    ) AS ideal_dcg_1
+  FROM ideal_dcg_by_query
+), cutoffs AS (
+  SELECT
+    1 AS cutoff_id,
+    CAST(10 AS INT64) AS k
+), query_weights AS (
+  SELECT
+    qid,
+    MAX(CAST(weight_raw AS FLOAT64)) AS weight
+  FROM run_rows
+  GROUP BY
+    qid
+), query_values AS (
+  SELECT
+    i.qid,
+    c.k,
+    CASE c.cutoff_id WHEN 1 THEN COALESCE(r.cg_1, 0.0) END AS cg,
+    CASE c.cutoff_id WHEN 1 THEN COALESCE(r.dcg_1, 0.0) END AS dcg,
+    CASE c.cutoff_id WHEN 1 THEN i.ideal_dcg_1 END AS idcg,
+    w.weight
+  FROM ideal_dcg_at_cutoffs AS i
+  INNER JOIN run_dcg_at_cutoffs AS r
+    ON i.qid = r.qid
+  INNER JOIN query_weights AS w
+    ON i.qid = w.qid
+  CROSS JOIN cutoffs AS c
+), per_query_rows AS (
+  SELECT
+    qid AS `query_id`,
+    k,
+    CAST(cg AS FLOAT64) AS cg,
+    CAST(dcg AS FLOAT64) AS dcg,
+    CAST(idcg AS FLOAT64) AS idcg,
+    CASE
+      WHEN idcg > 0
+      THEN CAST(dcg AS FLOAT64) / NULLIF(idcg, 0)
+      ELSE CAST(0.0 AS FLOAT64)
+    END AS ndcg,
+    weight
+  FROM query_values
+), evaluated_queries AS (
+  SELECT DISTINCT
+    qid
+  FROM run_rows
+), relevant_counts AS (
+  SELECT
+    qid,
+    SUM(CASE WHEN label >= 1.0 THEN 1 ELSE 0 END) AS relevant_1
+  FROM (
+    SELECT
+      qid,
+      label
+    FROM labelled_items
+  ) AS judged_labels
+  GROUP BY
+    qid
+), relevance_by_rank AS (
+  SELECT
+    qid,
+    rank,
+    CASE WHEN label >= 1.0 THEN 1.0 ELSE 0.0 END AS relevant_1
+  FROM ranked_items
+), running_relevance AS (
+  SELECT
+    qid,
+    rank,
+    relevant_1,
+    SUM(relevant_1) OVER (
+      PARTITION BY qid
+      ORDER BY rank ASC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS relevant_through_1
+  FROM relevance_by_rank
+), precision_sums AS (
+  SELECT
+    qid,
+    rank,
+    relevant_1,
+    relevant_through_1,
+    SUM(
+      CASE
+        WHEN relevant_1 = 1.0
+        THEN CAST(relevant_through_1 AS FLOAT64) / NULLIF(rank, 0)
+        ELSE 0.0
+      END
+    ) OVER (
+      PARTITION BY qid
+      ORDER BY rank ASC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS precision_sum_1
+  FROM running_relevance
+), ranked_measures AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN rank <= 1 AND relevant_1 = 1.0 THEN 1.0 END) AS numerator_2
+  FROM precision_sums
+  GROUP BY
+    qid
+), binary_measures AS (
+  SELECT
+    q.qid,
+    2 AS measure_order,
+    w.weight,
+    CAST(COALESCE(r.numerator_2, 0.0) AS FLOAT64) AS value
+  FROM evaluated_queries AS q
+  LEFT JOIN ranked_measures AS r
+    ON q.qid = r.qid
+  LEFT JOIN relevant_counts AS c
+    ON q.qid = c.qid
+  INNER JOIN query_weights AS w
+    ON q.qid = w.qid
+), binary_measure_rows AS (
+  SELECT
+    qid AS `query_id`,
+    measure_order,
+    value,
+    weight
+  FROM binary_measures
+), measure_names AS (
+  SELECT
+    1 AS measure_order,
+    'nDCG@10' AS measure
+  UNION ALL
+  SELECT
+    2 AS measure_order,
+    'Success@1' AS measure
+), measure_values AS (
+  SELECT
+    `query_id` AS qid,
+    1 AS measure_order,
+    ndcg AS value,
+    weight
+  FROM per_query_rows
+  WHERE
+    k = 10
+  UNION ALL
+  SELECT
+    `query_id` AS qid,
+    measure_order,
+    value,
+    weight
+  FROM binary_measure_rows
+), measure_rows AS (
+  SELECT
+    v.qid AS `query_id`,
+    n.measure,
+    CAST(v.value AS FLOAT64) AS value,
+    CAST(v.weight AS FLOAT64) AS weight
+  FROM measure_values AS v
+  INNER JOIN measure_names AS n
+    ON v.measure_order = n.measure_order
+), summary_groups AS (
+  SELECT
+    1 AS place,
+    'nDCG@10' AS measure,
+    'normal, clipped to [0, 1]' AS ci_method
+  UNION ALL
+  SELECT
+    2 AS place,
+    'Success@1' AS measure,
+    'normal, clipped to [0, 1]' AS ci_method
+), summary_values AS (
+  SELECT
+    measure,
+    value,
+    weight
+  FROM measure_rows
+), summary_weight_scales AS (
+  SELECT
+    measure,
+    CASE WHEN MAX(weight) > 0 THEN MAX(weight) ELSE 1.0 END AS weight_scale
+  FROM summary_values
+  GROUP BY
+    measure
+), summary_sums AS (
+  SELECT
+    v.measure,
+    1.0 AS scale,
+    w.weight_scale,
+    SUM(
+      CAST((
+        CAST(v.weight AS FLOAT64) / NULLIF(w.weight_scale, 0)
+      ) * v.value AS BIGNUMERIC)
+    ) AS scaled_sum,
+    SUM(
+      CASE
+        WHEN NOT v.value IS NULL
+        THEN CAST(CAST(v.weight AS FLOAT64) / NULLIF(w.weight_scale, 0) AS BIGNUMERIC)
+      END
+    ) AS weight_sum,
+    COUNT(v.value) AS queries,
+    COUNT(*) AS evaluated
+  FROM summary_values AS v
+  INNER JOIN summary_weight_scales AS w
+    ON v.measure = w.measure
+  GROUP BY
+    v.measure,
+    w.weight_scale
+), summary_means AS (
+  SELECT
+    *,
+    CAST(scaled_sum AS FLOAT64) / NULLIF(CAST(weight_sum AS FLOAT64), 0) AS mean
+  FROM summary_sums
+), summary_spreads AS (
+  SELECT
+    v.measure,
+    SUM(
+      CAST((
+        (
+          CAST(v.weight AS FLOAT64) / NULLIF(m.weight_scale, 0)
+        ) * CAST(v.value AS FLOAT64) / NULLIF(m.scale, 0) - (
+          CAST(v.weight AS FLOAT64) / NULLIF(m.weight_scale, 0)
+        ) * CAST(m.mean AS FLOAT64) / NULLIF(m.scale, 0)
+      ) * (
+        (
+          CAST(v.weight AS FLOAT64) / NULLIF(m.weight_scale, 0)
+        ) * CAST(v.value AS FLOAT64) / NULLIF(m.scale, 0) - (
+          CAST(v.weight AS FLOAT64) / NULLIF(m.weight_scale, 0)
+        ) * CAST(m.mean AS FLOAT64) / NULLIF(m.scale, 0)
+      ) AS BIGNUMERIC)
+    ) AS scaled_squares
+  FROM summary_values AS v
+  INNER JOIN summary_means AS m
+    ON v.measure = m.measure
+  GROUP BY
+    v.measure
+), summary_errors AS (
+  SELECT
+    m.measure,
+    CASE
+      WHEN m.queries >= 2
+      THEN CAST(m.scale * SQRT(
+        CAST(m.queries AS FLOAT64) * CAST(d.scaled_squares AS FLOAT64) / NULLIF(CAST(m.queries - 1 AS FLOAT64), 0)
+      ) AS FLOAT64) / NULLIF(CAST(m.weight_sum AS FLOAT64), 0)
+    END AS stderr
+  FROM summary_means AS m
+  INNER JOIN summary_spreads AS d
+    ON m.measure = d.measure
+), summary_bounds AS (
+  SELECT
+    e.measure,
+    e.stderr,
+    m.mean - 1.959963984540054 * e.stderr AS ci_low,
+    m.mean + 1.959963984540054 * e.stderr AS ci_high
+  FROM summary_errors AS e
+  INNER JOIN summary_means AS m
+    ON e.measure = m.measure
+)
+SELECT
+  g.measure,
+  m.mean AS mean,
+  CAST(COALESCE(m.queries, 0) AS INT64) AS queries,
+  CAST(COALESCE(m.evaluated, 0) AS INT64) AS evaluated,
+  e.stderr,
+  CASE WHEN e.ci_low < 0 THEN 0.0 WHEN e.ci_low > 1 THEN 1.0 ELSE e.ci_low END AS ci_low,
+  CASE WHEN e.ci_high < 0 THEN 0.0 WHEN e.ci_high > 1 THEN 1.0 ELSE e.ci_high END AS ci_high,
+  g.ci_method
+FROM summary_groups AS g
+LEFT JOIN summary_means AS m
+  ON g.measure = m.measure
+LEFT JOIN summary_bounds AS e
+  ON g.measure = e.measure
+ORDER BY
+  g.place ASC NULLS LAST
