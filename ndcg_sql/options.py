@@ -13,7 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import OptionError  # noqa: F401 (its former home)
-from .parameters import DEFAULT_CUTOFFS, K_BEYOND_LIST, discount_text
+from .parameters import DEFAULT_CUTOFFS, K_BEYOND_LIST
+
+
+def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
+    """The discount as reported with every result, e.g. ``1/log2(rank + 1)`` (the default),
+    ``1/log10(rank + 1)``, ``1 for rank < 2, 1/log2(rank) for rank >= 2`` (discount="jarvelin")."""
+    base = float(log_base)
+    shown = str(int(base)) if base.is_integer() else repr(base)
+    log = f"log{shown}" if base.is_integer() else f"log_{shown}"
+    if discount == "jarvelin":
+        return f"1 for rank < {shown}, 1/{log}(rank) for rank >= {shown}"
+    return f"1/{log}(rank + 1)"
 
 
 @dataclass(frozen=True)

@@ -72,19 +72,6 @@ HEAD_LENGTH = {"default": 20, "max": 32}
 MAX_COUNTED_LABELS = 16
 #: Whole numbers up to this are exact doubles, and so are their sums while they stay below it.
 EXACT_WHOLE = 2**53
-#: Reported with every result: the discount's formula (see DISCOUNTS), for a discount and a log base.
-DISCOUNT = "1/log2(rank + 1)"
-
-
-def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
-    """The discount as reported with every result, e.g. ``1/log2(rank + 1)`` (the default),
-    ``1/log10(rank + 1)``, ``1 for rank < 2, 1/log2(rank) for rank >= 2`` (discount="jarvelin")."""
-    base = float(log_base)
-    shown = str(int(base)) if base.is_integer() else repr(base)
-    log = f"log{shown}" if base.is_integer() else f"log_{shown}"
-    if discount == "jarvelin":
-        return f"1 for rank < {shown}, 1/{log}(rank) for rank >= {shown}"
-    return f"1/{log}(rank + 1)"
 K_BEYOND_LIST = ("DCG@k sums the items present; IDCG@k comes from the ideal ranking of the "
                  "list (or of all judged items) cut at k")
 
