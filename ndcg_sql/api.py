@@ -14,7 +14,7 @@ from typing import Sequence
 import duckdb
 
 from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, runner, templates, validation
-from .errors import InputError, OptionError
+from .errors import InputError, OptionError, first_line
 from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
 from .request import Request, takes_options
@@ -150,8 +150,7 @@ def engine_failure(engine: str, data, judgments, options: dict, error: BaseExcep
             str(judgments) if isinstance(judgments, (str, Path)) else f"a {type(judgments).__name__}")
     order = options.get("rank_col") or options.get("score_col") or "score"
     columns = ", ".join(repr(c) for c in (options["query_col"], options["item_col"], order) if c)
-    first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-    return (f"{engine} could not compute on {described} (columns {columns}): {first}. The input "
+    return (f"{engine} could not compute on {described} (columns {columns}): {first_line(error)}. The input "
             "checks found nothing wrong; please report this with the column types")
 
 

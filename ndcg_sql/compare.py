@@ -118,8 +118,7 @@ def _query_ids_alike(con, a_table: str, b_table: str, query_col: str) -> tuple[s
     out = []
     for table, form in zip((a_table, b_table), forms):
         name = new_view_name("query_ids_as_text")
-        cast = templates.environment().from_string("{% import 'ids.sql.j2' as ids %}{{ ids.id_of(column, form) }}").render(
-            column=quote(query_col), form=form)
+        cast = templates.environment().get_template("ids.sql.j2").module.id_of(quote(query_col), form)
         con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
         out.append(quote(name))
     return out[0], out[1]

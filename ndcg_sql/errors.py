@@ -23,3 +23,9 @@ class MissingDependency(ImportError):
     """An optional library is missing (scipy for compare, matplotlib for plot); the message
     says how to install it (command line: exit status 1, as a problem of the environment,
     not of the options)."""
+
+
+def first_line(error: BaseException) -> str:
+    """An engine's error in one line (its message's first line, or its class name): what an
+    :class:`InputError` wrapping an engine's failure quotes, the error itself kept as ``__cause__``."""
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]

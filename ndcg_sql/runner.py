@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import activity, checking, dialects, identifiers, plan, validation
 from .context import Resolved
-from .errors import InputError
+from .errors import InputError, first_line
 from .executors import DuckDB, Executor
 from .results import Result, plain
 from .sql_text import transpile
@@ -141,10 +141,9 @@ def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
             executor.recover()
             if checks is not None:
                 checking.validate(executor.fetch, resolved.context, checks, resolved.query_col)
-            first = (str(failure).strip().splitlines() or [type(failure).__name__])[0]
             raise InputError(
                 f"{executor.dialect.name} could not compute on the input (columns {resolved.query_col!r}, "
-                f"{resolved.order_col!r}): {first}" + (
+                f"{resolved.order_col!r}): {first_line(failure)}" + (
                     ". The input checks found nothing wrong; ids of different types on the two sides are "
                     "compared as stored on a warehouse: give both sides one type" if checks is not None
                     else " (check=False: the input was not checked)")
