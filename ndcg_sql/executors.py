@@ -20,7 +20,7 @@ from . import dialects, identifiers
 from .errors import OptionError
 from .inputs import new_view_name
 from .plan import Steps
-from .sql_text import over_ctes, transpile
+from .sql_text import transpile
 
 #: DuckDB memory_limit of a connection this package opens itself: large logs then spill to
 #: disk instead of growing hash tables and sorts up to DuckDB's own default (80 % of RAM).
@@ -75,8 +75,9 @@ class Executor:
 
 
 class DuckDBSteps(Steps):
-    """Steps on a DuckDB connection: a kept step is a temp table (built with the CTE steps
-    before it, which only it reads), the others CTEs."""
+    """Steps on a DuckDB connection, each under a fresh name of ours: a kept step is a temp
+    table, the others temp views (inlined where read, as a CTE would be). Each statement is
+    then the template's text as rendered: nothing is parsed or rewritten on the DuckDB path."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
         super().__init__()
@@ -84,18 +85,15 @@ class DuckDBSteps(Steps):
         self.tables: list[str] = []
 
     def add(self, name: str, sql: str, keep: bool = False) -> str:
-        if not keep:
-            return super().add(name, sql)
-        table = new_view_name(name)
-        statement = self.statement(sql)
-        text = statement if isinstance(statement, str) else statement.sql(dialect="duckdb")
-        self.con.execute(f"CREATE TEMP TABLE {identifiers.quote(table)} AS {text}")
-        self.tables.append(table)
-        self.parts = []
-        return identifiers.quote(table)
+        relation = new_view_name(name)
+        kind = "TABLE" if keep else "VIEW"
+        self.con.execute(f"CREATE TEMP {kind} {identifiers.quote(relation)} AS {sql}")
+        if keep:
+            self.tables.append(relation)
+        return identifiers.quote(relation)
 
-    def statement(self, sql: str) -> exp.Expression | str:
-        return over_ctes(self.parts, sql) if self.parts else sql
+    def statement(self, sql: str) -> str:
+        return sql
 
 
 class DuckDB(Executor):

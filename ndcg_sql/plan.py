@@ -7,7 +7,7 @@ then, with a bootstrap, the plain summary. The last statement is the summary
 (``sql/summary.sql.j2``, with ``sql/summary_with_bootstrap.sql.j2`` around it). Where a
 step lives is the executor's business (:class:`Steps`): here every step is a CTE of one
 statement (a warehouse, ``to_sql``); :class:`ndcg_sql.executors.DuckDBSteps` keeps a step
-in a DuckDB temp table when the plan says it is read more than once. Nothing is computed
+in a DuckDB temp table when the plan says it is read more than once, else a temp view. Nothing is computed
 here: the SQL templates compute every number.
 
 On a warehouse, where every statement reads the input again (BigQuery bills the bytes a

@@ -405,3 +405,22 @@ class Snowflake:
 
 
 ENGINES = {"postgres": Postgres, "redshift": Redshift, "spark": Spark, "bigquery": BigQuery, "snowflake": Snowflake}
+
+_STARTED: dict[str, object] = {}
+
+
+def shared(name: str):
+    """The engine ``name``, started once per test process (each pytest-xdist worker) and closed
+    at its end (tests/conftest.py): a Postgres cluster, a SparkSession, ZetaSQL (whose WebAssembly
+    module takes about a minute of CPU to compile) and the fakesnow server start once, not once
+    per test file. The tests of an engine run on one worker (tests/conftest.py groups them)."""
+    if name not in _STARTED:
+        _STARTED[name] = ENGINES[name]()
+    return _STARTED[name]
+
+
+def close_shared() -> None:
+    """Stop every engine :func:`shared` started."""
+    while _STARTED:
+        _, instance = _STARTED.popitem()
+        instance.close()

@@ -13,18 +13,19 @@ import pytest
 import ndcg_sql
 from benchmarks import generate, spark as spark_benchmark
 from benchmarks.counting import CountedSession
-from engines import ENGINES
+from engines import shared
+
+pytestmark = pytest.mark.xdist_group("spark")  # on the worker that runs Spark (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("spark_scale") / "log.parquet")
     generate.main(["--rows", "3000", "--out", path])
-    instance = ENGINES["spark"]()
+    session = shared("spark").session
     duck = ndcg_sql.executors.connect(None)
-    runs = spark_benchmark.load(instance.session, duck, path)
-    yield instance.session, duck, runs
-    instance.close()
+    runs = spark_benchmark.load(session, duck, path)
+    return session, duck, runs
 
 
 #: (statements, input scans) of each case: one statement for the checks, the summary and the

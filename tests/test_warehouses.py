@@ -21,7 +21,7 @@ from sqlglot import exp
 
 import ndcg_sql
 from ndcg_sql import dialects, identifiers
-from engines import ENGINES
+from engines import ENGINES, shared
 from test_reference import rankings
 
 TOLERANCE = 1e-12
@@ -79,9 +79,7 @@ CASES = {
 
 @pytest.fixture(scope="module", params=sorted(ENGINES))
 def engine(request):
-    instance = ENGINES[request.param]()
-    yield instance
-    instance.close()
+    return shared(request.param)
 
 
 def _arguments(case):
@@ -175,11 +173,10 @@ def test_engine_reports_bad_input(engine):
 
 @pytest.fixture(scope="module")
 def postgres():
-    instance = ENGINES["postgres"]()
-    yield instance
-    instance.close()
+    return shared("postgres")
 
 
+@pytest.mark.xdist_group("postgres")  # on the worker that runs Postgres (tests/conftest.py)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(
     rows=rankings(),
@@ -203,21 +200,21 @@ def test_postgres_matches_duckdb_on_generated_tables(postgres, rows, cutoffs, ti
             assert (a is None) == (b is None) and (a is None or math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)), (key, value, a, b)
 
 
+@pytest.mark.xdist_group("bigquery")
 @pytest.mark.parametrize("what", ["per_query", "summary", "coverage"])
 def test_bigquery_qualified_names_resolve_in_zetasql(what):
     """project.dataset.table names, quoted part by part, resolve in GoogleSQL's analyzer."""
-    from engines import BigQuery
-
     columns = [("query_id", "VARCHAR"), ("item_id", "VARCHAR"), ("score", "DOUBLE"), ("label", "BIGINT")]
     sql = ndcg_sql.to_sql(
         "my-project.search_logs.runs", judgments_table="my-project.search_logs.qrels", dialect="bigquery",
         ties="item-desc", k=[10, None], what=what,
     )
-    BigQuery().analyze(sql, ["my-project", "search_logs"], {"runs": columns[:3], "qrels": [columns[0], columns[1], columns[3]]})
+    shared("bigquery").analyze(sql, ["my-project", "search_logs"], {"runs": columns[:3], "qrels": [columns[0], columns[1], columns[3]]})
     with pytest.raises(Exception, match="not found"):
-        BigQuery().analyze(sql, ["other-project", "search_logs"], {"runs": columns[:3], "qrels": columns})
+        shared("bigquery").analyze(sql, ["other-project", "search_logs"], {"runs": columns[:3], "qrels": columns})
 
 
+@pytest.mark.xdist_group("postgres")
 def test_ids_of_different_types_on_a_warehouse_give_a_clear_error(postgres):
     """A warehouse compares ids as stored (types are not inspected there): integer query ids against
     text ones, which Postgres refuses to compare, give an InputError with the engine's first line,
