@@ -181,7 +181,7 @@ PARAMETERS: tuple[Parameter, ...] = (
               "(scikit-learn's sample_weight, LightGBM's query weights) and the standard error "
               "sqrt(n / (n - 1) * sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with "
               "bootstrap, compare, or missing_queries='zero' (a query absent from the run has no weight).",
-              cli=Cli(("evaluate", "sql"), metavar="NAME")),
+              cli=Cli(("evaluate", "plot", "sql"), metavar="NAME")),
     Parameter("no_relevant", "zero", "str",
               'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".',
               choices=NO_RELEVANT, cli=Cli(ALL)),

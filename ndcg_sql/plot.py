@@ -54,7 +54,8 @@ def plot(
             median as a black line, whiskers at 1.5 IQR, the mean as a white
             triangle; the panel's title says so); d must be among ``k``.
         title: the plot title (default: the options used).
-        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, con, ...).
+        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, weight_col, con, ...);
+            with weight_col the lines are weighted means (the title says so; not with bootstrap).
 
     The y axis runs from 0 to 1, the whole range of NDCG, so that the heights of two runs
     compare as ratios; the k axis labels k = 1 (the first cutoff) and about ten others.
@@ -110,7 +111,8 @@ def plot(
     axes.set_ylabel("mean NDCG@k")
     gain = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
     label_used = options_used.get("label")
-    axes.set_title(title or f"gain={gain} ties={options_used['ties']} ideal={options_used['ideal']}"
+    weighted = f" weighted by {options_used['weight_col']}" if options_used.get("weight_col") else ""
+    axes.set_title(title or f"gain={gain} ties={options_used['ties']} ideal={options_used['ideal']}{weighted}"
                    + (f"\nlabel: {label_used if len(label_used) <= 90 else label_used[:87] + '...'}" if label_used else "")
                    + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
     axes.grid(True, alpha=0.3)

@@ -154,6 +154,14 @@ WEIGHTED_SUMMARIES = [
     ({"k": [5, "all"], "weighted": True, "segment_cols": ["arm"]}, {"k": [5, None], "weight_col": "w", "segments": ["arm"]}),
     ({"measures": ["nDCG@5", "Success@1"], "weighted": True},
      {"measures": ["nDCG@5", "Success@1"], "ties": "item-asc", "weight_col": "w"}),
+    # LightGBM's rule: a query with no relevant item adds 1 to the weighted sum, not its weight
+    ({"k": [1, 3, "all"], "weighted": True, "convention": "lightgbm", "intervals": True},
+     {"k": [1, 3, None], "weight_col": "w", "convention": "lightgbm", "row_col": "rn", "intervals": True}),
+    ({"k": [5], "weighted": True, "convention": "LightGBM", "segment_cols": ["arm"]},
+     {"k": [5], "weight_col": "w", "convention": "lightgbm", "row_col": "rn", "segments": ["arm"]}),
+    # other conventions (and lightgbm without weights) leave the weighted sum as it is
+    ({"k": [5], "weighted": True, "convention": "sklearn"}, {"k": [5], "weight_col": "w", "convention": "sklearn"}),
+    ({"k": [5], "convention": "lightgbm"}, {"k": [5], "convention": "lightgbm", "row_col": "rn"}),
 ]
 
 
@@ -170,6 +178,29 @@ def test_dbt_summaries_are_the_runners_summary(adapter):
         else:
             dbt_sql = macros.ndcg_summary("per_query_rows", **dbt_args)
         assert canonical(dbt_sql, dialect) == canonical(runner, dialect), (adapter, options)
+
+
+def test_the_lightgbm_rule_changes_the_dbt_summary():
+    """convention= reaches the dbt summary: with weights under 'lightgbm' its SQL differs from the
+    plain weighted summary, without weights it does not (the rule is of the weighted sum)."""
+    macros = dbt_standin.load(PACKAGE)
+    weighted = macros.ndcg_summary("per_query_rows", k=[5], weighted=True)
+    assert macros.ndcg_summary("per_query_rows", k=[5], weighted=True, convention="lightgbm") != weighted
+    assert macros.ndcg_summary("per_query_rows", k=[5], weighted=True, convention="sklearn") == weighted
+    assert macros.ndcg_summary("per_query_rows", k=[5], convention="lightgbm") == macros.ndcg_summary(
+        "per_query_rows", k=[5])
+
+
+@pytest.mark.parametrize("dbt_args, options", [
+    ({"weighted": True, "convention": "lightgbm"}, {"weight_col": "w", "convention": "lightgbm", "row_col": "rn"}),
+    ({"convention": "nope"}, {"convention": "nope"}),
+])
+def test_the_dbt_measures_summary_refuses_what_the_runner_refuses(dbt_args, options):
+    macros = dbt_standin.load(PACKAGE)
+    message = python_error({"measures": ["nDCG@5"], **options})
+    with pytest.raises(CompilerError) as raised:
+        macros.ndcg_measures_summary("per_query_rows", ["nDCG@5"], **dbt_args)
+    assert str(raised.value) == "ndcg_sql: " + message
 
 
 def python_error(options: dict) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 import ndcg_sql
 from conftest import EXAMPLES
+from ndcg_sql import cli
 from ndcg_sql.plot import plot
 from test_cli import run_cli
 
@@ -64,6 +65,40 @@ def test_cli_plot(tmp_path):
     assert out.read_bytes().startswith(PNG_MAGIC)
     bad = run_cli("plot", BM25, "--k", "all", "-o", str(out))
     assert bad.returncode == 2 and "positive integer cutoffs" in bad.stderr
+
+
+def test_cli_plot_weight_col(tmp_path, monkeypatch):
+    """plot --weight-col (the option table's weight_col, as evaluate's): the lines are the weighted
+    means sum(w x) / sum(w), computed here with numpy from the unweighted per-query NDCG."""
+    data = pd.read_csv(EXAMPLES / "lightgbm_lambdarank" / "rank.test.scored.csv")
+    data["w"] = (data["query_id"] % 3 + 1) * 1.5  # 1.5, 3, 4.5: the same on every row of a query
+    path = tmp_path / "weighted.csv"
+    data.to_csv(path, index=False)
+    out = tmp_path / "w.png"
+    args = ["plot", str(path), "--item-col", "doc_id", "--k", "1", "5", "--weight-col", "w", "-o", str(out)]
+    done = run_cli(*args)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    plotted = {}
+
+    def recording(*given, **options):
+        plotted.update(plot(*given, **options))
+        return plotted
+
+    monkeypatch.setattr(cli, "plot", recording)
+    assert cli.main([*args, "--no-progress"]) == 0
+    per_query = ndcg_sql.evaluate(str(path), item_col="doc_id", k=[1, 5]).per_query_records()
+    weight = data.groupby("query_id")["w"].first()
+    points = plotted["weighted.csv"]
+    assert [p["k"] for p in points] == [1, 5]
+    for point in points:
+        rows = [r for r in per_query if r["k"] == point["k"]]
+        x = np.array([r["ndcg"] for r in rows])
+        w = np.array([weight[r["query_id"]] for r in rows])
+        assert point["ndcg"] == pytest.approx((w * x).sum() / w.sum(), rel=1e-9, abs=1e-9)
+        assert point["ndcg"] != pytest.approx(x.mean(), rel=1e-6)  # the weights matter here
+    bad = run_cli(*args, "--bootstrap", "10")  # the bootstrap of a weighted mean is not implemented
+    assert bad.returncode == 2 and "bootstrap" in bad.stderr
 
 
 def test_distribution_panel_and_its_errors(tmp_path):

@@ -13,8 +13,9 @@ import pandas as pd
 import pytest
 from sklearn.metrics import ndcg_score
 
+import dbt_standin
 import ndcg_sql
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
 TOL = dict(rel=1e-9, abs=1e-9)
 LGB = EXAMPLES / "lightgbm_lambdarank" / "rank.test.scored.csv"
@@ -137,3 +138,49 @@ def test_weight_options_refused():
         ndcg_sql.to_sql("runs", weight_col="w", judgments_table="qrels", missing_queries="zero")
     with pytest.raises(ndcg_sql.OptionError, match="compare does not take weight_col"):
         ndcg_sql.compare(data, data, item_col="doc_id", weight_col="w")
+
+
+def test_dbt_summary_applies_lightgbm_weight_rule_in_duckdb():
+    """dbt's ndcg_per_query and ndcg_summary (rendered by the stand-in, run by DuckDB) under
+    convention='lightgbm' with weights give LightGBM's weighted ndcg@k (rank_metric.hpp,
+    NDCGMetric::Eval): sum over queries of (w * ndcg, or 1 for a query with no relevant item)
+    divided by the sum of all weights. Expected values computed by hand below."""
+    runs = pd.DataFrame({
+        "query_id": [1, 1, 2, 2, 3, 3],
+        "item_id": ["a", "b", "c", "d", "e", "f"],
+        "score": [3.0, 2.0, 5.0, 1.0, 1.0, 2.0],
+        "label": [0, 1, 2, 1, 0, 0],
+        "rn": [0, 1, 2, 3, 4, 5],
+        "w": [2.0, 2.0, 1.0, 1.0, 4.0, 4.0],
+    })
+    # gain 2^label - 1, discount 1 / log2(rank + 1):
+    # q1 (w 2): a (0), b (1): DCG@1 0, NDCG@all = (1 / log2 3) / 1
+    # q2 (w 1): c (2), d (1): the ideal order, NDCG 1 at every k
+    # q3 (w 4): no relevant item: NDCG 1 (convention lightgbm), adds 1, not 4
+    ndcg = {1: np.array([0.0, 1.0, 1.0]), None: np.array([1 / np.log2(3), 1.0, 1.0])}
+    w = np.array([2.0, 1.0, 4.0])
+    term = {k: np.array([w[0] * x[0], w[1] * x[1], 1.0]) for k, x in ndcg.items()}
+    expected = {1: 2 / 7, None: (2 / np.log2(3) + 2) / 7}
+    for k in (1, None):
+        assert term[k].sum() / w.sum() == pytest.approx(expected[k], **TOL)
+    macros = dbt_standin.load(dbt_standin.package_files(ROOT / "dbt_macros"))
+    con = duckdb.connect()
+    con.register("runs", runs)
+    per_query = macros.ndcg_per_query('"runs"', k=[1, "all"], convention="lightgbm", row_col="rn", weight_col="w")
+    con.sql(f"CREATE TABLE per_query_rows AS {per_query}")
+    summary = con.sql(macros.ndcg_summary("per_query_rows", k=[1, "all"], weighted=True, convention="lightgbm",
+                                          intervals=True))
+    rows = {r["k"]: r for r in (dict(zip(summary.columns, row)) for row in summary.fetchall())}
+    n = len(w)
+    for k in (1, None):
+        assert rows[k]["ndcg"] == pytest.approx(expected[k], **TOL), k
+        assert rows[k]["no_relevant"] == 1 and rows[k]["queries"] == n
+        # the linearised standard error of the ratio mean, with LightGBM's terms (sql/summary.sql.j2)
+        stderr = np.sqrt(n / (n - 1) * ((term[k] - w * expected[k]) ** 2).sum()) / w.sum()
+        assert rows[k]["stderr"] == pytest.approx(stderr, **TOL), k
+    # the plain weighted mean (every query adds w * ndcg) is another number: the rule is applied
+    plain = con.sql(macros.ndcg_summary("per_query_rows", k=[1, "all"], weighted=True)).fetchall()
+    assert {row[0]: row[1] for row in plain}[None] == pytest.approx((2 / np.log2(3) + 1 + 4) / 7, **TOL)
+    # and the Python runner agrees
+    runner = ndcg_sql.evaluate(runs, k=[1, None], convention="lightgbm", row_col="rn", weight_col="w")
+    assert {r["k"]: r["ndcg"] for r in runner.summary_records()} == pytest.approx(expected, **TOL)

@@ -8,18 +8,22 @@
       query_col     the query column (default 'query_id')
       segment_cols  the segment columns of those rows (as given to ndcg_measures)
       intervals     true, false, or none (default: with measures, always)
-      weighted      the rows carry query weights (weight_col of ndcg_measures): the weighted mean -#}
+      weighted      the rows carry query weights (weight_col of ndcg_measures): the weighted mean
+      convention    the convention given to ndcg_measures (default none): checked as the runner
+                    does ('lightgbm' with weighted is LightGBM's ndcg@k, refused with measures) -#}
 {% macro ndcg_measures_summary(per_query, measures, query_col='query_id', segment_cols=[], intervals=none,
-                               weighted=false) -%}
+                               weighted=false, convention=none) -%}
   {{ return(adapter.dispatch('ndcg_measures_summary', 'ndcg_sql')(per_query, measures, query_col, segment_cols,
-                                                                  intervals, weighted)) }}
+                                                                  intervals, weighted, convention)) }}
 {%- endmacro %}
 
-{% macro default__ndcg_measures_summary(per_query, measures, query_col, segment_cols, intervals, weighted) -%}
+{% macro default__ndcg_measures_summary(per_query, measures, query_col, segment_cols, intervals, weighted,
+                                        convention) -%}
   {%- set summary = ndcg_sql._summary_context({
       'k': none, 'measures': measures, 'segments': segment_cols or none, 'intervals': intervals, 'bootstrap': 0,
       'seed': 0, 'query_col': query_col, 'ties': none}) -%}
   {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col),
-                         'weighted': weighted}) -%}
+                         'weighted': weighted,
+                         'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, true)}) -%}
   {{ return(ndcg_sql._tmpl_summary(**summary)) }}
 {%- endmacro %}

@@ -10,18 +10,23 @@
       segment_cols  the segment columns of those rows (as given to ndcg_per_query)
       intervals     add the standard error and normal 95% interval (default: with segment_cols)
       weighted      the rows carry query weights (weight_col of ndcg_per_query): the weighted mean
+      convention    the convention given to ndcg_per_query (default none): with weighted, 'lightgbm'
+                    applies LightGBM's rule, a query with no relevant item adds 1 to the weighted
+                    sum, not its weight (sql/options/weight_rule.sql, as the Python runner)
     Returns one SELECT statement starting with WITH: inside another query, write
     `select * from ({{ ndcg_sql.ndcg_summary(...) }}) as summary`. -#}
 {% macro ndcg_summary(per_query, query_col='query_id', k=[1, 3, 5, 10, 20, none], segment_cols=[], intervals=none,
-                      weighted=false) -%}
-  {{ return(adapter.dispatch('ndcg_summary', 'ndcg_sql')(per_query, query_col, k, segment_cols, intervals, weighted)) }}
+                      weighted=false, convention=none) -%}
+  {{ return(adapter.dispatch('ndcg_summary', 'ndcg_sql')(per_query, query_col, k, segment_cols, intervals, weighted,
+                                                         convention)) }}
 {%- endmacro %}
 
-{% macro default__ndcg_summary(per_query, query_col, k, segment_cols, intervals, weighted) -%}
+{% macro default__ndcg_summary(per_query, query_col, k, segment_cols, intervals, weighted, convention) -%}
   {%- set summary = ndcg_sql._summary_context({
       'k': k, 'measures': none, 'segments': segment_cols or none, 'intervals': intervals, 'bootstrap': 0,
       'seed': 0, 'query_col': query_col, 'ties': none}) -%}
   {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col),
-                         'weighted': weighted}) -%}
+                         'weighted': weighted,
+                         'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, false)}) -%}
   {{ return(ndcg_sql._tmpl_summary(**summary)) }}
 {%- endmacro %}

@@ -89,11 +89,9 @@
   {%- endif -%}
 
   {#- LightGBM adds 1 for a query with no relevant item to its weighted sum, not the query's weight
-      (ndcg_sql/conventions.py): a rule of its NDCG summary -#}
-  {%- set unweighted_no_relevant = weight_col is not none and chosen.get('no_relevant_weight') == 'one' -%}
-  {%- if unweighted_no_relevant and summary['parsed_measures'] is not none -%}
-    {{ fail("convention '" ~ chosen['convention'] ~ "' with " ~ ndcg_sql._spelled('weight_col') ~ " is LightGBM's weighted ndcg@k: give k, not measures") }}
-  {%- endif -%}
+      (sql/options/weight_rule.sql, which dbt's summary macros call too) -#}
+  {%- set unweighted_no_relevant = ndcg_sql._unweighted_no_relevant(
+      chosen.get('convention'), weight_col is not none, summary['parsed_measures'] is not none) -%}
 
   {#- the row order of ties='input-order' -#}
   {%- if ties == 'input-order' and options['row_col'] is none -%}

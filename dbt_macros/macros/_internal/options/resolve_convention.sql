@@ -6,13 +6,8 @@
     judgments with a convention whose ideal ranking is the list are option errors. -#}
 {% macro _resolve_convention(convention, given, judged) -%}
   {%- if convention is none -%}{{ return(given) }}{%- endif -%}
-  {%- set table = ndcg_sql._convention_table() -%}
-  {%- set key = convention | string | lower | replace('_', '-') | replace('trec-eval', 'trec_eval') -%}
-  {%- set name = table['aliases'].get(key, key) -%}
-  {%- if name not in table['conventions'] -%}
-    {{ ndcg_sql._option_error("convention must be one of " ~ table['conventions'].keys() | join(', ') ~ "; got " ~ ndcg_sql._shown(convention)) }}
-  {%- endif -%}
-  {%- set preset = table['conventions'][name] -%}
+  {%- set found = ndcg_sql._convention_preset(convention) -%}
+  {%- set name, preset = found['name'], found['preset'] -%}
   {%- if judged and not preset.get('judgments_allowed', true) -%}
     {{ ndcg_sql._option_error("convention '" ~ name ~ "' takes the ideal ranking from the list itself; give labels, not judgments") }}
   {%- endif -%}
@@ -26,6 +21,20 @@
     {%- endif -%}
     {%- do out.update({option: value}) -%}
   {%- endfor -%}
-  {%- do out.update({'convention': name, 'no_relevant_weight': preset.get('no_relevant_weight', 'weight')}) -%}
+  {%- do out.update({'convention': name}) -%}
   {{ return(out) }}
+{%- endmacro %}
+
+{#- A convention as given (any case, '_' or '-', an alias) -> {'name': its canonical name,
+    'preset': its entry of ndcg_sql/conventions.py}, or none for none; an unknown convention is
+    an option error. -#}
+{% macro _convention_preset(convention) -%}
+  {%- if convention is none -%}{{ return(none) }}{%- endif -%}
+  {%- set table = ndcg_sql._convention_table() -%}
+  {%- set key = convention | string | lower | replace('_', '-') | replace('trec-eval', 'trec_eval') -%}
+  {%- set name = table['aliases'].get(key, key) -%}
+  {%- if name not in table['conventions'] -%}
+    {{ ndcg_sql._option_error("convention must be one of " ~ table['conventions'].keys() | join(', ') ~ "; got " ~ ndcg_sql._shown(convention)) }}
+  {%- endif -%}
+  {{ return({'name': name, 'preset': table['conventions'][name]}) }}
 {%- endmacro %}
