@@ -1,3 +1,4 @@
+import re
 import sys
 from pathlib import Path
 
@@ -11,37 +12,72 @@ EXAMPLES = ROOT / "examples"
 
 
 #: Where the two pytest-xdist workers spend their time (seconds of one worker, whole suite,
-#: quiet machine, 2026-12-02), longest first: ``--dist loadgroup`` hands out one group at a
-#: time in collection order (pyproject.toml: ``--no-loadscope-reorder``), so the longest go
-#: first and the short files fill in at the end. Each engine's tests, from every file, are one
+#: quiet machine, 2026-12-02), longest first. A group runs on one worker, and groups are handed
+#: out one at a time in this order (then the other files in collection order), so the longest
+#: go first and the short files fill in at the end. Each engine's tests, from every file, are one
 #: group (the engine starts on one worker only: tests/engines.py ``shared``); every other test
 #: file is a group of its own (its module fixtures, such as dbt builds, run once).
 LONGEST_FIRST = ("spark", "snowflake", "bigquery", "test_portable_sql.py", "test_dbt_adapters.py",
                  "test_one_source.py", "postgres", "redshift", "test_dbt.py", "test_dbt_gen.py", "test_measures.py",
                  "test_properties.py", "test_reference.py", "test_one_scan.py", "test_dbt_incremental.py",
                  "test_identifiers.py", "test_id_types.py", "test_analyst.py")
+#: The engines of tests/engines.py (ENGINES), and the files whose tests take one of them as the
+#: ``engine`` fixture, its name first in the test's id (``test_x[spark-case]``).
+ENGINE_NAMES = ("bigquery", "postgres", "redshift", "snowflake", "spark")
+ENGINE_FIXTURE_FILES = ("test_warehouses.py", "test_measures_warehouses.py", "test_dbt_warehouses.py")
+#: Tests (or whole files) that use one engine without the ``engine`` fixture.
+ON_ENGINE = {"test_spark_scale.py": "spark",
+             "test_warehouses.py::test_postgres_matches_duckdb_on_generated_tables": "postgres",
+             "test_warehouses.py::test_ids_of_different_types_on_a_warehouse_give_a_clear_error": "postgres",
+             "test_warehouses.py::test_bigquery_qualified_names_resolve_in_zetasql": "bigquery"}
 
 
-def group_of(item) -> str:
-    """The engine a test runs on (the ``engine`` fixture's parameter, or a test's own
-    ``xdist_group`` mark naming it), else the test's file."""
-    params = getattr(getattr(item, "callspec", None), "params", {})
-    if isinstance(params.get("engine"), str):
-        return params["engine"]
-    mark = item.get_closest_marker("xdist_group")
-    if mark is not None:
-        return mark.args[0] if mark.args else mark.kwargs["name"]
-    return item.path.name
+def group_of(nodeid: str) -> str:
+    """The group of a test: the engine it runs on, else its file. From the test's id alone, as
+    the scheduler (which collects nothing) sees it; tests/test_layout.py checks it against each
+    test's fixtures."""
+    path, _, name = nodeid.partition("::")
+    file = path.rsplit("/", 1)[-1]
+    function, _, params = name.partition("[")
+    first = re.split(r"[-\]]", params, maxsplit=1)[0]
+    if file in ENGINE_FIXTURE_FILES and first in ENGINE_NAMES:
+        return first
+    return ON_ENGINE.get(f"{file}::{function}", ON_ENGINE.get(file, file))
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the groups of :func:`group_of` (pytest-xdist's own ``xdist_group``
+    marks no longer reach its scheduler under pytest 9.2), in the order of LONGEST_FIRST."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Groups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return Groups(config, log)
+
+
+def engine_of(item) -> str | None:
+    """The engine a collected test starts, from its fixtures: the ``engine`` fixture's parameter,
+    the ``postgres`` fixture of tests/test_warehouses.py, or Spark in tests/test_spark_scale.py."""
+    if "engine" in item.fixturenames:
+        return item.callspec.params["engine"]
+    if "postgres" in item.fixturenames:
+        return "postgres"
+    return "spark" if item.path.name == "test_spark_scale.py" else None
+
+
 def pytest_collection_modifyitems(config, items):
+    """Order the tests by LONGEST_FIRST, after checking that :func:`group_of` (test ids) puts
+    every test that starts an engine in that engine's group (else each worker might start it)."""
+    wrong = [item.nodeid for item in items if engine_of(item) not in (None, group_of(item.nodeid))]
+    if wrong:
+        raise pytest.UsageError(f"tests/conftest.py group_of misses the engine of: {wrong[:5]}")
     rank = {group: place for place, group in enumerate(LONGEST_FIRST)}
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(group_of(item)))
     # stable: the tests of a file keep their order (module fixtures are set up once)
-    items.sort(key=lambda item: rank.get(group_of(item), len(rank)))
+    items.sort(key=lambda item: rank.get(group_of(item.nodeid), len(rank)))
 
 
 @pytest.fixture(scope="session", autouse=True)

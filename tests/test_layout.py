@@ -59,3 +59,4 @@ def test_the_command_line_is_the_option_table(command):
             assert action.dest == p.name
             assert action.choices == (list(p.choices) if p.choices and action.choices is not None and isinstance(action.choices, list) else p.choices)
             assert action.help.replace("%%", "%").startswith(p.cli.helps.get(command, p.doc))
+

@@ -15,8 +15,6 @@ from benchmarks import generate, spark as spark_benchmark
 from benchmarks.counting import CountedSession
 from engines import shared
 
-pytestmark = pytest.mark.xdist_group("spark")  # on the worker that runs Spark (tests/conftest.py)
-
 
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):

@@ -176,7 +176,6 @@ def postgres():
     return shared("postgres")
 
 
-@pytest.mark.xdist_group("postgres")  # on the worker that runs Postgres (tests/conftest.py)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(
     rows=rankings(),
@@ -200,7 +199,6 @@ def test_postgres_matches_duckdb_on_generated_tables(postgres, rows, cutoffs, ti
             assert (a is None) == (b is None) and (a is None or math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)), (key, value, a, b)
 
 
-@pytest.mark.xdist_group("bigquery")
 @pytest.mark.parametrize("what", ["per_query", "summary", "coverage"])
 def test_bigquery_qualified_names_resolve_in_zetasql(what):
     """project.dataset.table names, quoted part by part, resolve in GoogleSQL's analyzer."""
@@ -214,7 +212,6 @@ def test_bigquery_qualified_names_resolve_in_zetasql(what):
         shared("bigquery").analyze(sql, ["other-project", "search_logs"], {"runs": columns[:3], "qrels": columns})
 
 
-@pytest.mark.xdist_group("postgres")
 def test_ids_of_different_types_on_a_warehouse_give_a_clear_error(postgres):
     """A warehouse compares ids as stored (types are not inspected there): integer query ids against
     text ones, which Postgres refuses to compare, give an InputError with the engine's first line,
