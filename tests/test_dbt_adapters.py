@@ -40,7 +40,7 @@ pytest.importorskip("dbt.adapters.snowflake", reason="install '.[test]'")
 import sqlglot
 from sqlglot.errors import ErrorLevel
 
-from engines import fakesnow_python
+from engines import SPARK_JVM_OPTIONS, fakesnow_python
 from test_dbt import (
     DAILY_NODES,
     NODES,
@@ -143,7 +143,8 @@ def spark_build(request, tmp_path_factory):
         return
     project = copy_project(tmp_path_factory)
     build = Build("spark", project, SPARK_MINUTES,
-                  NDCG_SQL_DBT_SPARK_WAREHOUSE=str(project.parent.parent / "spark-warehouse"))
+                  NDCG_SQL_DBT_SPARK_WAREHOUSE=str(project.parent.parent / "spark-warehouse"),
+                  JDK_JAVA_OPTIONS=SPARK_JVM_OPTIONS)  # read by every JVM the build starts
     try:
         yield build
     finally:
