@@ -25,9 +25,9 @@ class Judged:
 def statement(context: dict) -> str:
     """The probe (DuckDB source): the four id columns, then every column of the judgments,
     of the two tables joined under a condition that is false, so no row is read."""
-    return (f"SELECT r.{context['query_col']}, r.{context['item_col']}, j.{context['j_query_col']}, "
-            f"j.{context['j_item_col']}, j.* FROM {context['run_relation']} AS r "
-            f"CROSS JOIN {context['judgments_relation']} AS j WHERE 1 = 0")
+    return (f"SELECT r.{context['query_col']} AS run_query, r.{context['item_col']} AS run_item, "
+            f"j.{context['j_query_col']} AS judged_query, j.{context['j_item_col']} AS judged_item, j.* "
+            f"FROM {context['run_relation']} AS r CROSS JOIN {context['judgments_relation']} AS j WHERE 1 = 0")
 
 
 def judged(executor, context: dict, columns, as_text: bool = False) -> Judged:
