@@ -120,13 +120,17 @@ _SPARK_TYPES = (
     ("other", ("binary", "array", "map", "struct")),
 )
 #: DuckDB's own DB-API cursor (a DuckDB connection given as a warehouse, dialect "duckdb"):
-#: its description tells only "NUMBER" for every number (read as a fraction: its text form
-#: is right for whole numbers too).
+#: DuckDB's type names (its type objects' text, "DECIMAL(18,3)" read as "DECIMAL" at scale 3);
+#: DuckDB before 1.1 told only "NUMBER" (read as a fraction: its text form is right for whole
+#: numbers too) and "STRING".
 _DUCKDB_TYPES = (
-    ("fraction", ("NUMBER",)),
-    ("text", ("STRING",)),
-    ("text_like", ("DATETIME", "Date", "bool", "TIMEDELTA", "UUID")),
-    ("other", ("BINARY", "dict", "list")),
+    ("integer", ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+                 "UBIGINT", "UHUGEINT")),
+    ("text", ("VARCHAR", "STRING")),
+    ("fraction", ("FLOAT", "DOUBLE", "NUMBER")),
+    ("decimal", ("DECIMAL",)),
+    ("text_like", ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "UUID", "INTERVAL")),
+    ("other", ("BLOB", "BIT")),
 )
 
 

@@ -164,8 +164,10 @@ class Warehouse(Executor):
             described = [tuple(d) for d in cursor.description]
         finally:
             cursor.close()
-        return [d[0] for d in described], [ColumnType(d[1] if len(d) > 1 else None, d[5] if len(d) > 5 else None)
-                                           for d in described]
+        # a type code of the driver's own class (DuckDB's type objects) is read by its text
+        codes = [d[1] if len(d) > 1 and isinstance(d[1], (int, str, type(None))) else str(d[1]) for d in described]
+        return [d[0] for d in described], [ColumnType(code, d[5] if len(d) > 5 else None)
+                                           for code, d in zip(codes, described)]
 
     def recover(self) -> None:
         """After a failed statement: roll back the transaction it aborted, where a failure aborts

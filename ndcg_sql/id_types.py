@@ -92,10 +92,15 @@ class ColumnType(NamedTuple):
 def warehouse_kind(dialect, column: ColumnType) -> str | None:
     """The kind (:func:`kind`) of a warehouse column, by the engine's type codes (``dialect.id_types``);
     None for a code not listed (then ids are compared as stored)."""
+    code, scale = column.code, column.scale
+    if isinstance(code, str) and "(" in code:  # a type name with its parameters: DECIMAL(18,3)
+        code, parameters = code.split("(", 1)[0].strip(), code.split("(", 1)[1].rstrip(")").split(",")
+        if scale is None and len(parameters) == 2 and parameters[1].strip().isdigit():
+            scale = int(parameters[1])
     for found, codes in dialect.id_types:
-        if column.code in codes:
+        if code in codes:
             if found == "decimal":
-                return "integer" if column.scale == 0 else "fraction"
+                return "integer" if scale == 0 else "fraction"
             return found
     return None
 

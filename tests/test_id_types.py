@@ -179,6 +179,8 @@ def test_warehouse_type_codes_map_to_the_kinds_of_the_rule():
     assert [id_types.warehouse_kind(postgres, ColumnType(1700, scale)) for scale in (0, 2, None)] == [
         "integer", "fraction", "fraction"]
     assert [id_types.warehouse_kind(snowflake, ColumnType(0, scale)) for scale in (0, 3)] == ["integer", "fraction"]
+    assert [id_types.warehouse_kind(dialects.get("duckdb"), ColumnType(name)) for name in
+            ("DECIMAL(18,0)", "DECIMAL(18,3)", "BIGINT", "INTEGER[]")] == ["integer", "fraction", "integer", None]
     assert id_types.warehouse_kind(spark, ColumnType("array", None, "array<bigint>")) == "other"
     assert str(ColumnType("array", None, "array<bigint>")) == "array<bigint>"
 
