@@ -13,7 +13,7 @@ from typing import Sequence
 
 import duckdb
 
-from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, runner, templates, validation
+from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, probe, runner, templates, validation
 from .errors import InputError, OptionError, first_line
 from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
@@ -64,7 +64,8 @@ def evaluate(
             computation runs there, nothing is written, and only the summary, the counts and
             (``per_query=True``) the per-query rows come back: one statement for the input
             checks, the summary and the query counts, naming each input table once, and one
-            more for the per-query rows.
+            more for the per-query rows; with judgments, one before them that reads no row
+            gives the id columns' types (compared as :mod:`ndcg_sql.id_types` says).
         dialect: with a warehouse connection: "bigquery", "snowflake", "spark", "postgres",
             "redshift" or "duckdb" (a SparkSession: "spark" by default).
         per_query: with a warehouse connection, also fetch the per-query rows.
@@ -155,26 +156,32 @@ def engine_failure(engine: str, data, judgments, options: dict, error: BaseExcep
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:
-    """:func:`evaluate` on a warehouse connection (table names there)."""
+    """:func:`evaluate` on a warehouse connection (table names there). With judgments, one statement
+    that reads no row tells the judgments' columns and the ids' types (:mod:`ndcg_sql.probe`)."""
     target = executor.dialect
     relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
     first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
                             segmented_judgments=judgments is not None)
-    segmented = False
-    if first.segments and judgments is not None:
-        names, _ = executor.fetch(f"SELECT * FROM {relations[1]} WHERE 1 = 0")
-        stored = {str(name) for name in names}
-        present = {s: "?" for s in first.segments if identifiers.folded(s, target.fold) in stored}
-        segmented = checking.segmented_judgments({s: "?" for s in first.segments}, present, first.segments,
-                                                 first.options.missing_queries)
+    segmented, hints, seen_item_type = False, None, None
+    if judgments is not None:
+        as_text = conventions.CONVENTIONS.get(first.convention or "", {}).get("ids") == "text"
+        found = probe.judged(executor, first.context, checking.Columns.of(options, first.order_col, True, first.label),
+                             as_text=as_text)
+        hints, seen_item_type = {"id_forms": found.id_forms}, found.item_type
+        if first.segments:
+            stored = set(found.judgment_columns)
+            present = {s: "?" for s in first.segments if identifiers.folded(s, target.fold) in stored}
+            segmented = checking.segmented_judgments({s: "?" for s in first.segments}, present, first.segments,
+                                                     first.options.missing_queries)
+    item_type = item_type or seen_item_type
     resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
-                               segmented_judgments=segmented)
+                               segmented_judgments=segmented, hints=hints)
     if item_type is None and resolved.context["item_order"] != "item":
         # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
         _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
         if not (rows and isinstance(rows[0][0], str)):
             resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
-                                       segmented_judgments=segmented)
+                                       segmented_judgments=segmented, hints=hints)
     checks = None
     if check:
         columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)

@@ -39,6 +39,13 @@ context (``ndcg_sql.sql_text``):
   (Postgres, Redshift). A warehouse run whose one statement failed (bad input
   can make a cast fail) rolls back before it checks the input for the message;
   the transaction's work was lost with the failure already.
+* ``id_types`` - what the engine's driver reports as a column's type (a DB-API
+  ``cursor.description`` type code; a SparkSession's ``DataType.typeName()``), by the kind
+  of id it holds (:func:`ndcg_sql.id_types.kind`): the warehouse runner reads the id
+  columns' types from a statement that reads no row (``WHERE 1 = 0``) and compares ids by
+  the rule of :mod:`ndcg_sql.id_types`. "decimal" is a whole number at scale 0 (the
+  description's ``scale``), else a fraction. A code not listed (a JSON, VARIANT or user
+  type, or another driver's codes) leaves those ids compared as stored.
 
 The dbt macros cannot call sqlglot: ``tools/dbt_gen.py`` (a build tool) turns this table
 (with sqlglot's spelling of each type and expression) into per-engine dbt
@@ -66,6 +73,7 @@ class Dialect:
     try_double: str = "TRY_CAST({x} AS DOUBLE)"
     text: str = "VARCHAR"  # a text type any value casts to (sqlglot writes Redshift's as VARCHAR(MAX))
     aborts_transaction: bool = False
+    id_types: tuple[tuple[str, tuple], ...] = ()  # (kind, the driver's type codes of that kind)
 
 
 #: Postgres/Redshift: a text holding a number as their float8 input accepts it
@@ -76,19 +84,70 @@ _POSTGRES_NUMBER = (
 )
 
 
+#: Postgres type OIDs (pg_type), as psycopg, psycopg2 and redshift_connector report them.
+_POSTGRES_TYPES = (
+    ("integer", (20, 21, 23, 26)),  # int8, int2, int4, oid
+    ("text", (18, 19, 25, 1042, 1043)),  # "char", name, text, bpchar, varchar
+    ("fraction", (700, 701)),  # float4, float8
+    ("decimal", (1700,)),  # numeric
+    ("text_like", (16, 1082, 1083, 1114, 1184, 1186, 1266, 2950)),  # bool, date, time(tz), timestamp(tz), interval, uuid
+    ("other", (17, 1000, 1001, 1005, 1007, 1009, 1014, 1015, 1016, 1021, 1022, 1231)),  # bytea, arrays
+)
+#: snowflake.connector's type codes (``snowflake.connector.constants.FIELD_TYPES``; fakesnow's too).
+_SNOWFLAKE_TYPES = (
+    ("decimal", (0,)),  # FIXED: NUMBER(p, s)
+    ("fraction", (1,)),  # REAL
+    ("text", (2,)),  # TEXT
+    ("text_like", (3, 4, 6, 7, 8, 12, 13)),  # DATE, TIMESTAMP(_LTZ/_TZ/_NTZ), TIME, BOOLEAN
+    ("other", (9, 10, 11, 14, 15, 16, 17)),  # OBJECT, ARRAY, BINARY, GEOGRAPHY, GEOMETRY, VECTOR, MAP
+)
+#: google.cloud.bigquery.dbapi's type codes: the result schema's field types (legacy and standard names).
+_BIGQUERY_TYPES = (
+    ("integer", ("INTEGER", "INT64")),
+    ("text", ("STRING",)),
+    ("fraction", ("FLOAT", "FLOAT64")),
+    ("decimal", ("NUMERIC", "BIGNUMERIC", "DECIMAL", "BIGDECIMAL")),
+    ("text_like", ("BOOLEAN", "BOOL", "DATE", "TIME", "DATETIME", "TIMESTAMP", "INTERVAL")),
+    ("other", ("BYTES", "RECORD", "STRUCT", "GEOGRAPHY", "RANGE")),
+)
+#: pyspark's ``DataType.typeName()``, and databricks-sql-connector's type codes (Hive type names).
+_SPARK_TYPES = (
+    ("integer", ("byte", "short", "integer", "long", "tinyint", "smallint", "int", "bigint")),
+    ("text", ("string", "varchar", "char")),
+    ("fraction", ("float", "double")),
+    ("decimal", ("decimal",)),
+    ("text_like", ("boolean", "date", "timestamp", "timestamp_ntz")),
+    ("other", ("binary", "array", "map", "struct")),
+)
+#: DuckDB's own DB-API cursor (a DuckDB connection given as a warehouse, dialect "duckdb"):
+#: DuckDB's type names (its type objects' text, "DECIMAL(18,3)" read as "DECIMAL" at scale 3);
+#: DuckDB before 1.1 told only "NUMBER" (read as a fraction: its text form is right for whole
+#: numbers too) and "STRING".
+_DUCKDB_TYPES = (
+    ("integer", ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
+                 "UBIGINT", "UHUGEINT")),
+    ("text", ("VARCHAR", "STRING")),
+    ("fraction", ("FLOAT", "DOUBLE", "NUMBER")),
+    ("decimal", ("DECIMAL",)),
+    ("text_like", ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "UUID", "INTERVAL")),
+    ("other", ("BLOB", "BIT")),
+)
+
+
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})"),
+        Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})",
+                id_types=_DUCKDB_TYPES),
         Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False,
-                nan="ISNAN({x})"),
+                nan="ISNAN({x})", id_types=_BIGQUERY_TYPES),
         Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"),
-                float32=False),
-        Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table")),
+                float32=False, id_types=_SNOWFLAKE_TYPES),
+        Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table"), id_types=_SPARK_TYPES),
         Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table"),
-                try_double=_POSTGRES_NUMBER, aborts_transaction=True),
+                try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES),
         Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table"),
-                try_double=_POSTGRES_NUMBER, aborts_transaction=True),
+                try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES),
     )
 }
 

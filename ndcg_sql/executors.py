@@ -17,6 +17,7 @@ import duckdb
 from sqlglot import exp
 
 from . import dialects, identifiers
+from .id_types import ColumnType
 from .errors import OptionError
 from .inputs import new_view_name
 from .plan import Steps
@@ -144,6 +145,27 @@ class Warehouse(Executor):
             return [d[0] for d in cursor.description], rows
         finally:
             cursor.close()
+
+    def column_types(self, sql) -> tuple[list[str], list[ColumnType]]:
+        """The names and types of a statement's columns, from the driver's result metadata (a
+        DB-API ``cursor.description``: type code and scale; a SparkSession's schema), with its
+        rows fetched and dropped: the statement should read none (``WHERE 1 = 0``)."""
+        text = transpile(sql, self.dialect)
+        if is_spark(self.con):
+            fields = self.con.sql(text).schema.fields
+            return [f.name for f in fields], [ColumnType(f.dataType.typeName(), getattr(f.dataType, "scale", None),
+                                                         f.dataType.simpleString()) for f in fields]
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(text)
+            cursor.fetchall()
+            described = [tuple(d) for d in cursor.description]
+        finally:
+            cursor.close()
+        # a type code of the driver's own class (DuckDB's type objects) is read by its text
+        codes = [d[1] if len(d) > 1 and isinstance(d[1], (int, str, type(None))) else str(d[1]) for d in described]
+        return [d[0] for d in described], [ColumnType(code, d[5] if len(d) > 5 else None)
+                                           for code, d in zip(codes, described)]
 
     def recover(self) -> None:
         """After a failed statement: roll back the transaction it aborted, where a failure aborts

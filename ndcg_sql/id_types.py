@@ -18,11 +18,27 @@ from the column types the runner inspected and rendered there as explicit casts
 * Ids of other types (lists, structs, maps, blobs) are refused with an
   :class:`~ndcg_sql.errors.InputError` naming the columns and their types.
 
-The warehouse runner, ``to_sql`` and the dbt macros do not inspect types: there the ids are
-compared as stored (``item_type`` tells whether item ids are text, for the byte-order tie-break).
+Where the types come from:
+
+* DuckDB (``evaluate`` on data or a DuckDB connection): the inspected column types
+  (``inputs.load``).
+* A warehouse (``evaluate(table, judgments=..., con=..., dialect=...)``): with judgments, one
+  statement that reads no row (``SELECT`` the four id columns and the judgments' columns
+  ``FROM`` the two tables ``WHERE 1 = 0``) tells the types through the driver's result
+  metadata (a DB-API ``cursor.description`` type code and scale; a SparkSession's schema),
+  mapped to the kinds of :func:`kind` by the engine's row of :mod:`ndcg_sql.dialects`
+  (``id_types``, :func:`warehouse_kind`). A type code that row does not list (a JSON or
+  VARIANT column, a user type, another driver) leaves that role's ids compared as stored,
+  as before. Without judgments a column is only compared with itself: as stored. The same
+  forms are rendered (``sql/ids.sql.j2``) and transpiled by sqlglot; a warehouse's JSON
+  columns are never read in the ``json_text`` form (its SQL is DuckDB's).
+* ``to_sql`` and the dbt macros do not inspect types: there the ids are compared as stored
+  (``item_type`` tells whether item ids are text, for the byte-order tie-break).
 """
 
 from __future__ import annotations
+
+from typing import Callable, NamedTuple
 
 from .errors import InputError
 
@@ -62,8 +78,43 @@ _AS_TEXT = {"integer": "text", "text": "native", "fraction": "number_text", "enu
             "json": "json_text", "text_like": "text"}
 
 
+class ColumnType(NamedTuple):
+    """A column's type as a warehouse's driver reports it (:mod:`ndcg_sql.dialects`, ``id_types``)."""
+
+    code: object  # a DB-API type code, or Spark's type name
+    scale: object = None  # a fixed-point number's scale, when the driver tells it
+    shown: str | None = None  # the type as the engine writes it, when known
+
+    def __str__(self) -> str:
+        return self.shown or f"of type code {self.code!r}"
+
+
+def warehouse_kind(dialect, column: ColumnType) -> str | None:
+    """The kind (:func:`kind`) of a warehouse column, by the engine's type codes (``dialect.id_types``);
+    None for a code not listed (then ids are compared as stored)."""
+    code, scale = column.code, column.scale
+    if isinstance(code, str) and "(" in code:  # a type name with its parameters: DECIMAL(18,3)
+        code, parameters = code.split("(", 1)[0].strip(), code.split("(", 1)[1].rstrip(")").split(",")
+        if scale is None and len(parameters) == 2 and parameters[1].strip().isdigit():
+            scale = int(parameters[1])
+    for found, codes in dialect.id_types:
+        if code in codes:
+            if found == "decimal":
+                return "integer" if scale == 0 else "fraction"
+            return found
+    return None
+
+
+def item_type(form: str, found_kind: str | None) -> str | None:
+    """The item ids' type as the SQL reads them ("number" or "text", for the byte-order
+    tie-break), from their form and kind; None when the kind is not known."""
+    if found_kind is None:
+        return None
+    return "number" if form == "native" and found_kind in ("integer", "fraction") else "text"
+
+
 def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, columns,
-          as_text: bool = False) -> dict[str, str]:
+          as_text: bool = False, kind_of: Callable[[object], str | None] = kind) -> dict[str, str]:
     """How each id column is read: {"run_query", "run_item", "j_query", "j_item": a form of :data:`FORMS`}
     (the judgments' only with judgments).
 
@@ -72,6 +123,9 @@ def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, colu
         columns: a :class:`ndcg_sql.checking.Columns` (the user's column names by role).
         as_text: compare every id as text, whatever its type (a convention's ``ids="text"``,
             :mod:`ndcg_sql.conventions`: trec_eval's docnos are strings).
+        kind_of: the kind of a column type (default :func:`kind`, of a DuckDB type name; a
+            warehouse's: :func:`warehouse_kind`); None (a type not known): that role's ids
+            are compared as stored.
 
     Raises:
         InputError: an id column of a type that has no text form (a list, a struct, a map,
@@ -84,14 +138,15 @@ def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, colu
         pairs["query"].append(("j_query", "judgments", columns.j_query, judgment_types))
         pairs["item"].append(("j_item", "judgments", columns.j_item, judgment_types))
     for role, sides in pairs.items():
-        kinds = [kind(types[name]) for _, _, name, types in sides]
+        kinds = [kind_of(types[name]) for _, _, name, types in sides]
         for (key, where, name, types), found_kind in zip(sides, kinds):
             if found_kind == "other":
                 described = " and ".join(f"the {w}{chr(39) if w.endswith('s') else chr(39) + 's'} {n!r} is {t[n]}"
                                          for _, w, n, t in sides)
                 raise InputError(f"{role} ids must be numbers or text: {described}; "
                                  f"column {name!r} of the {where} has no text form to compare")
-        for (key, _, _, _), form in zip(sides, _forms_of(kinds, as_text)):
+        chosen = ["native"] * len(sides) if None in kinds else _forms_of(kinds, as_text)
+        for (key, _, _, _), form in zip(sides, chosen):
             found[key] = form
     return found
 

@@ -144,8 +144,9 @@ def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
             raise InputError(
                 f"{executor.dialect.name} could not compute on the input (columns {resolved.query_col!r}, "
                 f"{resolved.order_col!r}): {first_line(failure)}" + (
-                    ". The input checks found nothing wrong; ids of different types on the two sides are "
-                    "compared as stored on a warehouse: give both sides one type" if checks is not None
+                    ". The input checks found nothing wrong; ids of a type the engine's driver does not "
+                    "report (ndcg_sql/dialects.py, id_types) are compared as stored: give both sides one type"
+                    if checks is not None
                     else " (check=False: the input was not checked)")
             ) from failure
     width = len(count_names)

@@ -229,6 +229,20 @@ class Spark:
 # ---------------------------------------------------------------- BigQuery (ZetaSQL)
 
 
+#: ZetaSQL type kinds as google.cloud.bigquery.dbapi names a result column's type (its
+#: ``cursor.description`` type code: the result schema's field type)
+BIGQUERY_TYPE_CODES = {"TYPE_INT64": "INTEGER", "TYPE_STRING": "STRING", "TYPE_DOUBLE": "FLOAT",
+                       "TYPE_BOOL": "BOOLEAN", "TYPE_NUMERIC": "NUMERIC", "TYPE_BIGNUMERIC": "BIGNUMERIC",
+                       "TYPE_DATE": "DATE", "TYPE_TIMESTAMP": "TIMESTAMP", "TYPE_BYTES": "BYTES",
+                       "TYPE_STRUCT": "RECORD", "TYPE_JSON": "JSON"}
+
+
+def _bigquery_type_code(column) -> str | None:
+    kind = getattr(getattr(column, "type", None), "type_kind", None)
+    name = getattr(kind, "name", None) or str(kind)
+    return BIGQUERY_TYPE_CODES.get(name, name)
+
+
 class _ZetaCursor:
     def __init__(self, engine):
         self.engine = engine
@@ -279,7 +293,7 @@ class BigQuery:
         prepared = PreparedQuery.builder().set_sql(sql).set_analyzer_options(self.options).set_catalog(catalog)
         with prepared.set_table_content(content).prepare() as query:
             response = query.execute()
-            names = [(column.name,) for column in query.columns]
+            names = [(column.name, _bigquery_type_code(column)) for column in query.columns]
         rows = []
         content = response.content
         table_data = content.table_data if content is not None else None
@@ -346,7 +360,9 @@ class _PipeCursor:
 
     def execute(self, sql):
         answer = self.engine.send({"sql": sql})
-        self.description = [(name,) for name in answer["names"]]
+        # as snowflake.connector describes a column: (name, type_code, ..., scale, ...)
+        self.description = [(name, code, None, None, None, scale, None)
+                            for name, (code, scale) in zip(answer["names"], answer["types"])]
         self.rows = [tuple(row) for row in answer["rows"]]
 
     def fetchall(self):

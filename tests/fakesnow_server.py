@@ -2,7 +2,8 @@
 
 Reads one JSON object per line on stdin, {"sql": "..."}, executes it through
 fakesnow's patched ``snowflake.connector`` and answers one JSON line:
-{"names": [...], "rows": [[...], ...]} or {"error": "..."}. Numbers stay
+{"names": [...], "rows": [[...], ...], "types": [[type code, scale], ...]} or
+{"error": "..."}. Numbers stay
 exact: Decimals are sent as ints when integral, else as floats (repr).
 
 One shim, the only change made to our SQL: fakesnow runs on DuckDB, which has
@@ -47,9 +48,11 @@ def main():
         for line in sys.stdin:
             try:
                 cur.execute(without_utf8_collation(json.loads(line)["sql"]))
-                names = [d[0] for d in cur.description] if cur.description else []
+                described = list(cur.description) if cur.description else []
+                names = [d[0] for d in described]
                 rows = [[plain(v) for v in row] for row in cur.fetchall()] if names else []
-                answer = {"names": names, "rows": rows}
+                # snowflake.connector's type code and scale of each column (what a cursor describes)
+                answer = {"names": names, "rows": rows, "types": [[d[1], d[5]] for d in described]}
             except Exception as error:  # reported to the test, which fails
                 answer = {"error": f"{type(error).__name__}: {error}"}
             sys.stdout.write(json.dumps(answer) + "\n")

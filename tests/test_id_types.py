@@ -165,3 +165,43 @@ def test_compare_pairs_queries_of_runs_with_different_id_types():
     assert [(r["query_id"], r["a"], r["b"]) for r in result.per_query_records()] == [("1", 1.0, 0.0)]
     row = result.summary_records()[0]
     assert row["queries"] == 1 and row["only_a"] == 1 and row["only_b"] == 1
+
+
+def test_warehouse_type_codes_map_to_the_kinds_of_the_rule():
+    """Each engine's driver type codes (ndcg_sql/dialects.py, id_types) give the kinds of the rule;
+    a fixed-point number is whole at scale 0; a code not listed (JSON here) is not known (as stored)."""
+    from ndcg_sql import dialects, id_types
+    from ndcg_sql.id_types import ColumnType
+
+    postgres, snowflake, spark = (dialects.get(name) for name in ("postgres", "snowflake", "spark"))
+    assert [id_types.warehouse_kind(postgres, ColumnType(code)) for code in (23, 1043, 701, 1082, 1007, 114)] == [
+        "integer", "text", "fraction", "text_like", "other", None]
+    assert [id_types.warehouse_kind(postgres, ColumnType(1700, scale)) for scale in (0, 2, None)] == [
+        "integer", "fraction", "fraction"]
+    assert [id_types.warehouse_kind(snowflake, ColumnType(0, scale)) for scale in (0, 3)] == ["integer", "fraction"]
+    assert [id_types.warehouse_kind(dialects.get("duckdb"), ColumnType(name)) for name in
+            ("DECIMAL(18,0)", "DECIMAL(18,3)", "BIGINT", "INTEGER[]")] == ["integer", "fraction", "integer", None]
+    assert id_types.warehouse_kind(spark, ColumnType("array", None, "array<bigint>")) == "other"
+    assert str(ColumnType("array", None, "array<bigint>")) == "array<bigint>"
+
+
+def test_a_warehouse_compares_ids_of_different_types_as_duckdb_does():
+    """The warehouse runner (here DuckDB behind a DB-API connection, dialect "duckdb") reads the id
+    columns' types from a statement that reads no row and gives the values of the DuckDB runner:
+    '07' is not 7 and 'q1' is not 1."""
+    import duckdb
+    from benchmarks.counting import CountedConnection
+
+    run = pd.DataFrame({"query_id": [7, 7, 1, 1], "item_id": ["a", "b", "a", "b"], "score": [2.0, 1.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"query_id": ["07", "07", "1", "1", "q1"], "item_id": ["a", "b", "a", "b", "a"],
+                          "label": [1, 0, 0, 1, 1]})
+    con = duckdb.connect()
+    con.register("run_frame", run)
+    con.register("qrels_frame", qrels)
+    con.execute("CREATE TABLE run AS SELECT * FROM run_frame")
+    con.execute("CREATE TABLE qrels AS SELECT * FROM qrels_frame")
+    counted = CountedConnection(con, "duckdb", ["run", "qrels"])
+    got = ndcg_sql.evaluate("run", judgments="qrels", con=counted, dialect="duckdb", k=[10], per_query=True)
+    assert [(r["query_id"], r["ndcg"]) for r in got.per_query_records()] == [("1", pytest.approx(1 / math.log2(3)))]
+    assert got.coverage == {"evaluated": 1, "unjudged_ignored": 1, "missing_from_run": 2}
+    assert counted.texts[0].endswith("WHERE 1 = 0")  # the probe: no row read

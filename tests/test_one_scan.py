@@ -31,19 +31,21 @@ JUDGMENTS = [("q1", "a", 3), ("q1", "c", 1), ("q1", "z", 2), ("q2", "d", 2), ("q
 #: engine whose SQL does not depend on the item ids' type (no item probe: DuckDB, BigQuery,
 #: Spark, Redshift). Before issue 14 (same cases): default 2 / 4, per_query 3 / 6,
 #: judgments 3 / 9 and 4 / 12, segments 2 / 6 and 3 / 9, measures 3 / 6 and 4 / 8.
+#: With judgments, one more statement names both tables once: the probe of the judgments'
+#: columns and the id columns' types (ndcg_sql/probe.py), which reads no row (WHERE 1 = 0).
 CASES = {
     "default": (False, dict(), (1, 1)),
     "default, per_query": (False, dict(per_query=True), (2, 2)),
-    "judgments": (True, dict(), (1, 2)),
-    "judgments, per_query": (True, dict(per_query=True), (2, 4)),
+    "judgments": (True, dict(), (2, 4)),
+    "judgments, per_query": (True, dict(per_query=True), (3, 6)),
     "segments": (False, dict(segments="arm", k=[1, 3]), (1, 1)),
     "segments, per_query": (False, dict(segments="arm", k=[1, 3], per_query=True), (2, 2)),
     "measures": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc"), (1, 1)),
     "measures, per_query": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc", per_query=True), (2, 2)),
     "bootstrap": (False, dict(k=[3], bootstrap=20, seed=1), (1, 1)),
     "no checks": (False, dict(check=False), (1, 1)),
-    # the judgments' columns are looked at first (a statement that reads no row: WHERE 1 = 0)
-    "segments, judgments per query": (True, dict(segments="arm", k=[2]), (2, 3)),
+    # the probe (no row read) also tells whether the judgments carry the segment column
+    "segments, judgments per query": (True, dict(segments="arm", k=[2]), (2, 4)),
 }
 
 

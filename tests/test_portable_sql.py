@@ -238,3 +238,34 @@ def test_suite_statements_are_portable_and_transpile(dialect):
         except sqlglot.errors.UnsupportedError as error:
             problems[f"paired/{number} (transpiled)"] = [str(error), HINT]
     assert not problems, list(problems.items())[:5]
+
+
+#: the id forms a warehouse can be given (ndcg_sql/id_types.py; JSON is never read as such there)
+WAREHOUSE_FORMS = [
+    {"run_query": "text", "run_item": "text", "j_query": "native", "j_item": "native"},
+    {"run_query": "native", "run_item": "number_text", "j_query": "number_text", "j_item": "text"},
+]
+
+
+@pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
+def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
+    """The casts of sql/ids.sql.j2 a warehouse runs when the two sides' id types differ pass the
+    lint and transpile, in the statement a warehouse sends (tie-break by item included); the probe
+    of the id columns' types (ndcg_sql/probe.py) transpiles and names each table once."""
+    import dataclasses
+
+    from benchmarks.counting import table_references
+    from ndcg_sql import probe, runner
+
+    target = dialects.get(dialect)
+    resolved, _ = sql_plan("runs", judgments_table="qrels", dialect=dialect, ties="item-asc", k=[3, None])
+    for forms in WAREHOUSE_FORMS:
+        typed = plan.reading_input_once(dataclasses.replace(resolved, context={**resolved.context, "id_forms": forms}))
+        source = templates.render("per_query.sql.j2", **typed.context)
+        assert not lint(source), source
+        statement, _ = runner.warehouse_statement(typed)
+        text = sql_text.transpile(statement, target)
+        assert "CAST" in text.upper()
+    text = sql_text.transpile(probe.statement(resolved.context), target)
+    assert len(sqlglot.parse(text, read=target.sqlglot)) == 1
+    assert (table_references(text, dialect, ["runs"]), table_references(text, dialect, ["qrels"])) == (1, 1)
