@@ -28,7 +28,7 @@ ENGINE_FIXTURE_FILES = ("test_warehouses.py", "test_measures_warehouses.py", "te
 #: Tests (or whole files) that use one engine without the ``engine`` fixture.
 ON_ENGINE = {"test_spark_scale.py": "spark",
              "test_warehouses.py::test_postgres_matches_duckdb_on_generated_tables": "postgres",
-             "test_warehouses.py::test_ids_of_different_types_on_a_warehouse_give_a_clear_error": "postgres",
+             "test_warehouses.py::test_ids_without_a_text_form_on_a_warehouse_are_refused": "postgres",
              "test_warehouses.py::test_bigquery_qualified_names_resolve_in_zetasql": "bigquery"}
 
 
