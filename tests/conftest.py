@@ -11,8 +11,8 @@ sys.path.insert(1, str(ROOT))  # tools/ (the dbt macro generator), not part of t
 EXAMPLES = ROOT / "examples"
 
 
-#: Where the two pytest-xdist workers spend their time (seconds of one worker, whole suite,
-#: quiet machine, 2026-12-02), longest first. A group runs on one worker, and groups are handed
+#: The groups that take the two pytest-xdist workers longest, longest first (per-test times of a
+#: whole-suite run, quiet machine, 2026-12-02). A group runs on one worker, and groups are handed
 #: out one at a time in this order (then the other files in collection order), so the longest
 #: go first and the short files fill in at the end. Each engine's tests, from every file, are one
 #: group (the engine starts on one worker only: tests/engines.py ``shared``); every other test
@@ -34,8 +34,8 @@ ON_ENGINE = {"test_spark_scale.py": "spark",
 
 def group_of(nodeid: str) -> str:
     """The group of a test: the engine it runs on, else its file. From the test's id alone, as
-    the scheduler (which collects nothing) sees it; tests/test_layout.py checks it against each
-    test's fixtures."""
+    the scheduler (which collects nothing) sees it; checked against each test's fixtures at
+    collection (:func:`pytest_collection_modifyitems`)."""
     path, _, name = nodeid.partition("::")
     file = path.rsplit("/", 1)[-1]
     function, _, params = name.partition("[")
