@@ -112,7 +112,7 @@ def evaluate(
         columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
         checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
-        as_text = conventions.CONVENTIONS.get(first.convention or "", {}).get("ids") == "text"
+        as_text = conventions.ids_as_text(first.convention)
         seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text)}
         if first.label is not None:
             where = "judgments" if judgments is not None else "ranking"
@@ -164,7 +164,7 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
                             segmented_judgments=judgments is not None)
     segmented, hints, seen_item_type = False, None, None
     if judgments is not None:
-        as_text = conventions.CONVENTIONS.get(first.convention or "", {}).get("ids") == "text"
+        as_text = conventions.ids_as_text(first.convention)
         found = probe.judged(executor, first.context, checking.Columns.of(options, first.order_col, True, first.label),
                              as_text=as_text)
         hints, seen_item_type = {"id_forms": found.id_forms}, found.item_type

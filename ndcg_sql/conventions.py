@@ -62,3 +62,9 @@ def convention_table() -> dict:
     """The table as the resolution macros read it (sql/options/resolve_convention.sql;
     the dbt package has it as the generated macro ``ndcg_sql._convention_table()``)."""
     return {"conventions": CONVENTIONS, "aliases": ALIASES}
+
+
+def ids_as_text(name: str | None) -> bool:
+    """Whether convention ``name`` (canonical, or None) compares every id as text (``ids="text"``:
+    trec_eval reads docnos as strings), whatever the columns' types (:func:`ndcg_sql.id_types.forms`)."""
+    return CONVENTIONS.get(name or "", {}).get("ids") == "text"
