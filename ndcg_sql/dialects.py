@@ -57,6 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import OptionError
+from . import id_types
 
 
 @dataclass(frozen=True)
@@ -120,19 +121,15 @@ _SPARK_TYPES = (
     ("other", ("binary", "array", "map", "struct")),
 )
 #: DuckDB's own DB-API cursor (a DuckDB connection given as a warehouse, dialect "duckdb"):
-#: DuckDB's type names (its type objects' text, "DECIMAL(18,3)" read as "DECIMAL" at scale 3);
-#: DuckDB before 1.1 told only "NUMBER" (read as a fraction: its text form is right for whole
-#: numbers too) and "STRING".
+#: DuckDB's type names as :mod:`ndcg_sql.id_types` reads them (``DUCKDB_KINDS``), after what
+#: only the cursor tells: "DECIMAL(18,3)" is "DECIMAL" at scale 3 (a whole number at scale 0),
+#: and DuckDB before 1.1 told only "NUMBER" (read as a fraction: its text form is right for
+#: whole numbers too) and "STRING". The first row naming a code decides.
 _DUCKDB_TYPES = (
-    ("integer", ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER",
-                 "UBIGINT", "UHUGEINT")),
-    ("text", ("VARCHAR", "STRING")),
-    ("fraction", ("FLOAT", "DOUBLE", "NUMBER")),
     ("decimal", ("DECIMAL",)),
-    ("text_like", ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "UUID", "INTERVAL")),
-    ("other", ("BLOB", "BIT")),
-)
-
+    ("text", ("STRING",)),
+    ("fraction", ("NUMBER",)),
+) + id_types.DUCKDB_KINDS + (("other", ("BLOB", "BIT")),)
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d

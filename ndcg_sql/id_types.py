@@ -30,8 +30,9 @@ Where the types come from:
   (``id_types``, :func:`warehouse_kind`). A type code that row does not list (a JSON or
   VARIANT column, a user type, another driver) leaves that role's ids compared as stored,
   as before. Without judgments a column is only compared with itself: as stored. The same
-  forms are rendered (``sql/ids.sql.j2``) and transpiled by sqlglot; a warehouse's JSON
-  columns are never read in the ``json_text`` form (its SQL is DuckDB's).
+  forms are rendered (``sql/ids.sql.j2``) and transpiled by sqlglot; another engine's JSON
+  columns are never read in the ``json_text`` form (its SQL is DuckDB's: only a DuckDB
+  connection given as a warehouse reads its JSON and ENUM ids as the DuckDB path does).
 * ``to_sql`` and the dbt macros do not inspect types: there the ids are compared as stored
   (``item_type`` tells whether item ids are text, for the byte-order tie-break).
 """
@@ -50,6 +51,17 @@ FRACTION_TYPES = ("FLOAT", "DOUBLE", "DECIMAL")
 #: Types whose text (CAST AS VARCHAR) is the id a user sees.
 TEXT_LIKE_TYPES = ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_NS",
                    "TIMESTAMP_MS", "TIMESTAMP_S", "UUID", "INTERVAL")
+#: DuckDB's type names by kind: the one table :func:`kind` reads, and the DuckDB row of the
+#: warehouse type codes (:mod:`ndcg_sql.dialects`, a DuckDB connection given as a warehouse).
+#: A name not listed is "other" (lists, structs, maps, blobs: no text form).
+DUCKDB_KINDS = (
+    ("integer", INTEGER_TYPES),
+    ("text", ("VARCHAR",)),
+    ("fraction", FRACTION_TYPES),
+    ("enum", ("ENUM",)),
+    ("json", ("JSON",)),
+    ("text_like", TEXT_LIKE_TYPES),
+)
 
 #: The forms an id column is read in (sql/ids.sql.j2 writes each): as stored, as text, a number
 #: as its canonical text, a JSON value as its canonical text.
@@ -59,19 +71,7 @@ FORMS = ("native", "text", "number_text", "json_text")
 def kind(type_name: str) -> str:
     """'integer', 'text', 'fraction', 'enum', 'json', 'text_like' or 'other' for a DuckDB type name."""
     base = type_name.split("(")[0].strip().upper()
-    if base in INTEGER_TYPES:
-        return "integer"
-    if base == "VARCHAR":
-        return "text"
-    if base in FRACTION_TYPES:
-        return "fraction"
-    if base == "ENUM":
-        return "enum"
-    if base == "JSON":
-        return "json"
-    if base in TEXT_LIKE_TYPES:
-        return "text_like"
-    return "other"
+    return next((found for found, names in DUCKDB_KINDS if base in names), "other")
 
 
 _AS_TEXT = {"integer": "text", "text": "native", "fraction": "number_text", "enum": "text",

@@ -180,9 +180,40 @@ def test_warehouse_type_codes_map_to_the_kinds_of_the_rule():
         "integer", "fraction", "fraction"]
     assert [id_types.warehouse_kind(snowflake, ColumnType(0, scale)) for scale in (0, 3)] == ["integer", "fraction"]
     assert [id_types.warehouse_kind(dialects.get("duckdb"), ColumnType(name)) for name in
-            ("DECIMAL(18,0)", "DECIMAL(18,3)", "BIGINT", "INTEGER[]")] == ["integer", "fraction", "integer", None]
+            ("DECIMAL(18,0)", "DECIMAL(18,3)", "BIGINT", "INTEGER[]", "ENUM('b', 'a')", "TIMESTAMP_NS")] == [
+        "integer", "fraction", "integer", None, "enum", "text_like"]
     assert id_types.warehouse_kind(spark, ColumnType("array", None, "array<bigint>")) == "other"
     assert str(ColumnType("array", None, "array<bigint>")) == "array<bigint>"
+
+
+def test_duckdb_type_names_have_one_kind_on_both_paths():
+    """kind() (the DuckDB path) and the DuckDB row of the warehouse type codes (a DuckDB
+    connection given as a warehouse) read every DuckDB type name alike (one table, DUCKDB_KINDS)."""
+    from ndcg_sql import dialects, id_types
+    from ndcg_sql.id_types import ColumnType
+
+    duck = dialects.get("duckdb")
+    names = [name for _, listed in id_types.DUCKDB_KINDS for name in listed]
+    assert len(names) > 20
+    for name in names:
+        assert id_types.warehouse_kind(duck, ColumnType(name)) == id_types.kind(name), name
+
+
+def test_enum_item_ids_on_a_duckdb_warehouse_tie_break_in_byte_order():
+    """ENUM item ids whose category order puts 'b' first, read through a DuckDB connection given
+    as a warehouse, with text judgments: 'a' is first in an item-asc tie (byte order), as on the
+    DuckDB path (test_category_order_never_breaks_a_tie)."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("CREATE TYPE letters AS ENUM ('b', 'a')")
+    con.execute("CREATE TABLE run AS SELECT 'q' AS query_id, item_id::letters AS item_id, 1.0 AS score "
+                "FROM (VALUES ('b'), ('a')) AS v(item_id)")
+    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES ('q', 'a', 0), ('q', 'b', 1)) AS v(query_id, item_id, label)")
+    for ties, expected in (("item-asc", 0.0), ("item-desc", 1.0)):
+        got = ndcg_sql.evaluate("run", judgments="qrels", con=con, dialect="duckdb", k=[1], ties=ties,
+                                gain="linear", per_query=True)
+        assert [r["ndcg"] for r in got.per_query_records()] == [expected], ties
 
 
 def test_a_warehouse_compares_ids_of_different_types_as_duckdb_does():
