@@ -92,8 +92,9 @@ def evaluate(
     warehouse = Warehouse(con, dialect) if con is not None and not isinstance(con, duckdb.DuckDBPyConnection) else None
     # the options first, before any data is read (whether judgments carry the segment columns,
     # and so whether missing_queries="zero" may go with segments, only the data tells)
-    context.resolve(options, "run", "judgments" if judgments is not None else None,
-                    dialect=warehouse.dialect.name if warehouse else "duckdb", segmented_judgments=judgments is not None)
+    early = context.resolve(options, "run", "judgments" if judgments is not None else None,
+                            dialect=warehouse.dialect.name if warehouse else "duckdb",
+                            segmented_judgments=judgments is not None)
     if warehouse is not None:
         return _on_warehouse(warehouse, data, judgments, options, item_type, per_query, check)
     con = con if con is not None else connect(memory_limit)
@@ -105,7 +106,8 @@ def evaluate(
             views.append(run_view)
             judgment_types = judgments_view = None
             if judgments is not None:
-                judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format)
+                judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format,
+                                                             conventions.labels_by_atol(early.convention))
                 views.append(judgments_view)
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
         first = context.resolve(options, *relations, segmented_judgments=judgments is not None)

@@ -68,3 +68,9 @@ def ids_as_text(name: str | None) -> bool:
     """Whether convention ``name`` (canonical, or None) compares every id as text (``ids="text"``:
     trec_eval reads docnos as strings), whatever the columns' types (:func:`ndcg_sql.id_types.forms`)."""
     return CONVENTIONS.get(name or "", {}).get("ids") == "text"
+
+
+def labels_by_atol(name: str | None) -> bool:
+    """Whether convention ``name`` (canonical, or None) reads labels as trec_eval does
+    (``label_reading="atol"``: the whole number a qrels label starts with)."""
+    return CONVENTIONS.get(name or "", {}).get("label_reading") == "atol"

@@ -33,11 +33,13 @@ def new_view_name(kind: str) -> str:
     return f"ndcg_sql_{kind}_{os.getpid()}_{next(_counter)}"
 
 
-def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str) -> duckdb.DuckDBPyRelation:
+def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str, atol_labels: bool = False) -> duckdb.DuckDBPyRelation:
     """Read a whitespace-separated TREC file; lines starting with '#' are comments.
 
     Ids stay strings, as trec_eval keeps them; extra words after the last
-    used field are ignored (as trec_eval does).
+    used field are ignored (as trec_eval does). With ``atol_labels`` a qrels label is the
+    whole number its text starts with, as C's ``atol`` reads it in trec_eval's ``get_qrels.c``
+    ("2e1" is 2, "1.5" is 1, ".5" is 0); otherwise the number the text writes ("2e1" is 20).
     """
     lines = con.read_csv(
         path, header=False, sep="\x1f", quotechar="", escapechar="", names=["line"], dtype=["VARCHAR"]
@@ -50,7 +52,9 @@ def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str) -> duckdb.Du
         numeric = "TRY_CAST(f[4] AS BIGINT) IS NULL OR TRY_CAST(f[5] AS DOUBLE) IS NULL"
         what = "qid Q0 docid rank score tag"
     else:
-        needed, typed = 4, "f[1] AS query_id, f[3] AS item_id, TRY_CAST(f[4] AS DOUBLE) AS label"
+        label = ("COALESCE(CAST(NULLIF(regexp_extract(f[4], '^[+-]?[0-9]+'), '') AS DOUBLE), 0.0)" if atol_labels
+                 else "TRY_CAST(f[4] AS DOUBLE)")
+        needed, typed = 4, f"f[1] AS query_id, f[3] AS item_id, {label} AS label"
         numeric = "TRY_CAST(f[4] AS DOUBLE) IS NULL"
         what = "qid iter docid rel"
     bad = fields.filter(f"len(f) < {needed} OR {numeric}").select("f[1] AS query_id").limit(5).fetchall()
@@ -84,7 +88,7 @@ def read_trec(path, kind: str = "run", con: duckdb.DuckDBPyConnection | None = N
 
 
 def load(
-    con: duckdb.DuckDBPyConnection, data, role: str, input_format: str | None = None
+    con: duckdb.DuckDBPyConnection, data, role: str, input_format: str | None = None, atol_labels: bool = False
 ) -> tuple[str, dict[str, str]]:
     """Make ``data`` readable in ``con`` under a fresh view name.
 
@@ -95,6 +99,8 @@ def load(
             as an Arrow table), or a pandas/polars/Arrow object.
         role: "run" or "judgments" (decides how an unknown file ending is read).
         input_format: force one of :data:`FORMATS` for a file.
+        atol_labels: read a TREC qrels file's labels as trec_eval does (:func:`_read_trec`; a
+            convention's ``label_reading="atol"``, :mod:`ndcg_sql.conventions`).
 
     Returns:
         (view name, {column name: DuckDB type name}).
@@ -118,7 +124,7 @@ def load(
             fmt = file_format(text, role, input_format)
             try:
                 if fmt.startswith("trec-"):
-                    relation = _read_trec(con, text, fmt)
+                    relation = _read_trec(con, text, fmt, atol_labels)
                 else:  # the table function to_sql writes for a file (Hive folder columns included)
                     relation = con.sql(f"SELECT * FROM {file_relation(text, role, fmt)}")
             except duckdb.Error as error:

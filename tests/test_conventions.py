@@ -220,3 +220,21 @@ def test_trec_eval_convention_reads_numeric_docnos_as_strings_and_labels_with_at
         assert row["ndcg"] == pytest.approx(expected[row["query_id"]][f"ndcg_cut_{row['k']}"], **TOL), row
     # numeric order would differ: 100 > 21 > 10 > 9 puts the label-1 item first at k=1 in query 1
     assert {(r["query_id"], r["k"]): r["ndcg"] for r in got}[("1", 1)] == pytest.approx(0.0)
+
+
+def test_trec_eval_convention_reads_a_qrels_files_labels_with_atol(tmp_path):
+    """A qrels file's label text as trec_eval's atol reads it: "2e1" is 2 (not 20), "1.5" is 1,
+    ".5" is 0, "+3" is 3; checked with pytrec_eval given the atol of each text. Without the
+    convention the same file's labels are the numbers they write (20, 1.5, 0.5, 3)."""
+    labels = {"a": "2e1", "b": "1.5", "c": ".5", "d": "+3"}
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"1 0 {doc} {rel}\n" for doc, rel in labels.items()))
+    scores = {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0}
+    run = pd.DataFrame({"query_id": ["1"] * 4, "item_id": list(scores), "score": list(scores.values())})
+    got = ndcg_sql.evaluate(run, judgments=str(qrels), convention="trec_eval", k=[10]).per_query_records()
+    evaluator = pytrec_eval.RelevanceEvaluator({"1": {doc: _atol(rel) for doc, rel in labels.items()}}, {"ndcg_cut.10"})
+    assert got[0]["ndcg"] == pytest.approx(evaluator.evaluate({"1": scores})["1"]["ndcg_cut_10"], **TOL)
+    # hand-worked: gains 2, 1, 0, 3 at ranks 1-4; ideal 3, 2, 1
+    assert got[0]["dcg"] == pytest.approx(2 + 1 / np.log2(3) + 3 / np.log2(5), **TOL)
+    plain = ndcg_sql.evaluate(run, judgments=str(qrels), gain="linear", ties="item-desc", k=[10]).per_query_records()
+    assert plain[0]["dcg"] == pytest.approx(20 + 1.5 / np.log2(3) + 0.5 / 2 + 3 / np.log2(5), **TOL)
