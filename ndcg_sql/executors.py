@@ -159,13 +159,15 @@ class Warehouse(Executor):
         try:
             cursor.execute(text)
             cursor.fetchall()
+            # psycopg 3 names a column's type as Postgres does ("int4[]"), for messages
+            shown = [getattr(d, "type_display", None) for d in cursor.description]
             described = [tuple(d) for d in cursor.description]
         finally:
             cursor.close()
         # a type code of the driver's own class (DuckDB's type objects) is read by its text
         codes = [d[1] if len(d) > 1 and isinstance(d[1], (int, str, type(None))) else str(d[1]) for d in described]
-        return [d[0] for d in described], [ColumnType(code, d[5] if len(d) > 5 else None)
-                                           for code, d in zip(codes, described)]
+        return [d[0] for d in described], [ColumnType(code, d[5] if len(d) > 5 else None, text)
+                                           for code, d, text in zip(codes, described, shown)]
 
     def recover(self) -> None:
         """After a failed statement: roll back the transaction it aborted, where a failure aborts

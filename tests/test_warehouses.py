@@ -270,5 +270,5 @@ def test_ids_without_a_text_form_on_a_warehouse_are_refused(postgres):
         cursor.execute("CREATE TABLE array_ids_run AS SELECT ARRAY[7] AS query_id, 'a' AS item_id, 1.0 AS score")
     with pytest.raises(ndcg_sql.InputError) as error:
         ndcg_sql.evaluate(run, judgments=qrels, con=postgres.connection(), dialect="postgres")
-    assert str(error.value).startswith("query ids must be numbers or text: the ranking's 'query_id' is of type code "
-                                       "1007 and the judgments' 'query_id' is of type code 25")
+    assert str(error.value).startswith("query ids must be numbers or text: the ranking's 'query_id' is int4[] "
+                                       "and the judgments' 'query_id' is text")
