@@ -63,10 +63,13 @@ class CountedSession(Tally):
         super().__init__("spark", tables)
         self.session = session
         self.sparkContext = session.sparkContext
+        self.frames: list = []  # the DataFrame of each statement (its plans, once run, are kept)
 
     def sql(self, text):
         self.count(text)
-        return self.session.sql(text)
+        frame = self.session.sql(text)
+        self.frames.append(frame)
+        return frame
 
 
 def counted(connection, dialect: str, tables):

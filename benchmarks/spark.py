@@ -106,12 +106,14 @@ def compare_rows(spark_rows: list[dict], duck_rows: list[dict]) -> float:
     return worst
 
 
-def unpartitioned_windows(spark, sql: str) -> list[str]:
-    """The windows of Spark's optimized plan for ``sql`` that have no partition key, each as the
-    start of its text: the plan-time form of Spark's "No Partition Defined for Window operation"
-    (such a window reads every row in one partition), found by walking the plan's operators
-    instead of reading the log. A key that the optimizer proved constant is gone from the plan."""
-    found, pending = [], [spark.sql(sql)._jdf.queryExecution().optimizedPlan()]
+def unpartitioned_windows(frame) -> list[str]:
+    """The windows of Spark's optimized plan of a DataFrame (a statement sent, kept by
+    :class:`CountedSession`: the plan its run made, not planned again) that have no partition
+    key, each as the start of its text: the plan-time form of Spark's "No Partition Defined for
+    Window operation" (such a window reads every row in one partition), found by walking the
+    plan's operators instead of reading the log. A key that the optimizer proved constant is
+    gone from the plan."""
+    found, pending = [], [frame._jdf.queryExecution().optimizedPlan()]
     while pending:
         node = pending.pop()
         if node.nodeName() == "Window" and node.partitionSpec().isEmpty():
@@ -122,8 +124,9 @@ def unpartitioned_windows(spark, sql: str) -> list[str]:
 
 
 def run_case(name: str, options, spark, duck, runs: tuple[str, str], log: JvmLog | None = None) -> dict:
-    """One case on Spark and DuckDB: seconds, statements, input scans, largest difference, and the
-    single-partition warnings Spark logged (counted when ``log`` holds the JVM's log)."""
+    """One case on Spark and DuckDB: seconds, statements, input scans, largest difference, the
+    single-partition warnings Spark logged (counted when ``log`` holds the JVM's log), and the
+    windows without a partition key in the optimized plans of the statements sent."""
     counted = CountedSession(spark, runs)
     mark = log.mark() if log is not None else 0
     start = time.perf_counter()
@@ -142,7 +145,8 @@ def run_case(name: str, options, spark, duck, runs: tuple[str, str], log: JvmLog
     duck_seconds = time.perf_counter() - start
     return {"case": name, "spark": spark_seconds, "duckdb": duck_seconds, "statements": counted.statements,
             "scans": counted.references, "difference": compare_rows(got, want),
-            "single_partition_warnings": warnings}
+            "single_partition_warnings": warnings,
+            "unpartitioned_windows": [w for frame in counted.frames for w in unpartitioned_windows(frame)]}
 
 
 def load(spark, duck, path: str) -> tuple[str, str]:
@@ -175,15 +179,17 @@ def main(argv=None) -> int:
     duck = ndcg_sql.executors.connect(None)
     runs = load(spark, duck, path)
     print(f"{args.rows:,} rows; Spark local[2], 8 shuffle partitions; DuckDB {duckdb.__version__}")
-    print("| case | Spark s | DuckDB s | Spark / DuckDB | statements | input scans | largest difference | single-partition warnings |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| case | Spark s | DuckDB s | Spark / DuckDB | statements | input scans | largest difference "
+          "| single-partition warnings | windows without a partition key |")
+    print("|---|---|---|---|---|---|---|---|---|")
     failed = False
     for name in args.cases:
         result = run_case(name, CASES[name], spark, duck, runs, log)
         print(f"| {name} | {result['spark']:.1f} | {result['duckdb']:.1f} | {result['spark'] / result['duckdb']:.1f} "
               f"| {result['statements']} | {result['scans']} | {result['difference']:.2g} "
-              f"| {result['single_partition_warnings']} |", flush=True)
-        failed |= result["difference"] > TOLERANCE or result["single_partition_warnings"] > 0
+              f"| {result['single_partition_warnings']} | {len(result['unpartitioned_windows'])} |", flush=True)
+        failed |= (result["difference"] > TOLERANCE or result["single_partition_warnings"] > 0
+                   or bool(result["unpartitioned_windows"]))
     spark.stop()
     log.close()
     print(f"(Spark's log: {log.file.name})")
