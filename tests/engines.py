@@ -380,7 +380,7 @@ class Snowflake:
         if not os.path.exists(python):
             pytest.fail(
                 f"no fakesnow environment at {python}: python3 -m venv .venv-snowflake && "
-                ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it)"
+                ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it with uv)"
             )
         self.process = subprocess.Popen(
             [python, str(Path(__file__).parent / "fakesnow_server.py")],

@@ -171,7 +171,7 @@ def fakesnow_port(tmp_path_factory):
     python = fakesnow_python()
     if not os.path.exists(python):
         pytest.fail(f"no fakesnow environment at {python}: python3 -m venv .venv-snowflake && "
-                    ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it)")
+                    ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it with uv)")
     port = free_port()
     log_path = tmp_path_factory.mktemp("fakesnow") / "server.log"
     with open(log_path, "w") as log:

@@ -12,7 +12,7 @@ from ndcg_sql.context import resolve
 from ndcg_sql.request import Request
 from test_reference import CUTOFFS, GAINS, rankings, frame
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TIES = st.sampled_from(["average", "item-asc", "item-desc"])
 
 

@@ -12,7 +12,7 @@ import ndcg_sql
 import reference
 from conftest import per_query_map
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ITEM_IDS = st.one_of(
     st.integers(min_value=-50, max_value=50),
