@@ -17,6 +17,8 @@ tests/test_dbt_gen.py).
 
 from __future__ import annotations
 
+import functools
+
 import re
 
 import duckdb
@@ -80,6 +82,7 @@ CASES = [
 ]
 
 
+@functools.lru_cache(maxsize=None)  # Spark's and Databricks' adapters render the same statements
 def canonical(sql: str, dialect: str) -> str:
     """A statement as sqlglot reads it, without comments, ORDER BY of the whole statement, or
     the two spellings of IS NOT NULL (sqlglot writes NOT x IS NULL, reads x IS NOT NULL), its
