@@ -131,6 +131,7 @@ _DUCKDB_TYPES = (
     ("fraction", ("NUMBER",)),
 ) + id_types.DUCKDB_KINDS + (("other", ("BLOB", "BIT")),)
 
+
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
