@@ -18,7 +18,6 @@ tests/test_dbt_gen.py).
 from __future__ import annotations
 
 import functools
-
 import re
 
 import duckdb
