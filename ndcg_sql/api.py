@@ -9,13 +9,14 @@ a warehouse connection, to_sql writes the same statements as text.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Mapping, Sequence
 
 import duckdb
 
 from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, probe, runner, templates, validation
 from .errors import InputError, OptionError, first_line
 from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
+from .id_types import type_names as id_type_names
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
 from .request import Request, takes_options
 from .results import Result
@@ -115,7 +116,7 @@ def evaluate(
         checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
         as_text = conventions.ids_as_text(first.convention)
-        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text)}
+        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms}
         if first.label is not None:
             where = "judgments" if judgments is not None else "ranking"
             labelled = relations[1] if judgments is not None else relations[0]
@@ -202,6 +203,7 @@ def sql_plan(
     dialect: str = "duckdb",
     item_type: str = "text",
     segmented_judgments: bool = False,
+    id_types: Mapping[str, str] | Iterable[str] | None = None,
     request: Request,
 ) -> tuple[context.Resolved, dialects.Dialect]:
     """The options of :func:`to_sql` resolved for its dialect: (resolved options and context, dialect).
@@ -220,9 +222,11 @@ def sql_plan(
         judged = table_name(judgments_table, target.name)
     elif judgments_file is not None:
         judged = file_relation(judgments_file, "judgments")
+    hints = {"id_types": id_type_names(id_types)} if id_types is not None else None
     resolved = context.resolve(request.metric(), run, judged, dialect=target.name, item_type=item_type,
-                               segmented_judgments=segmented_judgments)
+                               segmented_judgments=segmented_judgments, hints=hints)
     return resolved, target
+
 
 
 @takes_options()
@@ -236,6 +240,7 @@ def to_sql(
     item_type: str = "text",
     what: str = "per_query",
     segmented_judgments: bool = False,
+    id_types: Mapping[str, str] | Iterable[str] | None = None,
     request: Request,
 ) -> str:
     """The metric SQL over a table, for DuckDB or a warehouse: the statements :func:`evaluate`
@@ -259,6 +264,12 @@ def to_sql(
             statement.
         segmented_judgments: with ``segments``, whether the judgments carry the segment
             columns (judgments per (segment, query)).
+        id_types: the id columns' types as the engine writes them by role, "query", "item",
+            "judgments_query", "judgments_item" (``{"query": "INT64", "judgments_query": "STRING"}``
+            or texts "query=INT64"): ids are compared by the rule :func:`evaluate` applies to the
+            types it inspects (``sql/options/id_forms.sql``: as text in TREC form when the two sides
+            differ), and known item ids decide ``item_type``. A role not given, a type not listed
+            (ndcg_sql/dialects.py ``type_names``), or None (default): compared as stored.
         The options: as :func:`ndcg_sql.evaluate`, listed below.
 
     Returns:
@@ -267,8 +278,9 @@ def to_sql(
 
     Raises:
         OptionError: invalid options, an unknown dialect or statement, a bad table name,
-            neither/both of table and file, or float32 scores on an engine without a 32-bit
-            float (BigQuery, Snowflake).
+            neither/both of table and file, an id_types role not known, or float32 scores on an
+            engine without a 32-bit float (BigQuery, Snowflake).
+        InputError: id_types gives an id column a type with no text form (an array, a struct).
         sqlglot.errors.UnsupportedError: sqlglot cannot express the SQL in the dialect
             (never silently wrong SQL).
     """
@@ -276,7 +288,7 @@ def to_sql(
         raise OptionError(f"what must be one of {', '.join(STATEMENTS)}; got {what!r}")
     resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
                                 dialect=dialect, item_type=item_type, segmented_judgments=segmented_judgments,
-                                **request.metric())
+                                id_types=id_types, **request.metric())
     if what == "per_query":
         return runner.per_query_sql(resolved, target)
     steps = plan.Steps()

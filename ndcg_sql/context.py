@@ -64,6 +64,7 @@ def option_macros(dialect: str = "duckdb") -> SimpleNamespace:
         "_convention_table": conventions.convention_table,
         "_measure_grammar": measures.grammar,
         "_engine": lambda: {"name": target.name, "float32": target.float32},
+        "_id_type_names": lambda: target.type_names,
         "quote_identifier": _quote_for(target.fold),
         "item_byte_order": lambda: target.byte_order.format(item="item"),
         "string_literal": lambda text: exp.Literal.string(str(text)).sql(dialect="duckdb"),

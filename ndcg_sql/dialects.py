@@ -46,6 +46,12 @@ context (``ndcg_sql.sql_text``):
   the rule of :mod:`ndcg_sql.id_types`. "decimal" is a whole number at scale 0 (the
   description's ``scale``), else a fraction. A code not listed (a JSON, VARIANT or user
   type, or another driver's codes) leaves those ids compared as stored.
+* ``type_names`` - the same kinds by the engine's type names as its SQL and catalog write them
+  (``information_schema``, ``DESCRIBE``; what dbt's ``adapter.get_columns_in_relation`` gives and
+  ``to_sql(id_types=...)`` takes), read by ``_id_kind`` in ``sql/options/id_forms.sql``: the base
+  name before ``(`` or ``<``, upper case ("NUMBER(38,0)" is NUMBER at scale 0, "array<int>" is
+  ARRAY); a name ending in ``[]`` is a list (no text form). A name not listed is not known
+  (compared as stored), except on DuckDB, which names every type it has: "other" there.
 
 The dbt macros cannot call sqlglot: ``tools/dbt_gen.py`` (a build tool) turns this table
 (with sqlglot's spelling of each type and expression) into per-engine dbt
@@ -57,7 +63,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import OptionError
-from . import id_types
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ class Dialect:
     text: str = "VARCHAR"  # a text type any value casts to (sqlglot writes Redshift's as VARCHAR(MAX))
     aborts_transaction: bool = False
     id_types: tuple[tuple[str, tuple], ...] = ()  # (kind, the driver's type codes of that kind)
+    type_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (kind, the engine's type names of that kind)
 
 
 #: Postgres/Redshift: a text holding a number as their float8 input accepts it
@@ -82,6 +88,28 @@ class Dialect:
 _POSTGRES_NUMBER = (
     "CASE WHEN REGEXP_MATCHES(TRIM({x}), '^([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?"
     "|[-+]?([iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$') THEN CAST(TRIM({x}) AS DOUBLE) END"
+)
+
+
+#: DuckDB type names of whole-number columns.
+INTEGER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+                 "UINTEGER", "UBIGINT", "UHUGEINT")
+#: Numbers that may hold a fraction (a whole one is written as an integer).
+FRACTION_TYPES = ("FLOAT", "DOUBLE", "DECIMAL")
+#: Types whose text (CAST AS VARCHAR) is the id a user sees.
+TEXT_LIKE_TYPES = ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_NS",
+                   "TIMESTAMP_MS", "TIMESTAMP_S", "UUID", "INTERVAL")
+#: DuckDB's type names by kind: the one table of DuckDB's row of type names (``_DUCKDB_NAMES``,
+#: what :func:`ndcg_sql.id_types.kind` reads) and of its type codes (``_DUCKDB_TYPES``, a DuckDB
+#: connection given as a warehouse).
+#: A name not listed is "other" (lists, structs, maps, blobs: no text form).
+DUCKDB_KINDS = (
+    ("integer", INTEGER_TYPES),
+    ("text", ("VARCHAR", "CHARACTER VARYING", "TEXT", "STRING", "CHAR", "BPCHAR")),  # VARCHAR and its aliases
+    ("fraction", FRACTION_TYPES),
+    ("enum", ("ENUM",)),
+    ("json", ("JSON",)),
+    ("text_like", TEXT_LIKE_TYPES),
 )
 
 
@@ -129,23 +157,59 @@ _DUCKDB_TYPES = (
     ("decimal", ("DECIMAL",)),
     ("text", ("STRING",)),
     ("fraction", ("NUMBER",)),
-) + id_types.DUCKDB_KINDS + (("other", ("BLOB", "BIT")),)
+) + DUCKDB_KINDS + (("other", ("BLOB", "BIT")),)
+
+
+#: Type names (upper case, before any "(" or "<") by kind, as each engine's catalog writes them.
+#: Postgres's information_schema writes "ARRAY" for every array and "USER-DEFINED" for an enum
+#: (not listed: compared as stored); Redshift's SUPER likewise.
+_POSTGRES_NAMES = (
+    ("integer", ("SMALLINT", "INTEGER", "BIGINT", "INT", "INT2", "INT4", "INT8", "OID", "SMALLSERIAL",
+                 "SERIAL", "BIGSERIAL")),
+    ("text", ("TEXT", "CHARACTER VARYING", "VARCHAR", "CHARACTER", "CHAR", "BPCHAR", "NAME", '"CHAR"')),
+    ("fraction", ("REAL", "DOUBLE PRECISION", "FLOAT4", "FLOAT8", "FLOAT")),
+    ("decimal", ("NUMERIC", "DECIMAL")),
+    ("text_like", ("BOOLEAN", "BOOL", "DATE", "TIME", "TIME WITHOUT TIME ZONE", "TIME WITH TIME ZONE", "TIMETZ",
+                   "TIMESTAMP", "TIMESTAMP WITHOUT TIME ZONE", "TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ",
+                   "INTERVAL", "UUID")),
+    ("other", ("BYTEA", "ARRAY", "VARBYTE", "BINARY VARYING", "GEOMETRY", "GEOGRAPHY", "HLLSKETCH")),
+)
+#: Snowflake: INTEGER and its synonyms are NUMBER(38,0) in the catalog; VARIANT is not listed.
+_SNOWFLAKE_NAMES = (
+    ("integer", ("INT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "BYTEINT")),
+    ("decimal", ("NUMBER", "DECIMAL", "NUMERIC", "FIXED")),
+    ("fraction", ("FLOAT", "FLOAT4", "FLOAT8", "DOUBLE", "DOUBLE PRECISION", "REAL")),
+    ("text", ("VARCHAR", "TEXT", "STRING", "CHAR", "CHARACTER", "NCHAR", "NVARCHAR", "CHAR VARYING",
+              "CHARACTER VARYING")),
+    ("text_like", ("DATE", "TIME", "DATETIME", "TIMESTAMP", "TIMESTAMP_NTZ", "TIMESTAMP_LTZ", "TIMESTAMP_TZ",
+                   "BOOLEAN")),
+    ("other", ("BINARY", "VARBINARY", "ARRAY", "OBJECT", "MAP", "GEOGRAPHY", "GEOMETRY", "VECTOR")),
+)
+#: BigQuery: the driver's field types, and "ARRAY<...>" (a repeated column as dbt writes it).
+_BIGQUERY_NAMES = _BIGQUERY_TYPES[:-1] + (("other", _BIGQUERY_TYPES[-1][1] + ("ARRAY",)),)
+#: Spark/Databricks: the type names of DESCRIBE ("int", "decimal(10,0)", "array<string>"), upper case.
+_SPARK_NAMES = tuple((found, tuple(name.upper() for name in names)) for found, names in _SPARK_TYPES)
+#: DuckDB names every type it has: a name not listed (a STRUCT, MAP, UNION) has no text form.
+_DUCKDB_NAMES = DUCKDB_KINDS + (("other", ("*",)),)
 
 
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})",
-                id_types=_DUCKDB_TYPES),
+                id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES),
         Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False,
-                nan="ISNAN({x})", id_types=_BIGQUERY_TYPES),
+                nan="ISNAN({x})", id_types=_BIGQUERY_TYPES, type_names=_BIGQUERY_NAMES),
         Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"),
-                float32=False, id_types=_SNOWFLAKE_TYPES),
-        Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table"), id_types=_SPARK_TYPES),
+                float32=False, id_types=_SNOWFLAKE_TYPES, type_names=_SNOWFLAKE_NAMES),
+        Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table"), id_types=_SPARK_TYPES,
+                type_names=_SPARK_NAMES),
         Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table"),
-                try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES),
+                try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES,
+                type_names=_POSTGRES_NAMES),
         Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table"),
-                try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES),
+                try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES,
+                type_names=_POSTGRES_NAMES),
     )
 }
 

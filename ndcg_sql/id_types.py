@@ -1,9 +1,10 @@
 """How query and item ids are compared: the one rule for the types ids arrive in.
 
 Ids are compared, grouped and ordered (the item-id tie-break) in the normalised relation
-(``sql/normalised_rows.sql.j2``), never by an engine's implicit cast. The rule, decided here
-from the column types the runner inspected and rendered there as explicit casts
-(``sql/ids.sql.j2``):
+(``sql/normalised_rows.sql.j2``), never by an engine's implicit cast. The rule is written once,
+as the macros of ``sql/options/id_forms.sql`` that the Python runner, ``to_sql`` and the dbt
+macros render alike; it decides from the id columns' types, and the forms it chooses are
+rendered as explicit casts (``sql/ids.sql.j2``):
 
 * Both sides of a role (the ranking's and the judgments' query ids; their item ids) of the
   same kind, whole numbers or text: compared as they are.
@@ -33,49 +34,44 @@ Where the types come from:
   forms are rendered (``sql/ids.sql.j2``) and transpiled by sqlglot; another engine's JSON
   columns are never read in the ``json_text`` form (its SQL is DuckDB's: only a DuckDB
   connection given as a warehouse reads its JSON and ENUM ids as the DuckDB path does).
-* ``to_sql`` and the dbt macros do not inspect types: there the ids are compared as stored
-  (``item_type`` tells whether item ids are text, for the byte-order tie-break).
+* ``to_sql(id_types=...)``: the columns' types as the engine writes them ("INT64",
+  "NUMBER(38,0)", "character varying"), read by the engine's row of type names
+  (:mod:`ndcg_sql.dialects`, ``type_names``); without them ids are compared as stored.
+* The dbt macros: with judgments given as relations (``ref()``, ``source()``), the types dbt's
+  adapter reads (``adapter.get_columns_in_relation``) when the model is executed, by the same row
+  of type names; a CTE's name, or ``dbt compile --no-introspect``, leaves ids compared as stored.
 """
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
-from .errors import InputError
+from . import dialects
+from .errors import OptionError
 
-#: DuckDB type names of whole-number columns.
-INTEGER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-                 "UINTEGER", "UBIGINT", "UHUGEINT")
-#: Numbers that may hold a fraction (a whole one is written as an integer).
-FRACTION_TYPES = ("FLOAT", "DOUBLE", "DECIMAL")
-#: Types whose text (CAST AS VARCHAR) is the id a user sees.
-TEXT_LIKE_TYPES = ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_NS",
-                   "TIMESTAMP_MS", "TIMESTAMP_S", "UUID", "INTERVAL")
-#: DuckDB's type names by kind: the one table :func:`kind` reads, and the DuckDB row of the
-#: warehouse type codes (:mod:`ndcg_sql.dialects`, a DuckDB connection given as a warehouse).
-#: A name not listed is "other" (lists, structs, maps, blobs: no text form).
-DUCKDB_KINDS = (
-    ("integer", INTEGER_TYPES),
-    ("text", ("VARCHAR",)),
-    ("fraction", FRACTION_TYPES),
-    ("enum", ("ENUM",)),
-    ("json", ("JSON",)),
-    ("text_like", TEXT_LIKE_TYPES),
-)
+
+#: DuckDB's type names by kind (the table is :mod:`ndcg_sql.dialects`'s, with the other engines').
+DUCKDB_KINDS = dialects.DUCKDB_KINDS
+
+#: The id columns whose types ``to_sql(id_types=...)`` takes (sql/options/id_forms.sql, _id_sides).
+ROLES = ("query", "item", "judgments_query", "judgments_item")
 
 #: The forms an id column is read in (sql/ids.sql.j2 writes each): as stored, as text, a number
 #: as its canonical text, a JSON value as its canonical text.
 FORMS = ("native", "text", "number_text", "json_text")
 
 
+def _rule(dialect: str = "duckdb"):
+    """The macros of the rule (``sql/options/id_forms.sql``), rendered for ``dialect``'s type names."""
+    from .context import option_macros  # context -> dialects -> this module: imported when called
+
+    return option_macros(dialect)
+
+
 def kind(type_name: str) -> str:
-    """'integer', 'text', 'fraction', 'enum', 'json', 'text_like' or 'other' for a DuckDB type name."""
-    base = type_name.split("(")[0].strip().upper()
-    return next((found for found, names in DUCKDB_KINDS if base in names), "other")
-
-
-_AS_TEXT = {"integer": "text", "text": "native", "fraction": "number_text", "enum": "text",
-            "json": "json_text", "text_like": "text"}
+    """'integer', 'text', 'fraction', 'enum', 'json', 'text_like' or 'other' for a DuckDB type name
+    (``_id_kind`` of ``sql/options/id_forms.sql`` with DuckDB's row of type names)."""
+    return _rule()._id_kind(type_name)
 
 
 class ColumnType(NamedTuple):
@@ -105,21 +101,21 @@ def warehouse_kind(dialect, column: ColumnType) -> str | None:
     return None
 
 
-def item_type(form: str, found_kind: str | None) -> str | None:
-    """The item ids' type as the SQL reads them ("number" or "text", for the byte-order
-    tie-break), from their form and kind; None when the kind is not known."""
-    if found_kind is None:
-        return None
-    return "number" if form == "native" and found_kind in ("integer", "fraction") else "text"
+class Forms(NamedTuple):
+    """What the rule decided: how each id column is read, and the item ids' type as the SQL reads them."""
+
+    forms: dict[str, str]  # {"run_query", "run_item", "j_query", "j_item": a form of FORMS}
+    item_type: str | None  # "number" or "text" (the byte-order tie-break); None: not known
 
 
 def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, columns,
-          as_text: bool = False, kind_of: Callable[[object], str | None] = kind) -> dict[str, str]:
-    """How each id column is read: {"run_query", "run_item", "j_query", "j_item": a form of :data:`FORMS`}
-    (the judgments' only with judgments).
+          as_text: bool = False, kind_of: Callable[[object], str | None] = kind) -> Forms:
+    """How each id column is read (``_id_forms`` of ``sql/options/id_forms.sql``, the one rule),
+    and the item ids' type as the SQL then reads them.
 
     Args:
-        run_types, judgment_types: DuckDB type name by column name (``inputs.load``).
+        run_types, judgment_types: DuckDB type name by column name (``inputs.load``), or a
+            warehouse driver's :class:`ColumnType`.
         columns: a :class:`ndcg_sql.checking.Columns` (the user's column names by role).
         as_text: compare every id as text, whatever its type (a convention's ``ids="text"``,
             :mod:`ndcg_sql.conventions`: trec_eval's docnos are strings).
@@ -127,39 +123,50 @@ def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, colu
             warehouse's: :func:`warehouse_kind`); None (a type not known): that role's ids
             are compared as stored.
 
+    Returns:
+        :class:`Forms`: {"run_query", "run_item", "j_query", "j_item" (the judgments' only with
+        judgments): a form of :data:`FORMS`}, and "number", "text" or None.
+
     Raises:
         InputError: an id column of a type that has no text form (a list, a struct, a map,
             a blob), named with its type and the other side's column and type.
     """
-    found = {}
-    pairs = {"query": [("run_query", "ranking", columns.query, run_types)],
+    sides = {"query": [("run_query", "ranking", columns.query, run_types)],
              "item": [("run_item", "ranking", columns.item, run_types)]}
     if judgment_types is not None:
-        pairs["query"].append(("j_query", "judgments", columns.j_query, judgment_types))
-        pairs["item"].append(("j_item", "judgments", columns.j_item, judgment_types))
-    for role, sides in pairs.items():
-        kinds = [kind_of(types[name]) for _, _, name, types in sides]
-        for (key, where, name, types), found_kind in zip(sides, kinds):
-            if found_kind == "other":
-                described = " and ".join(f"the {w}{chr(39) if w.endswith('s') else chr(39) + 's'} {n!r} is {t[n]}"
-                                         for _, w, n, t in sides)
-                raise InputError(f"{role} ids must be numbers or text: {described}; "
-                                 f"column {name!r} of the {where} has no text form to compare")
-        chosen = ["native"] * len(sides) if None in kinds else _forms_of(kinds, as_text)
-        for (key, _, _, _), form in zip(sides, chosen):
-            found[key] = form
-    return found
-
-
-def _forms_of(kinds: list[str], as_text: bool = False) -> list[str]:
-    """The forms of columns compared with each other, by their kinds (:func:`kind`)."""
-    same = len(set(kinds)) == 1 and kinds[0] in (("text",) if as_text else ("integer", "text", "fraction"))
-    return ["native" if same else _AS_TEXT.get(found, "text") for found in kinds]
+        sides["query"].append(("j_query", "judgments", columns.j_query, judgment_types))
+        sides["item"].append(("j_item", "judgments", columns.j_item, judgment_types))
+    given = {role: [{"key": key, "where": where, "name": name, "type": str(types[name]), "kind": kind_of(types[name])}
+                    for key, where, name, types in columns_of_role]
+             for role, columns_of_role in sides.items()}
+    found = _rule()._id_forms(given, as_text)
+    return Forms(found["forms"], found["item_type"])
 
 
 def pair_forms(type_a: str, type_b: str) -> tuple[str, str]:
-    """The forms of two query columns joined with each other (e.g. two runs' per-query rows in
-    :func:`ndcg_sql.compare`): the rule of :func:`forms`."""
-    first, second = _forms_of([kind(type_a), kind(type_b)])
-    return first, second
+    """The forms of two query columns (DuckDB type names) joined with each other (e.g. two runs'
+    per-query rows in :func:`ndcg_sql.compare`): the rule of :func:`forms`."""
+    given = {"query": [{"key": key, "where": key, "name": key, "type": type_name, "kind": kind(type_name)}
+                       for key, type_name in (("a", type_a), ("b", type_b))]}
+    found = _rule()._id_forms(given)["forms"]
+    return found["a"], found["b"]
 
+
+def type_names(given: Mapping[str, str] | Iterable[str]) -> dict[str, str]:
+    """``to_sql``'s id_types as {role: type name}: a mapping, or texts "role=TYPE" (the command line).
+
+    Raises:
+        OptionError: a role not in :data:`ROLES`, or a type name that is not a non-empty text.
+    """
+    try:
+        pairs = dict(given.items() if isinstance(given, Mapping) else
+                     (text.split("=", 1) for text in ([given] if isinstance(given, str) else given)))
+    except (AttributeError, TypeError, ValueError):
+        raise OptionError(f"id_types must give id columns' types, e.g. {{'query': 'INT64'}} or "
+                          f"['query=INT64']; got {given!r}") from None
+    for role, type_name in pairs.items():
+        if role not in ROLES:
+            raise OptionError(f"id_types takes the roles {', '.join(ROLES)}; got {role!r}")
+        if not isinstance(type_name, str) or not type_name.strip():
+            raise OptionError(f"id_types[{role!r}] must be a type name as the engine writes it; got {type_name!r}")
+    return pairs

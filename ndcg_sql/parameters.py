@@ -256,6 +256,9 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("item_type", "text", "str",
               "the item ids' type, needed for an item-id tie-break when no data is read (text compares in "
               "byte order).", choices=ITEM_TYPES, cli=Cli(("sql",))),
+    Parameter("id_types", None, "dict[str, str] | None", "the id columns' types as the engine writes them (query=INT64 "
+              "judgments_query=STRING; roles query, item, judgments_query, judgments_item): ids are then compared "
+              "as evaluate compares them (as text when they differ). Else as stored.", cli=Cli(("sql",), "ROLE=TYPE", "+")),
     Parameter("segmented_judgments", False, "bool",
               "with segments: the judgments carry the segment columns (judgments per (segment, query)).",
               cli=Cli(("sql",), flag=True)),

@@ -50,7 +50,7 @@ def judged(executor, context: dict, columns, as_text: bool = False) -> Judged:
             f"{executor.dialect.name} could not read the id columns ({columns.query!r}, {columns.item!r}) of the "
             f"ranking and the judgments: {first_line(failure)}") from failure
     kind_of = partial(id_types.warehouse_kind, executor.dialect)
-    forms = id_types.forms({columns.query: types[0], columns.item: types[1]},
+    found = id_types.forms({columns.query: types[0], columns.item: types[1]},
                            {columns.j_query: types[2], columns.j_item: types[3]}, columns,
                            as_text=as_text, kind_of=kind_of)
-    return Judged([str(name) for name in names[4:]], forms, id_types.item_type(forms["run_item"], kind_of(types[1])))
+    return Judged([str(name) for name in names[4:]], found.forms, found.item_type)

@@ -29,6 +29,8 @@ ENGINE_FIXTURE_FILES = ("test_warehouses.py", "test_measures_warehouses.py", "te
 ON_ENGINE = {"test_spark_scale.py": "spark",
              "test_warehouses.py::test_postgres_matches_duckdb_on_generated_tables": "postgres",
              "test_warehouses.py::test_ids_without_a_text_form_on_a_warehouse_are_refused": "postgres",
+             "test_warehouses.py::test_postgres_catalog_type_names_give_the_kinds_of_the_driver_codes": "postgres",
+             "test_warehouses.py::test_to_sql_with_the_catalogs_id_types_on_postgres": "postgres",
              "test_warehouses.py::test_bigquery_qualified_names_resolve_in_zetasql": "bigquery"}
 
 

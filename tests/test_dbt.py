@@ -160,8 +160,20 @@ def emitted(database: Path, table_name: str, options: dict) -> list[dict]:
     """The per-query SQL the package emits for a table (`ndcg-sql sql --table`), run on the dbt database."""
     options = dict(options)
     judged = options.pop("judgments", False)
-    sql = ndcg_sql.to_sql(table=table_name, judgments_table="dl19_qrels" if judged else None, **options)
     with duckdb.connect(str(database)) as con:
+        # the id columns' types, as a user of to_sql reads them from the catalog (dl19_bm25_run's
+        # ids are BIGINT, the judgments' text: compared as text, as the dbt model compares them)
+        def types(table):
+            return dict(con.execute("SELECT column_name, data_type FROM information_schema.columns "
+                                    "WHERE table_name = ?", [table]).fetchall())
+
+        ids = {}
+        if judged:
+            run, qrels = types(table_name), types("dl19_qrels")
+            query, item = options.get("query_col", "query_id"), options.get("item_col", "item_id")
+            ids = {"id_types": {"query": run[query], "item": run[item],
+                                "judgments_query": qrels[query], "judgments_item": qrels[item]}}
+        sql = ndcg_sql.to_sql(table=table_name, judgments_table="dl19_qrels" if judged else None, **ids, **options)
         relation = con.sql(sql)
         return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
 

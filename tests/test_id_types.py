@@ -236,3 +236,91 @@ def test_a_warehouse_compares_ids_of_different_types_as_duckdb_does():
     assert [(r["query_id"], r["ndcg"]) for r in got.per_query_records()] == [("1", pytest.approx(1 / math.log2(3)))]
     assert got.coverage == {"evaluated": 1, "unjudged_ignored": 1, "missing_from_run": 2}
     assert counted.texts[0].endswith("WHERE 1 = 0")  # the probe: no row read
+
+
+def _mixed_tables():
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE run AS SELECT * FROM (VALUES (7, 'a', 2.0), (7, 'b', 1.0), (1, 'a', 2.0), (1, 'b', 1.0))"
+                " AS v(query_id, item_id, score)")
+    con.execute("CREATE TABLE qrels AS SELECT * FROM (VALUES ('07', 'a', 1), ('07', 'b', 0), ('1', 'a', 0), "
+                "('1', 'b', 1), ('q1', 'a', 1)) AS v(query_id, item_id, label)")
+    return con
+
+
+def _catalog_types(con, table: str) -> dict[str, str]:
+    """A table's column types as its catalog writes them (what a user of to_sql reads, and dbt's adapter)."""
+    return dict(con.execute("SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
+                            [table]).fetchall())
+
+
+def test_to_sql_with_the_catalogs_id_types_compares_ids_as_evaluate_does():
+    """to_sql(id_types=...) applies the runner's rule (sql/options/id_forms.sql) to the types the
+    user gives: INTEGER run query ids against text judgments are compared as text, so '07' is not
+    7 and 'q1' is not 1 (worked by hand as in test_leading_zeros_and_prefixes_are_other_ids_when_types_differ);
+    without id_types the ids are compared as stored, and DuckDB's implicit cast then fails on 'q1'."""
+    con = _mixed_tables()
+    run, qrels = _catalog_types(con, "run"), _catalog_types(con, "qrels")
+    given = {"query": run["query_id"], "item": run["item_id"], "judgments_query": qrels["query_id"],
+             "judgments_item": qrels["item_id"]}
+    assert given == {"query": "INTEGER", "item": "VARCHAR", "judgments_query": "VARCHAR", "judgments_item": "VARCHAR"}
+    rows = con.sql(ndcg_sql.to_sql("run", judgments_table="qrels", k=[10], id_types=given)).fetchall()
+    assert [(query, ndcg) for query, _, _, _, _, ndcg in rows] == [("1", pytest.approx(1 / math.log2(3)))]
+    # the command line's ROLE=TYPE texts are the same request
+    assert ndcg_sql.to_sql("run", judgments_table="qrels", k=[10], id_types=[f"{r}={t}" for r, t in given.items()]) == \
+        ndcg_sql.to_sql("run", judgments_table="qrels", k=[10], id_types=given)
+    import duckdb
+
+    with pytest.raises(duckdb.ConversionException, match="'q1'"):  # as stored: DuckDB's implicit cast
+        con.sql(ndcg_sql.to_sql("run", judgments_table="qrels", k=[10])).fetchall()
+
+
+def test_to_sql_id_types_are_checked():
+    with pytest.raises(ndcg_sql.OptionError, match="roles query, item, judgments_query, judgments_item; got 'qid'"):
+        ndcg_sql.to_sql("run", id_types={"qid": "INT64"})
+    with pytest.raises(ndcg_sql.OptionError, match="must be a type name"):
+        ndcg_sql.to_sql("run", id_types={"query": ""})
+    with pytest.raises(ndcg_sql.OptionError, match="got \\['query'\\]"):
+        ndcg_sql.to_sql("run", id_types=["query"])
+    with pytest.raises(InputError, match="the ranking's 'query_id' is ARRAY<INT64> and the judgments' 'query_id' is STRING"):
+        ndcg_sql.to_sql("run", judgments_table="qrels", dialect="bigquery",
+                        id_types={"query": "ARRAY<INT64>", "judgments_query": "STRING"})
+
+
+# DuckDB column types, each with a value: the catalog's names and dbt's spelling of them must give
+# the kinds DuckDB's own type names give on the DuckDB path
+DUCKDB_COLUMNS = {
+    "i": ("INTEGER", "1"), "b": ("BIGINT", "1"), "h": ("HUGEINT", "1"), "v": ("VARCHAR", "'x'"),
+    "d": ("DOUBLE", "1.5"), "n0": ("DECIMAL(18,0)", "1"), "n3": ("DECIMAL(10,3)", "1.5"), "t": ("DATE", "DATE '2020-01-01'"),
+    "u": ("UUID", "uuid()"), "bo": ("BOOLEAN", "true"), "j": ("JSON", "'1'::JSON"), "l": ("INTEGER[]", "[1]"),
+    "s": ("STRUCT(a INTEGER)", "{'a': 1}"), "bl": ("BLOB", "'x'::BLOB"), "ts": ("TIMESTAMP WITH TIME ZONE", "now()"),
+}
+
+
+def test_catalog_type_names_give_the_kinds_of_the_duckdb_path():
+    """One rule, three readings of a DuckDB column's type: DESCRIBE's type name (the DuckDB path,
+    kind()), information_schema's data_type (to_sql's id_types=) and dbt's Column.data_type
+    (the dbt macros, e.g. VARCHAR as 'character varying(256)') give one kind."""
+    import duckdb
+    from dbt.adapters.base.column import Column
+
+    from ndcg_sql import id_types
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT " + ", ".join(f"CAST({value} AS {kind}) AS {name}"
+                                                      for name, (kind, value) in DUCKDB_COLUMNS.items()))
+    described = {row[0]: row[1] for row in con.execute("DESCRIBE t").fetchall()}
+    catalog = {row[0]: row[1:] for row in con.execute(
+        "SELECT column_name, data_type, character_maximum_length, numeric_precision, numeric_scale "
+        "FROM information_schema.columns WHERE table_name = 't'").fetchall()}
+    rule = id_types._rule("duckdb")
+    kinds = {}
+    for name in DUCKDB_COLUMNS:
+        dtype, size, precision, scale = catalog[name]
+        dbt_type = Column(name, dtype, size, precision, scale).data_type
+        kinds[name] = {id_types.kind(described[name]), rule._id_kind(dtype), rule._id_kind(dbt_type)}
+    assert kinds == {"i": {"integer"}, "b": {"integer"}, "h": {"integer"}, "v": {"text"}, "d": {"fraction"},
+                     "n0": {"fraction"}, "n3": {"fraction"}, "t": {"text_like"}, "u": {"text_like"},
+                     "bo": {"text_like"}, "j": {"json"}, "l": {"other"}, "s": {"other"}, "bl": {"other"},
+                     "ts": {"text_like"}}

@@ -272,3 +272,76 @@ def test_ids_without_a_text_form_on_a_warehouse_are_refused(postgres):
         ndcg_sql.evaluate(run, judgments=qrels, con=postgres.connection(), dialect="postgres")
     assert str(error.value).startswith("query ids must be numbers or text: the ranking's 'query_id' is int4[] "
                                        "and the judgments' 'query_id' is text")
+
+
+# Postgres column types, each with a value; a user type (an enum) is listed by neither table
+POSTGRES_COLUMNS = {
+    "i4": ("int4", "1"), "i8": ("int8", "1"), "tx": ("text", "'x'"), "vc": ("varchar(10)", "'x'"),
+    "ch": ("char(3)", "'x'"), "f8": ("float8", "1.5"), "n0": ("numeric(12,0)", "1"), "n2": ("numeric(10,2)", "1.5"),
+    "nu": ("numeric", "1"), "dt": ("date", "DATE '2020-01-01'"), "ts": ("timestamptz", "now()"),
+    "uu": ("uuid", "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'"), "bo": ("bool", "true"), "ar": ("int4[]", "ARRAY[1]"),
+    "by": ("bytea", "'x'"), "en": ("ndcg_sql_mood", "'ok'"),
+}
+
+
+def test_postgres_catalog_type_names_give_the_kinds_of_the_driver_codes(postgres):
+    """The Postgres row of type names (ndcg_sql/dialects.py type_names: what dbt's adapter and
+    to_sql's id_types= give) and of driver type codes (the warehouse runner's probe) read every
+    column of a real Postgres table as one kind (dbt's Column.data_type: "numeric(12,0)",
+    "character varying(10)"); a numeric without scale is a fraction on both."""
+    from dbt.adapters.base.column import Column
+
+    from ndcg_sql import id_types
+    from ndcg_sql.id_types import ColumnType
+
+    with postgres.con.cursor() as cursor:
+        cursor.execute("DROP TABLE IF EXISTS catalog_kinds")
+        cursor.execute("DROP TYPE IF EXISTS ndcg_sql_mood")
+        cursor.execute("CREATE TYPE ndcg_sql_mood AS ENUM ('ok')")
+        cursor.execute("CREATE TABLE catalog_kinds AS SELECT " + ", ".join(
+            f"CAST({value} AS {kind}) AS {name}" for name, (kind, value) in POSTGRES_COLUMNS.items()))
+        cursor.execute("SELECT column_name, data_type, character_maximum_length, numeric_precision, numeric_scale "
+                       "FROM information_schema.columns WHERE table_name = 'catalog_kinds'")
+        catalog = {row[0]: row[1:] for row in cursor.fetchall()}
+        cursor.execute("SELECT * FROM catalog_kinds WHERE 1 = 0")
+        codes = {d.name: ColumnType(d.type_code, d.scale) for d in cursor.description}
+    target = dialects.get("postgres")
+    rule = id_types._rule("postgres")
+    kinds = {}
+    for name in POSTGRES_COLUMNS:
+        dtype, size, precision, scale = catalog[name]
+        kinds[name] = {id_types.warehouse_kind(target, codes[name]),
+                       rule._id_kind(Column(name, dtype, size, precision, scale).data_type)}
+        # information_schema's data_type alone ("numeric", without its scale): a whole number at
+        # scale 0 is not known to be whole, read as a fraction (its text form is a whole one's too)
+        assert rule._id_kind(dtype) == ("fraction" if name == "n0" else kinds[name].copy().pop()), name
+    assert kinds == {"i4": {"integer"}, "i8": {"integer"}, "tx": {"text"}, "vc": {"text"}, "ch": {"text"},
+                     "f8": {"fraction"}, "n0": {"integer"}, "n2": {"fraction"}, "nu": {"fraction"},
+                     "dt": {"text_like"}, "ts": {"text_like"}, "uu": {"text_like"}, "bo": {"text_like"},
+                     "ar": {"other"}, "by": {"other"}, "en": {None}}
+
+
+def test_to_sql_with_the_catalogs_id_types_on_postgres(postgres):
+    """Integer run ids and text judgments on Postgres: the statement to_sql writes with the types
+    the catalog gives (id_types=) runs and gives the hand-worked values of the mixed-ids case (no
+    '07' = 7, no 'q1' = 1); without id_types Postgres refuses bigint = text."""
+    import psycopg
+
+    run, run_table = _table(postgres, "catalog_ids_run", False)
+    qrels, qrels_table = _table(postgres, "catalog_ids_qrels", False)
+    postgres.load(run_table, ["query_id", "item_id", "score"], MIXED_RUN)
+    postgres.load(qrels_table, ["query_id", "item_id", "label"], MIXED_JUDGMENTS)
+    with postgres.con.cursor() as cursor:
+        cursor.execute("SELECT table_name, column_name, data_type FROM information_schema.columns "
+                       "WHERE table_name IN ('catalog_ids_run', 'catalog_ids_qrels')")
+        catalog = {(table, column): data_type for table, column, data_type in cursor.fetchall()}
+        given = {"query": catalog["catalog_ids_run", "query_id"], "item": catalog["catalog_ids_run", "item_id"],
+                 "judgments_query": catalog["catalog_ids_qrels", "query_id"],
+                 "judgments_item": catalog["catalog_ids_qrels", "item_id"]}
+        assert given["query"] != given["judgments_query"]
+        cursor.execute(ndcg_sql.to_sql(run, judgments_table=qrels, dialect="postgres", k=[10], ties="item-asc",
+                                       id_types=given))
+        values = {row[0]: row[-1] for row in cursor.fetchall()}
+    assert values == pytest.approx({"1": 1 / math.log2(3), "3": 1 / math.log2(3)}, rel=TOLERANCE)
+    with pytest.raises(psycopg.errors.UndefinedFunction), postgres.con.cursor() as cursor:
+        cursor.execute(ndcg_sql.to_sql(run, judgments_table=qrels, dialect="postgres", k=[10]))

@@ -151,6 +151,12 @@ def engine_pieces(types: set[str]) -> dict[str, str]:
             "  {{ return(value['open'] ~ (text | string | replace('\\\\', value['backslash']) | replace(\"'\", value['quote'])) ~ value['close']) }}\n",
             "A text as a string literal of the engine (quote and backslash escaped as sqlglot writes them).",
         ),
+        "_internal/_id_type_names.sql": head + _dispatched(
+            "_id_type_names", "", {n: [[kind, list(names)] for kind, names in d.type_names] for n, d in engines.items()},
+            "  {{ return(value) }}\n",
+            "The engine's type names by the kind of id they hold ([kind, [names]]; '*' any other name):\n"
+            "    read by _id_kind (sql/options/id_forms.sql).",
+        ),
         "_internal/_engine.sql": head + _dispatched(
             "_engine", "", {n: {"name": n, "float32": d.float32} for n, d in engines.items()},
             "  {{ return(value) }}\n",
@@ -242,6 +248,33 @@ def input_checks_file() -> str:
     )
 
 
+ID_COLUMN_TYPES = """{#- The id columns' types as the engine writes them, read through dbt's adapter
+    (adapter.get_columns_in_relation) when the model is executed; sql/options/id_forms.sql applies
+    the rule of ndcg_sql/id_types.py to them (_ranking_context, hints['id_types']). Returns
+    {'query', 'item', 'judgments_query', 'judgments_item': the column's data_type}, or none when
+    they are not read: without judgments (a column is compared with itself), a relation given as a
+    CTE's name (text), while dbt parses the project, or under `dbt compile --no-introspect` (no
+    connection). A column the adapter does not list is left out: compared as stored. -#}
+{% macro _id_column_types(relation, judgments, query_col, item_col, judgments_query_col, judgments_item_col) -%}
+  {%- if judgments is none or relation is string or judgments is string or not execute or not flags.INTROSPECT -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set found = {} -%}
+  {%- for source, roles in [(relation, {'query': query_col, 'item': item_col}),
+                            (judgments, {'judgments_query': judgments_query_col or query_col,
+                                         'judgments_item': judgments_item_col or item_col})] -%}
+    {%- set columns = adapter.get_columns_in_relation(source) -%}
+    {%- for role, name in roles.items() -%}
+      {%- for column in columns if role not in found and (column.name | lower) == (name | lower) -%}
+        {%- do found.update({role: column.data_type}) -%}
+      {%- endfor -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{%- endmacro %}
+"""
+
+
 def files(types: set[str]) -> dict[str, str]:
     """{path: text} of the generated data macros."""
     return {
@@ -250,4 +283,6 @@ def files(types: set[str]) -> dict[str, str]:
         "_internal/_errors.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
                                  + ERRORS.replace("@DBT_NAMES@", _jinja({option: dbt for dbt, option in dbt_docs.DBT_NAMES.items()})),
         "_internal/_input_checks.sql": input_checks_file(),
+        "_internal/_id_column_types.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
+                                          + ID_COLUMN_TYPES,
     }

@@ -25,6 +25,9 @@
                                 no_relevant, judgments, missing_queries, judgments_query_col, judgments_item_col,
                                 judgments_label_col, item_type, convention, row_col, score_precision,
                                 negative_labels, segment_cols, segmented_judgments, discount, log_base, weight_col, unjudged) -%}
+  {#- how ids are compared: by their types, as the runner compares them (sql/options/id_forms.sql) -#}
+  {%- set id_types = ndcg_sql._id_column_types(relation, judgments, query_col, item_col, judgments_query_col,
+                                                judgments_item_col) -%}
   {%- set resolved = ndcg_sql._ndcg_context({
       'k': none, 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
       'label_col': label_col, 'gain': gain, 'discount': discount, 'log_base': log_base, 'ties': ties, 'weight_col': weight_col, 'no_relevant': no_relevant,
@@ -32,6 +35,7 @@
       'score_precision': score_precision, 'negative_labels': negative_labels, 'segments': segment_cols or none,
       'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': item_type,
       'segmented_judgments': segmented_judgments, 'judgments_query_col': judgments_query_col,
-      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, relation, judgments) -%}
+      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, relation, judgments,
+      {'id_types': id_types} if id_types else none) -%}
   {{ return(ndcg_sql._tmpl_measure_rows(**resolved['context'])) }}
 {%- endmacro %}

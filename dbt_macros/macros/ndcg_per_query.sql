@@ -13,7 +13,12 @@
       segmented_judgments  with segment_cols and judgments: the judgments carry the segment
                     columns too (judgments per (segment, query))
       item_type     'text' (default) or 'number': with an item-id tie-break, text ids are
-                    compared in byte order (ndcg_sql.item_byte_order)
+                    compared in byte order (ndcg_sql.item_byte_order); with judgments given as
+                    relations, the item column's type read by dbt's adapter decides instead
+      Ids: with judgments given as relations (ref(), source()), the four id columns' types are
+      read through dbt's adapter when the model runs, and ids are compared by the rule of the
+      Python runner (ndcg_sql/id_types.py: as text in TREC form when the two sides' types differ,
+      arrays refused); a CTE's name, or dbt compile --no-introspect, leaves them compared as stored.
       the others    query_col, item_col, score_col / rank_col, label_col, k, gain, discount, log_base, ties,
                     no_relevant, missing_queries, convention, row_col, score_precision,
                     negative_labels, unjudged, weight_col (a weight column of the ranking, carried by the rows as weight): as in Python. -#}
@@ -34,6 +39,9 @@
                                  judgments_query_col, judgments_item_col, judgments_label_col,
                                  item_type, convention, row_col, score_precision, negative_labels,
                                  segmented_judgments, discount, log_base, weight_col, unjudged) -%}
+  {#- how ids are compared: by their types, as the runner compares them (sql/options/id_forms.sql) -#}
+  {%- set id_types = ndcg_sql._id_column_types(relation, judgments, query_col, item_col, judgments_query_col,
+                                                judgments_item_col) -%}
   {%- set resolved = ndcg_sql._ndcg_context({
       'k': k, 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
       'label_col': label_col, 'gain': gain, 'discount': discount, 'log_base': log_base, 'ties': ties, 'weight_col': weight_col, 'no_relevant': no_relevant,
@@ -41,6 +49,7 @@
       'score_precision': score_precision, 'negative_labels': negative_labels, 'segments': segment_cols or none,
       'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': item_type,
       'segmented_judgments': segmented_judgments, 'judgments_query_col': judgments_query_col,
-      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, relation, judgments) -%}
+      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, relation, judgments,
+      {'id_types': id_types} if id_types else none) -%}
   {{ return(ndcg_sql._tmpl_per_query(**resolved['context'])) }}
 {%- endmacro %}

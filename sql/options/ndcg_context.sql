@@ -12,7 +12,8 @@
       hints     none, or what the Python runner found while checking the data:
                 longest_list (most items of a list or judged query) and labels ([lowest,
                 highest, count of non-whole labels] of the labels the ideal ranking comes
-                from); they let the SQL skip work, and change no number.
+                from); they let the SQL skip work, and change no number. And how ids are
+                compared: id_forms (the runner's) or id_types (type names; see _ranking_context).
 
     Returns {'options': the resolved options (reported with every result), 'context': the
     templates' context}. Names are quoted by ndcg_sql.quote_identifier, numbers written by

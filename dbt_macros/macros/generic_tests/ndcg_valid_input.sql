@@ -24,6 +24,9 @@
   {%- if limit is not integer or limit is boolean or limit <= 0 -%}
     {{ exceptions.raise_compiler_error("ndcg_valid_input: limit must be a positive integer; got " ~ limit) }}
   {%- endif -%}
+  {#- ids compared by their types, as the models compare them (sql/options/id_forms.sql) -#}
+  {%- set id_types = ndcg_sql._id_column_types(model, judgments, query_col, item_col, judgments_query_col,
+                                                judgments_item_col) -%}
   {%- set resolved = ndcg_sql._ndcg_context({
       'k': [1], 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
       'label_col': label_col, 'gain': gain, 'discount': 'log', 'log_base': 2.0, 'ties': 'average', 'weight_col': none, 'no_relevant': 'zero',
@@ -31,7 +34,8 @@
       'measures': none, 'convention': none, 'row_col': none, 'score_precision': 'double', 'negative_labels': 'error',
       'segments': none, 'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': 'text',
       'segmented_judgments': false, 'judgments_query_col': judgments_query_col,
-      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, model, judgments) -%}
+      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, model, judgments,
+      {'id_types': id_types} if id_types else none) -%}
   {%- set context = resolved['context'] -%}
   {%- set judged = judgments is not none -%}
   {%- set key = ('judgments' if judged else 'labels') ~ '|' ~ context['input_kind'] ~ '|' ~ gain -%}

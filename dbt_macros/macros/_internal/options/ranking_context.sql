@@ -12,9 +12,12 @@
                     or the whole labels between the lowest and highest found in the data
       exact_gains   ties='average' and every gain a whole number whose list sums stay below
                     2^53: every sum of gains is exact, so a tie group's mean needs no item order
-    None of these changes a number. And id_forms: how each id column is read, from the types
-    the Python runner inspected (ndcg_sql/id_types.py; empty: as stored), and whole_labels: labels
-    count with their whole part (trec_eval's atol). -#}
+    None of these changes a number. And id_forms: how each id column is read (the rule of
+    sql/options/id_forms.sql), from hints['id_forms'] (the forms the Python runner chose from the
+    types it inspected) or hints['id_types'] (the columns' types as the engine writes them, by
+    'query', 'item', 'judgments_query', 'judgments_item': to_sql's id_types=, the types dbt's
+    adapter read); empty: as stored; and whole_labels: labels count with their whole part
+    (trec_eval's atol). -#}
 {% macro _ranking_context(resolved, options, relation, judgments, hints) -%}
   {%- set table = ndcg_sql._option_table() -%}
   {%- set judged = resolved['judgments'] -%}
@@ -78,7 +81,19 @@
       quoted (ndcg_sql/labels.py); it takes the label column's place. dbt models compute such
       labels in SQL of their own, so dbt passes none. -#}
   {%- set label_sql = options.get('label_sql') -%}
-  {%- set byte_order = resolved['ties'] in ['item-asc', 'item-desc', 'input-order'] and resolved['item_type'] == 'text' -%}
+  {#- how ids are compared (sql/options/id_forms.sql): the forms the Python runner found, or the
+      rule applied to the id columns' types as the engine writes them (to_sql's id_types=, the
+      types dbt's adapter read); neither: as stored. Known item ids' type decides the tie-break. -#}
+  {%- set id_forms, item_type = hints.get('id_forms') or {}, resolved['item_type'] -%}
+  {%- if not id_forms and hints.get('id_types') -%}
+    {%- set names = {'query': options['query_col'], 'item': options['item_col'],
+                     'judgments_query': options.get('judgments_query_col') or options['query_col'],
+                     'judgments_item': options.get('judgments_item_col') or options['item_col']} -%}
+    {%- set found = ndcg_sql._id_forms(ndcg_sql._id_sides(hints['id_types'], names, judged),
+                                       reading.get('ids') == 'text') -%}
+    {%- set id_forms, item_type = found['forms'], found['item_type'] or item_type -%}
+  {%- endif -%}
+  {%- set byte_order = resolved['ties'] in ['item-asc', 'item-desc', 'input-order'] and item_type == 'text' -%}
   {{ return({
       'run_relation': relation,
       'judgments_relation': judgments,
@@ -110,6 +125,6 @@
       'ideal_labels': ideal_labels,
       'tail_cutoffs': tail_cutoffs,
       'exact_gains': exact_gains,
-      'id_forms': hints.get('id_forms') or {},
+      'id_forms': id_forms,
       'whole_labels': reading.get('label_reading') == 'atol'}) }}
 {%- endmacro %}
