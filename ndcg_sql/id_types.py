@@ -47,8 +47,8 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import dialects
+from .context import option_macros
 from .errors import OptionError
-
 
 #: DuckDB's type names by kind (the table is :mod:`ndcg_sql.dialects`'s, with the other engines').
 DUCKDB_KINDS = dialects.DUCKDB_KINDS
@@ -63,8 +63,6 @@ FORMS = ("native", "text", "number_text", "json_text")
 
 def _rule(dialect: str = "duckdb"):
     """The macros of the rule (``sql/options/id_forms.sql``), rendered for ``dialect``'s type names."""
-    from .context import option_macros  # context -> dialects -> this module: imported when called
-
     return option_macros(dialect)
 
 
