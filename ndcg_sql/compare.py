@@ -259,8 +259,12 @@ def _local_table(con, result) -> str:
     con.execute(f"CREATE TEMP TABLE {quote(table)} ("
                 + ", ".join(f"{quote(c)} {t}" for c, t in zip(columns, types)) + ")")
     if rows:
-        con.executemany(f"INSERT INTO {quote(table)} VALUES ({', '.join('?' for _ in columns)})",
-                        [[row.get(c) for c in columns] for row in rows])
+        # one statement: each column a list parameter, unnested side by side (row by row, an
+        # INSERT per row, took about 10 minutes a million rows)
+        make = {"DOUBLE": float, "BIGINT": int, "BOOLEAN": bool, "VARCHAR": str}
+        values = [[None if row.get(c) is None else make[t](row.get(c)) for row in rows] for c, t in zip(columns, types)]
+        con.execute(f"INSERT INTO {quote(table)} SELECT "
+                    + ", ".join(f"UNNEST(CAST(${i} AS {t}[]))" for i, t in enumerate(types, 1)), values)
     return table
 
 
