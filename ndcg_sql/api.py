@@ -228,7 +228,6 @@ def sql_plan(
     return resolved, target
 
 
-
 @takes_options()
 def to_sql(
     table: str | Sequence[str] | None = None,
