@@ -261,7 +261,7 @@ def _local_table(con, result) -> str:
     if rows:
         # one statement: each column a list parameter, unnested side by side (row by row, an
         # INSERT per row, took about 10 minutes a million rows)
-        make = {"DOUBLE": float, "BIGINT": int, "BOOLEAN": bool, "VARCHAR": str}
+        make = {local: python for python, local in _LOCAL_TYPES.items()}
         values = [[None if row.get(c) is None else make[t](row.get(c)) for row in rows] for c, t in zip(columns, types)]
         con.execute(f"INSERT INTO {quote(table)} SELECT "
                     + ", ".join(f"UNNEST(CAST(${i} AS {t}[]))" for i, t in enumerate(types, 1)), values)

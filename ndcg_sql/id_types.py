@@ -46,12 +46,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from . import dialects
 from .context import option_macros
 from .errors import OptionError
-
-#: DuckDB's type names by kind (the table is :mod:`ndcg_sql.dialects`'s, with the other engines').
-DUCKDB_KINDS = dialects.DUCKDB_KINDS
 
 #: The id columns whose types ``to_sql(id_types=...)`` takes (sql/options/id_forms.sql, _id_sides).
 ROLES = ("query", "item", "judgments_query", "judgments_item")

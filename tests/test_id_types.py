@@ -193,7 +193,7 @@ def test_duckdb_type_names_have_one_kind_on_both_paths():
     from ndcg_sql.id_types import ColumnType
 
     duck = dialects.get("duckdb")
-    names = [name for _, listed in id_types.DUCKDB_KINDS for name in listed]
+    names = [name for _, listed in dialects.DUCKDB_KINDS for name in listed]
     assert len(names) > 20
     for name in names:
         assert id_types.warehouse_kind(duck, ColumnType(name)) == id_types.kind(name), name

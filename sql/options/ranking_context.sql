@@ -83,11 +83,11 @@
   {#- how ids are compared (sql/options/id_forms.sql): the forms the Python runner found, or the
       rule applied to the id columns' types as the engine writes them (to_sql's id_types=, the
       types dbt's adapter read); neither: as stored. Known item ids' type decides the tie-break. -#}
+  {%- set names = {'query': options['query_col'], 'item': options['item_col'],
+                   'judgments_query': options.get('judgments_query_col') or options['query_col'],
+                   'judgments_item': options.get('judgments_item_col') or options['item_col']} -%}
   {%- set id_forms, item_type = hints.get('id_forms') or {}, resolved['item_type'] -%}
   {%- if not id_forms and hints.get('id_types') -%}
-    {%- set names = {'query': options['query_col'], 'item': options['item_col'],
-                     'judgments_query': options.get('judgments_query_col') or options['query_col'],
-                     'judgments_item': options.get('judgments_item_col') or options['item_col']} -%}
     {%- set found = ndcg_sql._id_forms(ndcg_sql._id_sides(hints['id_types'], names, judged),
                                        reading.get('ids') == 'text') -%}
     {%- set id_forms, item_type = found['forms'], found['item_type'] or item_type -%}
@@ -101,8 +101,8 @@
       'item_col': q(options['item_col']),
       'order_col': q(resolved['order_col']),
       'label_col': none if judged else (label_sql or q(options['label_col'])),
-      'j_query_col': q(options.get('judgments_query_col') or options['query_col']) if judged else none,
-      'j_item_col': q(options.get('judgments_item_col') or options['item_col']) if judged else none,
+      'j_query_col': q(names['judgments_query']) if judged else none,
+      'j_item_col': q(names['judgments_item']) if judged else none,
       'j_label_col': (label_sql or q(options.get('judgments_label_col') or options['label_col'])) if judged else none,
       'output_query_col': q(options['query_col']),
       'item_order': ndcg_sql.item_byte_order() if byte_order else 'item',
