@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sqlglot
 
-from ndcg_sql import dialects, to_sql
+from ndcg_sql import dialects, templates, to_sql
 from sql_cases import GOLDEN, GOLDEN_OTHER_STATEMENTS, STATEMENTS
 
 FOLDER = Path(__file__).parent / "golden"
@@ -45,3 +45,18 @@ def test_golden_sql(dialect, case):
         assert sql == path.read_text(encoding="utf-8"), (
             f"{path} differs from the SQL now emitted; review and regenerate with NDCG_SQL_UPDATE_GOLDEN=1"
         )
+
+
+def test_paired_tests_golden():
+    """compare's paired tests (sql/paired_tests.sql.j2) run in DuckDB on every engine's
+    per-query rows: one golden file, with segments, sampled and exact groups alike."""
+    sql = templates.render("paired_tests.sql.j2", differences_relation='"paired_differences"',
+                           output_query_col='"query_id"', permutations=100, exact_max_queries=6,
+                           seed_state=5, group_cols=['"arm"', "measure"], segment_cols=['"arm"'])
+    path = FOLDER / "duckdb" / "compare.paired_tests.sql"
+    if UPDATE:
+        path.write_text(sql, encoding="utf-8")
+    assert path.exists(), f"{path} missing: regenerate with NDCG_SQL_UPDATE_GOLDEN=1"
+    assert sql == path.read_text(encoding="utf-8"), (
+        f"{path} differs from the SQL now emitted; review and regenerate with NDCG_SQL_UPDATE_GOLDEN=1"
+    )
