@@ -64,8 +64,8 @@ def evaluate(
             connection (DB-API 2.0, or a pyspark SparkSession) with ``dialect``: then the whole
             computation runs there, nothing is written, and only the summary, the counts and
             (``per_query=True``) the per-query rows come back: one statement for the input
-            checks, the summary and the query counts, naming each input table once, and one
-            more for the per-query rows; with judgments, one before them that reads no row
+            checks, the summary, the query counts and the per-query rows, naming each input
+            table once; with judgments, one before them that reads no row
             gives the id columns' types (compared as :mod:`ndcg_sql.id_types` says).
         dialect: with a warehouse connection: "bigquery", "snowflake", "spark", "postgres",
             "redshift" or "duckdb" (a SparkSession: "spark" by default).

@@ -13,8 +13,8 @@ here: the SQL templates compute every number.
 On a warehouse, where every statement reads the input again (BigQuery bills the bytes a
 query reads, Snowflake and Databricks the compute, which the scans dominate), the summary statement also carries the one-row counts of
 the input checks and of the queries' coverage (:func:`with_counts`), each statement names
-every input table once (:func:`reading_input_once`), and the per-query rows, when asked, are
-a second statement.
+every input table once (:func:`reading_input_once`), and the per-query rows, when asked, come
+in the same statement (:func:`with_per_query_rows`).
 """
 
 from __future__ import annotations
@@ -167,6 +167,87 @@ def with_counts(statement: exp.Expression, counts: list[tuple[str, list[str]]]) 
     for name, _ in counts:
         statement.append("joins", exp.Join(this=exp.to_table(name), kind="CROSS"))
     return statement
+
+
+#: Names of the one statement with the per-query rows (:func:`with_per_query_rows`).
+SUMMARY_ROWS = "summary_rows"
+ROW_PART = "row_part"
+
+
+def _output_columns(select: exp.Expression, ctes: dict[str, exp.Expression]) -> list[exp.Identifier]:
+    """The identifiers of a query's output columns, a ``t.*`` read from the CTE ``t`` names."""
+    if isinstance(select, exp.Union):
+        return _output_columns(select.left, ctes)
+    found = []
+    for projection in select.expressions:
+        if isinstance(projection, exp.Alias):
+            found.append(projection.args["alias"])
+        elif isinstance(projection, exp.Column) and not isinstance(projection.this, exp.Star):
+            found.append(projection.this)
+        else:  # t.* or *: every column of the sources (CTEs) it names
+            table = projection.table if isinstance(projection, exp.Column) else ""
+            sources = [select.args["from_"].this, *(join.this for join in select.args.get("joins") or [])]
+            for source in sources:
+                if table and source.alias_or_name != table:
+                    continue
+                if not isinstance(source, exp.Table) or source.name not in ctes:
+                    raise ValueError(f"cannot list the columns of {source.sql()}")
+                found.extend(_output_columns(ctes[source.name], ctes))
+    return found
+
+
+def with_per_query_rows(statement: exp.Expression, per_query: str, order: str
+                        ) -> tuple[exp.Expression, list[str], list[str]]:
+    """The summary ``statement`` (one SELECT with its CTEs, the counts beside it: :func:`with_counts`)
+    and the per-query rows of its CTE ``per_query``, in one statement: a warehouse then reads the input
+    in one statement, not two. The rows are a UNION ALL: ``row_part`` 0 for a summary row (its columns
+    as ``summary_1``, ...; the per-query columns NULL), 1 for a per-query row (``per_query_1``, ...),
+    summary rows first in the summary's order, then the per-query rows in ``order``
+    (:func:`per_query_order`).
+
+    Returns:
+        (the statement, the summary's column names, the per-query rows' column names).
+    """
+    statement = statement.copy()
+    ctes = statement.args["with_"].expressions
+    bodies = {cte.alias: cte.this for cte in ctes}
+    summary = _output_columns(statement, bodies)
+    rows = _output_columns(bodies[per_query], bodies)
+    summary_order = statement.args.get("order")
+    statement.set("with_", None)
+    statement.set("order", None)
+    ordered = summary_order.expressions if summary_order else []
+    hidden = [f"summary_order_{place}" for place in range(1, len(ordered) + 1)]
+    for name, item in zip(hidden, ordered):  # the summary's order, as columns of its own
+        statement.append("expressions", exp.alias_(item.this.copy(), name))
+    # per side: (the column in its relation, the column's name in the union)
+    columns = {"summary": [(c, f"summary_{i}") for i, c in enumerate(summary, 1)]
+               + [(exp.to_identifier(name), name) for name in hidden],
+               "per_query": [(c, f"per_query_{i}") for i, c in enumerate(rows, 1)]}
+    sources = {"summary": SUMMARY_ROWS, "per_query": per_query}
+
+    def branch(part: int, side: str) -> exp.Select:
+        out = [exp.alias_(exp.Literal.number(part), ROW_PART)]
+        for other in ("summary", "per_query"):
+            for identifier, name in columns[other]:
+                value = exp.column(identifier.copy(), table="t") if other == side else exp.null()
+                out.append(exp.alias_(value, name))
+        return exp.select(*out).from_(exp.to_table(sources[side]).as_("t"))
+
+    union = exp.union(branch(0, "summary"), branch(1, "per_query"), distinct=False)
+    alias_of = {identifier.name: name for identifier, name in columns["per_query"]}
+    by = sqlglot.parse_one(f"SELECT 1 ORDER BY {order}", read="duckdb").args["order"].expressions
+    for item in by:
+        for column in list(item.find_all(exp.Column)):
+            column.replace(exp.column(alias_of[column.name]))
+    order_by = [exp.Ordered(this=exp.column(ROW_PART), nulls_first=False),
+                *(exp.Ordered(this=exp.column(name), desc=item.args.get("desc"),
+                              nulls_first=item.args.get("nulls_first")) for name, item in zip(hidden, ordered)),
+                *by]
+    combined = exp.select("*").from_(union.subquery("result_rows")).order_by(*order_by)
+    summary_cte = exp.CTE(this=statement, alias=exp.to_identifier(SUMMARY_ROWS))
+    combined.set("with_", exp.With(expressions=[*ctes, summary_cte]))
+    return combined, [c.name for c in summary], [c.name for c in rows]
 
 
 def per_query_order(resolved: Resolved) -> str:

@@ -7,6 +7,8 @@ here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from . import activity, checking, dialects, identifiers, plan, validation
 from .context import Resolved
 from .errors import InputError, first_line
@@ -93,16 +95,21 @@ def _result(executor: Executor, resolved: Resolved, rows, summary, coverage: dic
     )
 
 
-def warehouse_statement(resolved: Resolved, checks: list[validation.Check] | None = None
-                        ) -> tuple[object, list[str]]:
-    """A warehouse's one statement: the summary with the counts of the input checks (when
-    ``checks``) and of the queries' coverage (with judgments) beside it (:func:`plan.with_counts`).
+class WarehouseStatement(NamedTuple):
+    """A warehouse's one statement (DuckDB-source tree) and how to read its rows."""
+    statement: object
+    count_names: list[str]  # the counts that lead each summary row
+    summary_names: list[str] | None  # with the per-query rows: the summary's columns (counts first)
+    per_query_names: list[str] | None  # with the per-query rows: theirs
 
-    Returns:
-        (the statement as a DuckDB-source tree, the names of the count columns that lead each row).
-    """
+
+def warehouse_statement(resolved: Resolved, checks: list[validation.Check] | None = None,
+                        per_query: bool = False) -> WarehouseStatement:
+    """A warehouse's one statement: the summary with the counts of the input checks (when
+    ``checks``) and of the queries' coverage (with judgments) beside it (:func:`plan.with_counts`),
+    and with ``per_query`` the per-query rows after it (:func:`plan.with_per_query_rows`)."""
     steps = plan.Steps()
-    _, summary_sql = plan.build(steps, resolved)
+    per_query_relation, summary_sql = plan.build(steps, resolved)
     counts = []
     if checks is not None:
         steps.add(plan.INPUT_CHECKS, checking.counts_sql(resolved.context, checks))
@@ -111,30 +118,27 @@ def warehouse_statement(resolved: Resolved, checks: list[validation.Check] | Non
         steps.add(plan.QUERY_COVERAGE, plan.coverage_sql(resolved))
         counts.append((plan.QUERY_COVERAGE, list(plan.COVERAGE_COLUMNS)))
     statement = plan.with_counts(steps.statement(summary_sql), counts)
-    return statement, [column for _, columns in counts for column in columns]
-
-
-def per_query_rows_statement(resolved: Resolved):
-    """The per-query rows a warehouse fetches (``per_query=True``): one statement, in the
-    order :func:`plan.per_query_order` gives."""
-    steps = plan.Steps()
-    relation = plan.per_query_rows(steps, resolved, keep=False)
-    return steps.statement(f"SELECT * FROM {relation} ORDER BY {plan.per_query_order(resolved)}")
+    count_names = [column for _, columns in counts for column in columns]
+    if not per_query:
+        return WarehouseStatement(statement, count_names, None, None)
+    combined, summary_names, per_query_names = plan.with_per_query_rows(
+        statement, per_query_relation, plan.per_query_order(resolved))
+    return WarehouseStatement(combined, count_names, summary_names, per_query_names)
 
 
 def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
                   checks: list[validation.Check] | None) -> Result:
-    """:func:`run` on a warehouse: one statement for the input checks, the summary and the
-    query counts (:func:`warehouse_statement`), one more for the per-query rows when asked.
-    Only a failed check (or a statement failing on bad input: a text that is no number) costs
-    the statements of :func:`ndcg_sql.checking.validate`, which words the message."""
+    """:func:`run` on a warehouse: one statement for the input checks, the summary, the query
+    counts and, when asked, the per-query rows (:func:`warehouse_statement`). Only a failed
+    check (or a statement failing on bad input: a text that is no number) costs the statements
+    of :func:`ndcg_sql.checking.validate`, which words the message."""
     key = getattr(executor, "con", None)
     values = "per-query values" if resolved.measures is None else "measures per query"
-    statement, count_names = warehouse_statement(resolved, checks)
+    statement, count_names, summary_names, per_query_names = warehouse_statement(resolved, checks, per_query)
     final = (f"bootstrap interval, {resolved.bootstrap} resamples of the queries" if resolved.bootstrap
              else f"{values} and means")
     checked = "checking the input, " if checks is not None else ""
-    with activity.doing(key, checked + final):
+    with activity.doing(key, checked + final + (", fetching the per-query rows" if per_query else "")):
         try:
             names, rows = executor.fetch(statement)
         except Exception as failure:
@@ -149,6 +153,13 @@ def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
                     if checks is not None
                     else " (check=False: the input was not checked)")
             ) from failure
+    per_query_rows = None
+    if per_query_names is not None:  # row_part 0: summary rows, 1: per-query rows (plan.with_per_query_rows)
+        parts = {0: [], 1: []}
+        for row in rows:
+            parts[int(row[0])].append(row[1:])
+        names, rows = summary_names, [row[:len(summary_names)] for row in parts[0]]
+        per_query_rows = [row[len(row) - len(per_query_names):] for row in parts[1]]
     width = len(count_names)
     counts = dict(zip(count_names, rows[0][:width])) if rows else None
     if checks is not None:
@@ -163,8 +174,6 @@ def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
         else:
             coverage.update(_coverage(plan.COVERAGE_COLUMNS, [[counts[n] for n in plan.COVERAGE_COLUMNS]]))
     per_query_records = None
-    if per_query:
-        with activity.doing(key, "per-query rows"):
-            per_query_records = _records(*executor.fetch(per_query_rows_statement(resolved)), resolved,
-                                         executor.dialect)
+    if per_query_rows is not None:
+        per_query_records = _records(per_query_names, per_query_rows, resolved, executor.dialect)
     return _result(executor, resolved, per_query_records, summary, coverage)

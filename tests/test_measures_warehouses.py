@@ -290,14 +290,16 @@ def test_label_expression_on_engine_equals_the_reference(engine):  # noqa: F811
 #: first (their byte-order tie-break is for text only): one more statement naming the ranking)
 SCAN_CASES = {
     "default": (False, False, dict(), (1, 1)),
-    "judgments-per-query": (True, False, dict(per_query=True, ties="item-desc", missing_queries="zero"), (2, 4)),
+    "judgments-per-query": (True, False, dict(per_query=True, ties="item-desc", missing_queries="zero"), (1, 2)),
     "segments-measures": (False, True, dict(segments="arm", measures=["nDCG@3", "AP"], ties="item-asc"), (1, 1)),
+    "segments-bootstrap-per-query": (False, True, dict(segments="arm", k=[1, 3], bootstrap=20, seed=3,
+                                                       per_query=True), (1, 1)),
 }
 
 
 def test_one_statement_names_each_input_once_on_engine(engine):  # noqa: F811
     """evaluate(con=engine) sends one statement for the input checks, the summary and the query
-    counts, naming each input table once (and one more for per-query rows), with DuckDB's numbers."""
+    counts (and the per-query rows when asked), naming each input table once, with DuckDB's numbers."""
     from benchmarks.counting import counted
 
     target = dialects.get(engine.dialect)

@@ -1,6 +1,6 @@
 """One scan of the input per evaluation on a warehouse (issue 14): evaluate(con=...) sends one
-statement for the input checks, the summary and the query counts, naming each input table
-once, and one more for the per-query rows when asked; a failed check still gets DuckDB's
+statement for the input checks, the summary, the query counts and, when asked, the per-query
+rows, naming each input table once; a failed check still gets DuckDB's
 message. Here the warehouse is DuckDB behind a DB-API connection (dialect "duckdb": the
 runner treats it as any warehouse), so the counts and the numbers are checked without the
 engines; tests/test_measures_warehouses.py counts on every engine too."""
@@ -33,15 +33,20 @@ JUDGMENTS = [("q1", "a", 3), ("q1", "c", 1), ("q1", "z", 2), ("q2", "d", 2), ("q
 #: judgments 3 / 9 and 4 / 12, segments 2 / 6 and 3 / 9, measures 3 / 6 and 4 / 8.
 #: With judgments, one more statement names both tables once: the probe of the judgments'
 #: columns and the id columns' types (ndcg_sql/probe.py), which reads no row (WHERE 1 = 0).
+#: per_query=True took one more statement (and scan) until the per-query rows joined the summary's
+#: statement (plan.with_per_query_rows).
 CASES = {
     "default": (False, dict(), (1, 1)),
-    "default, per_query": (False, dict(per_query=True), (2, 2)),
+    "default, per_query": (False, dict(per_query=True), (1, 1)),
     "judgments": (True, dict(), (2, 4)),
-    "judgments, per_query": (True, dict(per_query=True), (3, 6)),
+    "judgments, per_query": (True, dict(per_query=True), (2, 4)),
     "segments": (False, dict(segments="arm", k=[1, 3]), (1, 1)),
-    "segments, per_query": (False, dict(segments="arm", k=[1, 3], per_query=True), (2, 2)),
+    "segments, per_query": (False, dict(segments="arm", k=[1, 3], per_query=True), (1, 1)),
     "measures": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc"), (1, 1)),
-    "measures, per_query": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc", per_query=True), (2, 2)),
+    "measures, per_query": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc", per_query=True), (1, 1)),
+    "bootstrap, per_query": (False, dict(k=[3], bootstrap=20, seed=1, per_query=True), (1, 1)),
+    "measures, segments, bootstrap, per_query": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc", segments="arm",
+                                                             bootstrap=20, seed=1, per_query=True), (1, 1)),
     "bootstrap": (False, dict(k=[3], bootstrap=20, seed=1), (1, 1)),
     "no checks": (False, dict(check=False), (1, 1)),
     # the probe (no row read) also tells whether the judgments carry the segment column
@@ -174,7 +179,7 @@ def test_the_warehouse_statement_is_portable_and_names_each_table_once(dialect, 
     columns = checking.Columns.of(names, resolved.order_col, resolved.options.judgments, resolved.label)
     checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
                                    label_expression=resolved.label is not None)
-    statement, count_names = runner.warehouse_statement(resolved, checks)
+    statement, count_names, _, _ = runner.warehouse_statement(resolved, checks)
     metric = "per_query.sql.j2" if resolved.measures is None else "measure_rows.sql.j2"
     pieces = [templates.render(metric, **resolved.context), checking.counts_sql(resolved.context, checks),
               templates.render("item_probe.sql.j2", **resolved.context)]
@@ -188,7 +193,14 @@ def test_the_warehouse_statement_is_portable_and_names_each_table_once(dialect, 
     assert len(sqlglot.parse(text, read=target.sqlglot)) == 1
     assert count_names[0] == "run_rows_count" and count_names[-1] == (
         "missing_from_run" if "judgments_table" in options else count_names[-1])
-    per_query = transpile(runner.per_query_rows_statement(resolved), target)
+    # with the per-query rows (per_query=True): still one statement naming each table once
+    combined, count_names_too, summary_names, per_query_names = runner.warehouse_statement(resolved, checks, True)
+    per_query = transpile(combined, target)
+    assert len(sqlglot.parse(per_query, read=target.sqlglot)) == 1
     assert table_references(per_query, dialect, ["runs"]) == 1
+    assert table_references(per_query, dialect, ["qrels"]) == (1 if "judgments_table" in options else 0)
+    assert count_names_too == count_names and summary_names[:len(count_names)] == count_names
+    shown = runner.output_names(per_query_names, resolved, target)  # as the user spells them
+    assert shown[:len(resolved.segments) + 1] == [*resolved.segments, "query_id"]
     probe = transpile(plan.item_probe(resolved), target)  # Postgres and Snowflake send it (text ids' byte order)
     assert (table_references(probe, dialect, ["runs"]), table_references(probe, dialect, ["qrels"])) == (1, 0)
