@@ -263,7 +263,7 @@ def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
         typed = plan.reading_input_once(dataclasses.replace(resolved, context={**resolved.context, "id_forms": forms}))
         source = templates.render("per_query.sql.j2", **typed.context)
         assert not lint(source), source
-        statement, _ = runner.warehouse_statement(typed)
+        statement = runner.warehouse_statement(typed).statement
         text = sql_text.transpile(statement, target)
         assert "CAST" in text.upper()
     text = sql_text.transpile(probe.statement(resolved.context), target)
