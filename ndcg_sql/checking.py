@@ -7,6 +7,7 @@ query ids. Works on any executor: a ``fetch`` runs one DuckDB-source statement a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -175,7 +176,8 @@ def count_columns(checks: list[validation.Check]) -> list[str]:
 
 
 def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str,
-             counts: dict | None = None) -> None:
+             counts: dict | None = None, revealed: dict[int, object] | None = None,
+             must_find: bool = False) -> None:
     """Run the input checks, counting each; raise :class:`InputError` listing every failed one.
 
     Args:
@@ -185,6 +187,13 @@ def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_
         counts: the row of :func:`counts_sql` by :func:`count_columns`, when another statement
             fetched it already (a warehouse's summary carries it); else it is fetched here.
             Only a failed check costs more statements (a few query ids for its message).
+        revealed: checks (by index) the first pass's aggregates showed failing, with the value
+            seen (NaN, infinity): refused even when no row is counted.
+        must_find: the first pass found a problem: when no check fails, the passes disagree
+            and the input is refused, never computed on.
+
+    Raises:
+        InputError: a check failed or was revealed, or ``must_find`` and none failed.
     """
     if counts is None:
         names, rows = fetch(counts_sql(context, checks))
@@ -206,8 +215,19 @@ def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_
                 value=check.values, limit=validation.EXAMPLES + 1, **context))[1]]
         input_rows = int(counts[f"rows_{index}"] or 0) if check.rows else None
         problems.append(validation.describe_failure(check, failing, query_col, examples or [], input_rows, values))
+    for index, seen in (revealed or {}).items():
+        if not int(counts[f"check_{index}"] or 0):
+            problems.append(validation.describe_hidden(checks[index], seen))
+    if must_find and not problems:
+        problems.append(DISAGREEMENT)
     if problems:
         raise InputError("bad input:\n  " + "\n  ".join(problems))
+
+
+#: The first pass found a problem that no check then counts: refused, never computed on.
+DISAGREEMENT = ("the input checks disagree: the first pass found rows breaking a check, the count of each "
+                "check found none (an engine answering a filter from the input's statistics?); nothing was "
+                "computed. Write the input to a file or table afresh, or report this with the column types")
 
 
 def refuse_empty_inputs(counts: dict) -> None:
@@ -235,11 +255,16 @@ def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], q
         InputError: as :func:`validate`.
     """
     row_checks: dict[str, list[dict]] = {}
+    extremes: dict[str, list[str]] = {}
     for index, check in enumerate(checks):
         if not check.relation.endswith("_duplicate_pairs") and check.source is None:
             row_checks.setdefault(check.relation, []).append({"id": index, "condition": check.condition})
+            columns = extremes.setdefault(check.relation, [])
+            if check.revealed_by is not None and check.revealed_by not in columns:
+                columns.append(check.revealed_by)
     names, rows = fetch(templates.render(
-        "validate_lists.sql.j2", relations=[{"name": name, "checks": items} for name, items in row_checks.items()],
+        "validate_lists.sql.j2",
+        relations=[{"name": name, "checks": items, "extremes": extremes[name]} for name, items in row_checks.items()],
         **context,
     ))
     profile = {name.lower(): value for name, value in zip(names, rows[0])}
@@ -247,13 +272,28 @@ def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], q
     labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
     longest = max(profile[f"{name}_longest"] for name in row_checks)
     highest = profile[f"{labelled}_highest_label"]
-    if any(profile[f"{name}_problems"] for name in row_checks) or (
-            any(check.source is not None for check in checks) and not _gains_fit(context, highest, longest)):
-        validate(fetch, context, checks, query_col)
+    revealed = _revealed(profile, checks)
+    found = any(profile[f"{name}_problems"] for name in row_checks) or bool(revealed)
+    if found or (any(check.source is not None for check in checks) and not _gains_fit(context, highest, longest)):
+        validate(fetch, context, checks, query_col, revealed=revealed, must_find=found)
     return {
         "longest_list": longest,
         "labels": [profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")],
     }
+
+
+def _revealed(profile: dict, checks: list[validation.Check]) -> dict[int, float]:
+    """The checks (by index) whose ``revealed_by`` column's extreme in ``profile`` they refuse, with it."""
+    revealed = {}
+    for index, check in enumerate(checks):
+        if check.revealed_by is None:
+            continue
+        for end in ("lowest", "highest"):
+            value = profile.get(f"{check.relation}_{check.revealed_by}_{end}")
+            if isinstance(value, float) and (math.isnan(value) or (check.infinite and math.isinf(value))):
+                revealed[index] = value
+                break
+    return revealed
 
 
 def _gains_fit(context: dict, highest_label, longest: int) -> bool:

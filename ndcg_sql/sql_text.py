@@ -39,7 +39,8 @@ def table_name(name: str | Sequence[str], dialect: str = "duckdb") -> str:
 def file_relation(path: str, role: str, fmt: str | None = None) -> str:
     """A DuckDB table function reading ``path`` (a file, or a pattern such as ``logs/*/*.parquet``;
     DuckDB adds the columns of Hive-style folder names); the path is a SQL string literal built
-    by sqlglot. ``fmt``: the format, else from the file's ending.
+    by sqlglot. ``fmt``: the format, else from the file's ending. Parquet is read with
+    ``can_have_nan = true``: its statistics never stand for the absence of NaN.
 
     Raises:
         OptionError: a TREC file, which no SQL reads (load it into a table first).
@@ -48,7 +49,12 @@ def file_relation(path: str, role: str, fmt: str | None = None) -> str:
     functions = {"parquet": "read_parquet", "csv": "read_csv", "json": "read_json"}
     if fmt not in functions:
         raise OptionError(f"{path}: SQL text can read Parquet, CSV or JSON files; load a {fmt} file into a table first")
-    return exp.func(functions[fmt], exp.Literal.string(str(path))).sql(dialect="duckdb")
+    arguments = [exp.Literal.string(str(path))]
+    if fmt == "parquet":
+        # a Parquet file's min/max statistics leave NaN out; without this DuckDB trusts them and may
+        # answer a NaN test from them (no NaN seen), so a NaN label would pass the input checks
+        arguments.append(exp.EQ(this=exp.column("can_have_nan"), expression=exp.true()))
+    return exp.func(functions[fmt], *arguments).sql(dialect="duckdb")
 
 
 def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:

@@ -41,6 +41,9 @@ class Check:
     source: when ``relation`` is not a normalised CTE, the SELECT defining it
     from them (our own text, DuckDB syntax for the engine that runs it), e.g.
     one row per query with a sum; the checking templates emit it as a CTE.
+    revealed_by / infinite: the raw column whose smallest and largest value (aggregates of the
+    first pass, which read every value where a per-row test may be folded away by statistics
+    that leave NaN out) show the check failing when NaN (or, with ``infinite``, infinite).
     """
 
     relation: str
@@ -56,6 +59,8 @@ class Check:
     #: what ``column`` is, for the message: a "column", or the "label expression"
     column_kind: str = "column"
     source: str | None = None
+    revealed_by: str | None = None
+    infinite: bool = False
 
 
 #: Largest finite double; a larger absolute value is infinite.
@@ -107,7 +112,7 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
               hint=NULL_EXPRESSION_HINT if expression else None),
         Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, f"non-numeric labels{where}"),
         Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
-              f"NaN or infinite labels{where}"),
+              f"NaN or infinite labels{where}", revealed_by="label_raw", infinite=True),
     ]
     if options.negative_labels == "error":
         checks.append(Check(relation, f"{finite} AND {value} < 0", column, f"negative labels{where}", hint=NEGATIVE_HINT))
@@ -170,7 +175,7 @@ def _weight_checks(column: str, numbers: Numbers) -> list[Check]:
     return [
         Check("run_rows", "weight_raw IS NULL", column, "NULL weights"),
         Check("run_rows", f"{numbers.is_nan('weight_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
-              "NaN or infinite weights"),
+              "NaN or infinite weights", revealed_by="weight_raw", infinite=True),
         Check("run_rows", f"NOT ({numbers.is_nan('weight_raw')}) AND {value} < 0", column, "negative weights"),
         Check("run_weight_queries", "lowest_weight <> highest_weight", column,
               "weights that differ within a query (a query has one weight)", counted="query", rows="query_rows"),
@@ -201,7 +206,8 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
         Check("run_rows", "item IS NULL", columns["item"], "NULL item ids"),
         Check("run_rows", "order_raw IS NULL", columns["order"], f"NULL {options.input_kind}s"),
         Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
-        Check("run_rows", numbers.is_nan("order_raw"), columns["order"], f"NaN {options.input_kind}s"),
+        Check("run_rows", numbers.is_nan("order_raw"), columns["order"], f"NaN {options.input_kind}s",
+              revealed_by="order_raw"),
     ]
     if options.ties == "input-order":
         checks.append(Check("run_rows", "row_order IS NULL", columns["row"], "NULL row numbers"))
@@ -257,6 +263,14 @@ def _number_text(value) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def describe_hidden(check: Check, value: float) -> str:
+    """A message line for a check the first pass revealed (``value``: NaN or infinite) that no row counted."""
+    return (f"{check.column_kind} {check.column!r}: {check.problem} (the {'smallest' if value < 0 else 'largest'} "
+            f"value read is {value}, yet no row is counted: the input's statistics hide them from the engine's "
+            "filters, as a Parquet file's min/max leave NaN out; read the file with "
+            "read_parquet(..., can_have_nan = true), as ndcg_sql does for a path, or replace the values)")
 
 
 def describe_failure(check: Check, rows: int, query_col: str, examples: list,
