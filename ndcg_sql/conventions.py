@@ -40,18 +40,23 @@ from __future__ import annotations
 
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
-                      score_precision="float32", negative_labels="zero", label_reading="atol", ids="text"),
+                      score_precision="float32", negative_labels="zero", label_reading="atol", ids="text",
+                      peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success"), weights=False),
     "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
-                    negative_labels="error", judgments_allowed=False),
+                    negative_labels="error", judgments_allowed=False,
+                    peer="scikit-learn", peer_measures=("nDCG", "DCG")),
     "lightgbm": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                      no_relevant="one", score_precision="double",
-                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one"),
+                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
+                     peer="LightGBM", peer_measures=("nDCG",)),
     "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                     no_relevant="one", score_precision="float32",
-                    negative_labels="error", judgments_allowed=False),
+                    negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
+                    peer="XGBoost", peer_measures=("nDCG",)),
     "xgboost-minus": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                           no_relevant="zero", score_precision="float32",
-                          negative_labels="error", judgments_allowed=False),
+                          negative_labels="error", judgments_allowed=False,
+                          peer="XGBoost", peer_measures=("nDCG",)),
 }
 #: Other names accepted for ``convention=`` (after lower-casing and "_" -> "-", trec-eval -> trec_eval).
 ALIASES = {"pytrec_eval": "trec_eval", "ir_measures": "trec_eval", "scikit-learn": "sklearn",

@@ -90,10 +90,11 @@
     {{ fail(ndcg_sql._spelled('weight_col') ~ " with " ~ ndcg_sql._spelled('bootstrap') ~ ": the bootstrap of a weighted mean is not implemented") }}
   {%- endif -%}
 
-  {#- LightGBM adds 1 for a query with no relevant item to its weighted sum, not the query's weight
-      (sql/options/weight_rule.sql, which dbt's summary macros call too) -#}
+  {#- what the convention refuses with weights or measures, and the rule of LightGBM and XGBoost: a query
+      with no relevant item adds 1 to the weighted sum, not its weight (sql/options/weight_rule.sql,
+      which dbt's summary macros call too) -#}
   {%- set unweighted_no_relevant = ndcg_sql._unweighted_no_relevant(
-      chosen.get('convention'), weight_col is not none, summary['parsed_measures'] is not none) -%}
+      chosen.get('convention'), weight_col is not none, summary['parsed_measures']) -%}
 
   {#- the row order of ties='input-order' -#}
   {%- if ties == 'input-order' and options['row_col'] is none -%}
