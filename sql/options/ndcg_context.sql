@@ -51,6 +51,9 @@
       'score_precision': ndcg_sql._option_choice('score_precision', options['score_precision'], choices['score_precision']),
       'negative_labels': ndcg_sql._option_choice('negative_labels', options['negative_labels'], choices['negative_labels'])} -%}
   {%- set chosen = ndcg_sql._resolve_convention(options['convention'], given, judged) -%}
+  {#- what the convention combines with (query weights, measures), refused before other checks of them -#}
+  {%- do ndcg_sql._convention_scope(chosen.get('convention'), options['weight_col'] is not none,
+                                    none if options['measures'] is none else ndcg_sql._parse_measures(options['measures'])) -%}
   {%- set gain = ndcg_sql._parse_gain(chosen['gain']) -%}
   {%- set ties = chosen['ties'] -%}
   {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
