@@ -10,7 +10,8 @@
       intervals     true, false, or none (default: with measures, always)
       weighted      the rows carry query weights (weight_col of ndcg_measures): the weighted mean
       convention    the convention given to ndcg_measures (default none): checked as the runner
-                    does ('lightgbm' with weighted is LightGBM's ndcg@k, refused with measures) -#}
+                    does (measures its tool does not compute, weighted under 'trec_eval', and
+                    weighted under 'lightgbm' or 'xgboost', whose weighted ndcg@k takes k, are refused) -#}
 {% macro ndcg_measures_summary(per_query, measures, query_col='query_id', segment_cols=[], intervals=none,
                                weighted=false, convention=none) -%}
   {{ return(adapter.dispatch('ndcg_measures_summary', 'ndcg_sql')(per_query, measures, query_col, segment_cols,

@@ -11,8 +11,9 @@
       intervals     add the standard error and normal 95% interval (default: with segment_cols)
       weighted      the rows carry query weights (weight_col of ndcg_per_query): the weighted mean
       convention    the convention given to ndcg_per_query (default none): with weighted, 'lightgbm'
-                    applies LightGBM's rule, a query with no relevant item adds 1 to the weighted
-                    sum, not its weight (sql/options/weight_rule.sql, as the Python runner)
+                    and 'xgboost' apply their tool's rule, a query with no relevant item adds 1 to
+                    the weighted sum, not its weight, and 'trec_eval' is refused (trec_eval does not
+                    weight queries): sql/options/weight_rule.sql, as the Python runner
     Returns one SELECT statement starting with WITH: inside another query, write
     `select * from ({{ ndcg_sql.ndcg_summary(...) }}) as summary`. -#}
 {% macro ndcg_summary(per_query, query_col='query_id', k=[1, 3, 5, 10, 20, none], segment_cols=[], intervals=none,
