@@ -1,11 +1,13 @@
 """Peer conventions: one name sets every option so the numbers match that tool (data only).
 
-The rule that applies them (a given option that contradicts the convention is an error)
-is ``sql/options/resolve_convention.sql``, rendered by the Python runner and dbt alike.
+The rule that applies them (a given option that contradicts the convention is an error, and
+so is an option the tool does not have) is ``sql/options/resolve_convention.sql``, with
+``sql/options/weight_rule.sql`` for query weights, rendered by the Python runner and dbt alike.
 
 Each entry says what the tool does (and where that is decided in its source or
 documentation); the tests run the tool itself on the bundled data and compare
-to 1e-9 (tests/test_conventions.py).
+to 1e-9 (tests/test_conventions.py; every convention with every option that combines with it,
+reproduced or refused: tests/test_convention_options.py).
 
 Every tool's discount is 1/log2(rank + 1) (``discount="log"``, ``log_base=2``); scikit-learn's
 ``dcg_score`` takes ``log_base``, so the sklearn convention leaves log_base free (NDCG does not
@@ -18,6 +20,22 @@ depend on it).
 | lightgbm      | 2^label - 1 | input-order      | list            | 1           | double  | error           |
 | xgboost       | 2^label - 1 | input-order      | list            | 1           | float32 | error           |
 | xgboost-minus | 2^label - 1 | input-order      | list            | 0           | float32 | error           |
+
+What a convention combines with (every other option, cutoffs, segments, intervals and the
+bootstrap among them, gives the tool's numbers):
+
+| convention    | query weights (``weight_col``)            | measures (``peer_measures``)     | judgments |
+|---------------|-------------------------------------------|----------------------------------|-----------|
+| trec_eval     | refused (``weights=False``)               | nDCG, P, R, AP, RR, Success      | yes       |
+| sklearn       | ``sample_weight``: sum(w x) / sum(w)      | nDCG, DCG (``dcg_score``)        | refused   |
+| lightgbm      | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
+| xgboost       | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
+| xgboost-minus | one weight per query: sum(w x) / sum(w)   | nDCG                             | refused   |
+
+A measure outside ``peer_measures`` is refused: the tool does not compute it, or computes it
+otherwise (XGBoost's ``map@k`` divides by min(R, k) and counts 1 without a relevant item, its
+``pre@k`` divides by min(k, list length); ERR, RBP and Judged come from other tools than trec_eval, each
+with its own tie order). ``peer`` names the tool in messages.
 
 Besides the options, two keys say how a convention reads its input: ``label_reading="atol"``
 (a label counts with its whole part, as trec_eval's ``get_qrels.c`` reads the relevance level with
@@ -33,25 +51,32 @@ averaging of McSherry & Najork 2008; rows with IDCG 0 give 0); LightGBM
 ``std::stable_sort`` by score so ties keep input order, a query with IDCG 0
 counts 1 - and with query weights it adds 1, not its weight, to the weighted sum: rank_metric.hpp,
 ``NDCGMetric::Eval``, ``no_relevant_weight="one"``); XGBoost ``rank_metric.cc`` (``ndcg@k`` with exponential gain, float
-predictions, a query with IDCG 0 counts 1, ``ndcg@k-`` counts it 0).
+predictions, a query with IDCG 0 counts 1, ``ndcg@k-`` counts it 0; ``EvalNDCG::Eval``: weights
+are one per query group, and a query with IDCG 0 adds 1, not its weight, as LightGBM's; ``Finalize``
+stops with "Invalid output score" when the weighted mean exceeds 1, a number ndcg_sql reports).
 """
 
 from __future__ import annotations
 
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
-                      score_precision="float32", negative_labels="zero", label_reading="atol", ids="text"),
+                      score_precision="float32", negative_labels="zero", label_reading="atol", ids="text",
+                      peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success"), weights=False),
     "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
-                    negative_labels="error", judgments_allowed=False),
+                    negative_labels="error", judgments_allowed=False,
+                    peer="scikit-learn", peer_measures=("nDCG", "DCG")),
     "lightgbm": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                      no_relevant="one", score_precision="double",
-                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one"),
+                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
+                     peer="LightGBM", peer_measures=("nDCG",)),
     "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                     no_relevant="one", score_precision="float32",
-                    negative_labels="error", judgments_allowed=False),
+                    negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
+                    peer="XGBoost", peer_measures=("nDCG",)),
     "xgboost-minus": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                           no_relevant="zero", score_precision="float32",
-                          negative_labels="error", judgments_allowed=False),
+                          negative_labels="error", judgments_allowed=False,
+                          peer="XGBoost", peer_measures=("nDCG",)),
 }
 #: Other names accepted for ``convention=`` (after lower-casing and "_" -> "-", trec-eval -> trec_eval).
 ALIASES = {"pytrec_eval": "trec_eval", "ir_measures": "trec_eval", "scikit-learn": "sklearn",

@@ -206,7 +206,8 @@ PARAMETERS: tuple[Parameter, ...] = (
               'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
               '"trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), '
               '"xgboost-minus" (ndcg@k-); see ndcg_sql/conventions.py. A given option with another '
-              "non-default value raises OptionError.", cli=Cli(ALL, metavar="NAME")),
+              "non-default value raises OptionError, and so do query weights or measures the tool does not have.",
+              cli=Cli(ALL, metavar="NAME")),
     Parameter("row_col", None, "str | None",
               'with ties="input-order" (and only then), the column holding each row\'s input position '
               "(smaller first), e.g. a row number.", cli=Cli(ALL, metavar="NAME")),

@@ -208,7 +208,9 @@ def test_err_against_the_reference_on_trec_dl():
     labels = defaultdict(dict)
     for q, d, label in zip(qrels["query_id"], qrels["item_id"], qrels["label"]):
         labels[q][d] = label
-    result = ndcg_sql.evaluate(run, judgments=str(QRELS), convention="trec_eval", measures=["ERR@10", "ERR"])
+    # trec_eval's ties and float32 scores (its convention gives trec_eval's measures only)
+    result = ndcg_sql.evaluate(run, judgments=str(QRELS), ties="item-desc", gain="linear", score_precision="float32",
+                               measures=["ERR@10", "ERR"])
     items = defaultdict(list)
     for q, d, s in run.itertuples(index=False):
         items[q].append((d, float(np.float32(s)), labels[q].get(d, 0)))

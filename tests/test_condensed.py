@@ -38,8 +38,8 @@ def test_condensed_lists_are_trec_eval_dash_j(run_file, qrels_file):
         for name, theirs in NAMES.items():
             assert got[(qid, name)] == pytest.approx(values[theirs], **TOL), (qid, name)
     # condensing changes the numbers where unjudged items were ranked above judged ones
-    plain = ndcg_sql.evaluate(str(EXAMPLES / run_file), judgments=str(EXAMPLES / qrels_file), convention="trec_eval",
-                              measures=["nDCG", "Judged"])
+    plain = ndcg_sql.evaluate(str(EXAMPLES / run_file), judgments=str(EXAMPLES / qrels_file), ties="item-desc",
+                              measures=["nDCG", "Judged"])  # Judged is not trec_eval's: no convention
     assert any(r["value"] < 1 for r in plain.per_query_records() if r["measure"] == "Judged")
     assert result.options["unjudged"] == "condense" and plain.options["unjudged"] == "zero"
 

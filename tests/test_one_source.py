@@ -60,8 +60,8 @@ CASES = [
      {"measures": ["Judged@2", "RBP(p=0.9)@5", "RBPResidual"], "segments": ["arm"]}),
     ({"measures": ["RBP(rel=2,p=0.5)", "RBPResidual(p=0.5)@3"], "judgments": "QRELS", "missing_queries": "zero"},
      {"measures": ["RBP(rel=2,p=0.5)", "RBPResidual(p=0.5)@3"], "judgments": "QRELS", "missing_queries": "zero"}),
-    ({"measures": ["ERR@10", "ERR", "AP"], "judgments": "QRELS", "convention": "trec_eval"},
-     {"measures": ["ERR@10", "ERR", "AP"], "judgments": "QRELS", "convention": "trec_eval"}),
+    ({"measures": ["ERR@10", "ERR", "AP"], "judgments": "QRELS", "ties": "item-desc", "gain": "linear"},
+     {"measures": ["ERR@10", "ERR", "AP"], "judgments": "QRELS", "ties": "item-desc", "gain": "linear"}),
     ({"weight_col": "traffic", "k": [5, "all"], "segment_cols": ["arm"]},
      {"weight_col": "traffic", "k": [5, None], "segments": ["arm"]}),
     ({"measures": ["nDCG@5", "RBP", "Success@2"], "weight_col": "traffic", "judgments": "QRELS", "ties": "item-asc"},
@@ -76,8 +76,8 @@ CASES = [
      {"discount": "jarvelin", "log_base": 3, "k": [2, 5], "gain": "linear"}),
     ({"measures": ["DCG@3", "nDCG@5"], "log_base": 10, "convention": "sklearn"},
      {"measures": ["DCG@3", "nDCG@5"], "log_base": 10, "convention": "sklearn"}),
-    ({"measures": "RR, Success@1 DCG@3", "segment_cols": ["arm"], "convention": "trec_eval"},
-     {"measures": "RR, Success@1 DCG@3", "segments": ["arm"], "convention": "trec_eval"}),
+    ({"measures": "RR, Success@1 P@3", "segment_cols": ["arm"], "convention": "trec_eval"},
+     {"measures": "RR, Success@1 P@3", "segments": ["arm"], "convention": "trec_eval"}),
 ]
 
 
@@ -242,6 +242,10 @@ BAD = [
     {"unjudged": "condense"},
     {"unjudged": "drop", "judgments": "QRELS"},
     {"weight_col": "w", "convention": "lightgbm", "row_col": "rn", "measures": ["nDCG@5"]},
+    {"weight_col": "w", "convention": "xgboost", "row_col": "rn", "measures": ["nDCG@5"]},
+    {"weight_col": "w", "convention": "trec_eval"},
+    {"convention": "xgboost", "row_col": "rn", "measures": ["nDCG@5", "AP@5"]},
+    {"convention": "trec_eval", "measures": ["ERR@10"]},
     {"discount": "cosine"},
     {"log_base": 1},
     {"log_base": "e"},

@@ -140,11 +140,13 @@ def test_weight_options_refused():
         ndcg_sql.compare(data, data, item_col="doc_id", weight_col="w")
 
 
-def test_dbt_summary_applies_lightgbm_weight_rule_in_duckdb():
+@pytest.mark.parametrize("convention", ["lightgbm", "xgboost"])
+def test_dbt_summary_applies_the_no_relevant_weight_rule_in_duckdb(convention):
     """dbt's ndcg_per_query and ndcg_summary (rendered by the stand-in, run by DuckDB) under
-    convention='lightgbm' with weights give LightGBM's weighted ndcg@k (rank_metric.hpp,
-    NDCGMetric::Eval): sum over queries of (w * ndcg, or 1 for a query with no relevant item)
-    divided by the sum of all weights. Expected values computed by hand below."""
+    convention='lightgbm' or 'xgboost' with weights give the tool's weighted ndcg@k (LightGBM
+    rank_metric.hpp, NDCGMetric::Eval; XGBoost rank_metric.cc, EvalNDCG::Eval): sum over queries
+    of (w * ndcg, or 1 for a query with no relevant item) divided by the sum of all weights.
+    Expected values computed by hand below."""
     runs = pd.DataFrame({
         "query_id": [1, 1, 2, 2, 3, 3],
         "item_id": ["a", "b", "c", "d", "e", "f"],
@@ -156,7 +158,7 @@ def test_dbt_summary_applies_lightgbm_weight_rule_in_duckdb():
     # gain 2^label - 1, discount 1 / log2(rank + 1):
     # q1 (w 2): a (0), b (1): DCG@1 0, NDCG@all = (1 / log2 3) / 1
     # q2 (w 1): c (2), d (1): the ideal order, NDCG 1 at every k
-    # q3 (w 4): no relevant item: NDCG 1 (convention lightgbm), adds 1, not 4
+    # q3 (w 4): no relevant item: NDCG 1 (both conventions), adds 1, not 4
     ndcg = {1: np.array([0.0, 1.0, 1.0]), None: np.array([1 / np.log2(3), 1.0, 1.0])}
     w = np.array([2.0, 1.0, 4.0])
     term = {k: np.array([w[0] * x[0], w[1] * x[1], 1.0]) for k, x in ndcg.items()}
@@ -166,9 +168,9 @@ def test_dbt_summary_applies_lightgbm_weight_rule_in_duckdb():
     macros = dbt_standin.load(dbt_standin.package_files(ROOT / "dbt_macros"))
     con = duckdb.connect()
     con.register("runs", runs)
-    per_query = macros.ndcg_per_query('"runs"', k=[1, "all"], convention="lightgbm", row_col="rn", weight_col="w")
+    per_query = macros.ndcg_per_query('"runs"', k=[1, "all"], convention=convention, row_col="rn", weight_col="w")
     con.sql(f"CREATE TABLE per_query_rows AS {per_query}")
-    summary = con.sql(macros.ndcg_summary("per_query_rows", k=[1, "all"], weighted=True, convention="lightgbm",
+    summary = con.sql(macros.ndcg_summary("per_query_rows", k=[1, "all"], weighted=True, convention=convention,
                                           intervals=True))
     rows = {r["k"]: r for r in (dict(zip(summary.columns, row)) for row in summary.fetchall())}
     n = len(w)
@@ -182,5 +184,20 @@ def test_dbt_summary_applies_lightgbm_weight_rule_in_duckdb():
     plain = con.sql(macros.ndcg_summary("per_query_rows", k=[1, "all"], weighted=True)).fetchall()
     assert {row[0]: row[1] for row in plain}[None] == pytest.approx((2 / np.log2(3) + 1 + 4) / 7, **TOL)
     # and the Python runner agrees
-    runner = ndcg_sql.evaluate(runs, k=[1, None], convention="lightgbm", row_col="rn", weight_col="w")
+    runner = ndcg_sql.evaluate(runs, k=[1, None], convention=convention, row_col="rn", weight_col="w")
     assert {r["k"]: r["ndcg"] for r in runner.summary_records()} == pytest.approx(expected, **TOL)
+
+
+def test_dbt_summaries_refuse_what_the_convention_refuses():
+    """dbt's summary macros take convention= and refuse what the runner refuses (the one rule,
+    sql/options/weight_rule.sql and resolve_convention.sql): weights under trec_eval, measures
+    with weights under XGBoost's rule, measures the tool does not compute."""
+    macros = dbt_standin.load(dbt_standin.package_files(ROOT / "dbt_macros"))
+    with pytest.raises(dbt_standin.CompilerError, match="convention 'trec_eval' has no query weights"):
+        macros.ndcg_summary("per_query_rows", k=[5], weighted=True, convention="trec_eval")
+    with pytest.raises(dbt_standin.CompilerError, match="'xgboost' with weight_col is XGBoost's weighted ndcg@k"):
+        macros.ndcg_measures_summary("per_query_rows", ["nDCG@5"], weighted=True, convention="xgboost")
+    with pytest.raises(dbt_standin.CompilerError, match=r"reproduces XGBoost's measures only \(nDCG\), not AP@5"):
+        macros.ndcg_measures_summary("per_query_rows", ["nDCG@5", "AP@5"], convention="xgboost")
+    # unweighted, nDCG only: accepted
+    assert "WITH" in macros.ndcg_measures_summary("per_query_rows", ["nDCG@5"], convention="xgboost")

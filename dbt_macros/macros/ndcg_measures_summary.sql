@@ -10,7 +10,8 @@
       intervals     true, false, or none (default: with measures, always)
       weighted      the rows carry query weights (weight_col of ndcg_measures): the weighted mean
       convention    the convention given to ndcg_measures (default none): checked as the runner
-                    does ('lightgbm' with weighted is LightGBM's ndcg@k, refused with measures) -#}
+                    does (measures its tool does not compute, weighted under 'trec_eval', and
+                    weighted under 'lightgbm' or 'xgboost', whose weighted ndcg@k takes k, are refused) -#}
 {% macro ndcg_measures_summary(per_query, measures, query_col='query_id', segment_cols=[], intervals=none,
                                weighted=false, convention=none) -%}
   {{ return(adapter.dispatch('ndcg_measures_summary', 'ndcg_sql')(per_query, measures, query_col, segment_cols,
@@ -24,6 +25,6 @@
       'seed': 0, 'query_col': query_col, 'ties': none}) -%}
   {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col),
                          'weighted': weighted,
-                         'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, true)}) -%}
+                         'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, summary['parsed_measures'])}) -%}
   {{ return(ndcg_sql._tmpl_summary(**summary)) }}
 {%- endmacro %}

@@ -11,8 +11,9 @@
       intervals     add the standard error and normal 95% interval (default: with segment_cols)
       weighted      the rows carry query weights (weight_col of ndcg_per_query): the weighted mean
       convention    the convention given to ndcg_per_query (default none): with weighted, 'lightgbm'
-                    applies LightGBM's rule, a query with no relevant item adds 1 to the weighted
-                    sum, not its weight (sql/options/weight_rule.sql, as the Python runner)
+                    and 'xgboost' apply their tool's rule, a query with no relevant item adds 1 to
+                    the weighted sum, not its weight, and 'trec_eval' is refused (trec_eval does not
+                    weight queries): sql/options/weight_rule.sql, as the Python runner
     Returns one SELECT statement starting with WITH: inside another query, write
     `select * from ({{ ndcg_sql.ndcg_summary(...) }}) as summary`. -#}
 {% macro ndcg_summary(per_query, query_col='query_id', k=[1, 3, 5, 10, 20, none], segment_cols=[], intervals=none,
@@ -27,6 +28,6 @@
       'seed': 0, 'query_col': query_col, 'ties': none}) -%}
   {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col),
                          'weighted': weighted,
-                         'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, false)}) -%}
+                         'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, none)}) -%}
   {{ return(ndcg_sql._tmpl_summary(**summary)) }}
 {%- endmacro %}

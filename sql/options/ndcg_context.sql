@@ -51,6 +51,9 @@
       'score_precision': ndcg_sql._option_choice('score_precision', options['score_precision'], choices['score_precision']),
       'negative_labels': ndcg_sql._option_choice('negative_labels', options['negative_labels'], choices['negative_labels'])} -%}
   {%- set chosen = ndcg_sql._resolve_convention(options['convention'], given, judged) -%}
+  {#- what the convention combines with (query weights, measures), refused before other checks of them -#}
+  {%- do ndcg_sql._convention_scope(chosen.get('convention'), options['weight_col'] is not none,
+                                    none if options['measures'] is none else ndcg_sql._parse_measures(options['measures'])) -%}
   {%- set gain = ndcg_sql._parse_gain(chosen['gain']) -%}
   {%- set ties = chosen['ties'] -%}
   {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
@@ -89,10 +92,11 @@
     {{ fail(ndcg_sql._spelled('weight_col') ~ " with " ~ ndcg_sql._spelled('bootstrap') ~ ": the bootstrap of a weighted mean is not implemented") }}
   {%- endif -%}
 
-  {#- LightGBM adds 1 for a query with no relevant item to its weighted sum, not the query's weight
-      (sql/options/weight_rule.sql, which dbt's summary macros call too) -#}
+  {#- what the convention refuses with weights or measures, and the rule of LightGBM and XGBoost: a query
+      with no relevant item adds 1 to the weighted sum, not its weight (sql/options/weight_rule.sql,
+      which dbt's summary macros call too) -#}
   {%- set unweighted_no_relevant = ndcg_sql._unweighted_no_relevant(
-      chosen.get('convention'), weight_col is not none, summary['parsed_measures'] is not none) -%}
+      chosen.get('convention'), weight_col is not none, summary['parsed_measures']) -%}
 
   {#- the row order of ties='input-order' -#}
   {%- if ties == 'input-order' and options['row_col'] is none -%}

@@ -12,7 +12,7 @@
   {%- endif -%}
   {%- set out = given.copy() -%}
   {%- set defaults = ndcg_sql._option_table()['defaults'] -%}
-  {#- only the options: judgments_allowed, no_relevant_weight, label_reading and ids say how the input is read or the mean is taken -#}
+  {#- only the options: the other keys (judgments_allowed, no_relevant_weight, label_reading, ids, peer, peer_measures, weights) say how the input is read, the mean taken, or what the convention combines with -#}
   {%- for option, value in preset.items() if option in defaults -%}
     {%- set mine = given[option] -%}
     {%- if mine != defaults[option] and mine != value -%}
@@ -36,4 +36,30 @@
     {{ ndcg_sql._option_error("convention must be one of " ~ table['conventions'].keys() | join(', ') ~ "; got " ~ ndcg_sql._shown(convention)) }}
   {%- endif -%}
   {{ return({'name': name, 'preset': table['conventions'][name]}) }}
+{%- endmacro %}
+
+{#- What a convention can be combined with, beyond the options it sets (ndcg_sql/conventions.py):
+    query weights only when its tool weights queries (weights=false: trec_eval), and measures only
+    of the families its tool computes the same way (its 'peer_measures'); anything else would print a
+    number the tool never gives, so it is an option error. Returns the convention's
+    {'name', 'preset'} (none without a convention).
+      convention  the convention as given (or none)
+      weighted    query weights are given (weight_col, or dbt's weighted=true)
+      measures    the parsed measures, or none (NDCG@k rows) -#}
+{% macro _convention_scope(convention, weighted, measures) -%}
+  {%- set found = ndcg_sql._convention_preset(convention) -%}
+  {%- if found is none -%}{{ return(none) }}{%- endif -%}
+  {%- set name, preset = found['name'], found['preset'] -%}
+  {%- if weighted and not preset.get('weights', true) -%}
+    {{ ndcg_sql._option_error("convention '" ~ name ~ "' has no query weights: " ~ preset['peer'] ~ " does not weight queries; drop "
+       ~ ndcg_sql._spelled('weight_col') ~ " or the convention") }}
+  {%- endif -%}
+  {%- set foreign = [] -%}
+  {%- for m in measures or [] if m['family'] not in preset['peer_measures'] -%}{%- do foreign.append(m['name']) -%}{%- endfor -%}
+  {%- if foreign -%}
+    {{ ndcg_sql._option_error("convention '" ~ name ~ "' reproduces " ~ preset['peer'] ~ "'s measures only ("
+       ~ preset['peer_measures'] | join(', ') ~ "), not " ~ foreign | join(', ')
+       ~ ": drop the convention and give the options it sets (gain, ties, ...)") }}
+  {%- endif -%}
+  {{ return(found) }}
 {%- endmacro %}

@@ -32,7 +32,7 @@
       stderr  = s * sqrt(n / (n - 1) * sum(round(u^2 ((v - mean) / s)^2))) / sum(round(u))
     the linearised standard error of a ratio mean sum(w v) / sum(w) (Cochran, Sampling
     Techniques, 3rd ed. 1977, section 6.11), which is s/sqrt(n) when every weight is equal.
-    Under LightGBM's rule (unweighted_no_relevant) a query with no relevant item adds 1, not
+    Under the rule of LightGBM and XGBoost (unweighted_no_relevant) a query with no relevant item adds 1, not
     w * 1, to the weighted sum: its term u v is 1 / W in both sums.
 
     The interval (NULL below 2 queries) respects the range of the values (value_range:
@@ -58,7 +58,7 @@
 {%- set scaled = by_measure and (unbounded_measures | default([])) -%}
 {#- the interval's method for each range of values, and the ranges of this summary's groups -#}
 {%- set is_weighted = weighted | default(false) -%}
-{#- LightGBM's rule (convention 'lightgbm' with weights, NDCG rows only): a query with no relevant
+{#- the rule of LightGBM and XGBoost (conventions 'lightgbm', 'xgboost' with weights, NDCG rows only): a query with no relevant
     item adds 1 to the weighted sum, not its weight (its weight still counts in sum(w)) -#}
 {%- set lightgbm_rule = is_weighted and (unweighted_no_relevant | default(false)) and not by_measure -%}
 {#- weighted: the Wilson interval is for a count of successes among n queries, which a weighted mean

@@ -1,0 +1,305 @@
+"""Every (convention x option) combination either reproduces the peer tool, proven here by running
+the tool on the bundled data to 1e-9, or is refused with an OptionError that names the convention
+and the option (the rule: sql/options/resolve_convention.sql and sql/options/weight_rule.sql,
+read by every entry point; the table: ndcg_sql/conventions.py).
+
+The peers and what they take: trec_eval (pytrec_eval) judgments, cutoffs, -c (missing queries
+count 0), -J (condensed lists), its measures, no query weights; scikit-learn ``ndcg_score`` /
+``dcg_score`` with ``k`` and ``sample_weight``; LightGBM's ``ndcg@k`` with query weights (the
+Dataset's weights); XGBoost's ``ndcg@k`` and ``ndcg@k-`` with per-group weights
+(``DMatrix.set_weight`` after ``set_group``). A segment is the peer run on that segment's queries;
+intervals and the bootstrap add columns and leave the mean the peer's."""
+
+from collections import defaultdict
+
+import lightgbm as lgb
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+import xgboost as xgb
+from sklearn.metrics import dcg_score, ndcg_score
+
+import ndcg_sql
+from conftest import EXAMPLES
+
+TOL = dict(rel=1e-9, abs=1e-9)
+LAMBDARANK = EXAMPLES / "lightgbm_lambdarank" / "rank.test.scored.csv"
+DL = EXAMPLES / "trec_dl19_passage"
+RUN, QRELS = DL / "run.dl19.bm25.top100.txt", DL / "qrels.dl19-passage.txt"
+CUTOFFS = [1, 5, 10, None]
+#: k = None (the whole list) as LightGBM's and XGBoost's ndcg@k: a k past every list
+WHOLE = 1000
+
+
+# ----------------------------------------------------------------- data
+def lambdarank():
+    """768 rows, 50 queries: query weights 0.5 .. 2.5, two queries without a relevant item (one of
+    weight 0.5, one of 2.5: the no-relevant rule changes the weighted mean), item ids not in row
+    order, and a segment column."""
+    data = pd.read_csv(LAMBDARANK).rename(columns={"doc_id": "item"})
+    data["w"] = (data["query_id"] * 7 % 5 + 1) * 0.5
+    data.loc[data["query_id"].isin([data["query_id"].unique()[0], data["query_id"].unique()[3]]), "label"] = 0
+    data["item"] = np.random.default_rng(0).permutation(len(data))
+    data["row"] = np.arange(len(data))
+    data["arm"] = np.where(data["query_id"] % 3 == 0, "a", "b")
+    return data
+
+
+def trec_run():
+    rows = [line.split() for line in open(RUN) if line.strip()]
+    run = pd.DataFrame([(f[0], f[2], float(f[4])) for f in rows], columns=["query_id", "item_id", "score"])
+    return run.assign(arm=np.where(run["query_id"].astype(int) % 3 == 0, "a", "b"), w=1.0)
+
+
+def trec_qrels():
+    qrels = defaultdict(dict)
+    for line in open(QRELS):
+        f = line.split()
+        qrels[f[0]][f[2]] = int(f[3])
+    return dict(qrels)
+
+
+# ----------------------------------------------------------------- the peers, run
+def lightgbm_means(data, cutoffs, weighted):
+    """LightGBM's ndcg@k of fixed scores (init_score; features that cannot split, so one constant
+    leaf shifts every score equally), with the query weights as the Dataset's weights."""
+    sizes = data.groupby("query_id", sort=False).size().to_numpy()
+    dataset = lgb.Dataset(np.zeros((len(data), 1)), label=data["label"], group=sizes,
+                          init_score=data["score"].to_numpy(), weight=data["w"] if weighted else None)
+    ks = [WHOLE if k is None else k for k in cutoffs]
+    history = {}
+    lgb.train({"objective": "lambdarank", "metric": "ndcg", "eval_at": ks, "verbosity": -1, "num_threads": 1},
+              dataset, num_boost_round=1, valid_sets=[dataset], valid_names=["data"],
+              callbacks=[lgb.record_evaluation(history)])
+    return {k: history["data"][f"ndcg@{WHOLE if k is None else k}"][0] for k in cutoffs}
+
+
+def xgboost_means(data, cutoffs, weighted, minus):
+    """XGBoost's ndcg@k (ndcg@k- when minus) of fixed scores (base_margin, no tree), with one
+    weight per group (XGBoost's ranking weights are per query)."""
+    matrix = xgb.DMatrix(np.zeros((len(data), 1)), label=data["label"], base_margin=data["score"].to_numpy())
+    matrix.set_group(data.groupby("query_id", sort=False).size().to_numpy())
+    if weighted:
+        matrix.set_weight(data.groupby("query_id", sort=False)["w"].first().to_numpy())
+    names = {k: f"ndcg@{WHOLE if k is None else k}{'-' if minus else ''}" for k in cutoffs}
+    booster = xgb.train({"objective": "rank:ndcg", "eval_metric": list(names.values())}, matrix, num_boost_round=0)
+    text = booster.eval(matrix, "data")  # "[0]\tdata-ndcg@5:0.98...\t..."
+    values = {part.split(":")[0].removeprefix("data-"): float(part.split(":")[1]) for part in text.split("\t")[1:]}
+    return {k: values[name] for k, name in names.items()}
+
+
+def sklearn_means(data, cutoffs, weighted, score=ndcg_score):
+    """scikit-learn's ndcg_score (or dcg_score) of all queries in one call: equal-length rows, each
+    list padded with label-0 items scored below every real one; sample_weight the query weights."""
+    width = data.groupby("query_id").size().max()
+    low = data["score"].min() - 1e6
+    truth, scores, weights = [], [], []
+    for _, group in data.groupby("query_id", sort=False):
+        pad = width - len(group)
+        truth.append(list(group["label"]) + [0] * pad)
+        scores.append(list(group["score"]) + [low] * pad)
+        weights.append(group["w"].iloc[0])
+    return {k: score(truth, scores, k=k, sample_weight=weights if weighted else None, ignore_ties=False)
+            for k in cutoffs}
+
+
+def peer_means(convention, data, cutoffs, weighted=False):
+    """{k: the peer's mean NDCG@k} on the lambdarank data."""
+    if convention == "sklearn":
+        return sklearn_means(data, cutoffs, weighted)
+    if convention == "lightgbm":
+        return lightgbm_means(data, cutoffs, weighted)
+    return xgboost_means(data, cutoffs, weighted, minus=convention == "xgboost-minus")
+
+
+def trec_eval_values(run, measures, judged_only=False):
+    """pytrec_eval's per-query values {query: {measure: value}} of the run's double scores."""
+    scores = defaultdict(dict)
+    for q, d, s in run[["query_id", "item_id", "score"]].itertuples(index=False):
+        scores[q][d] = s
+    evaluator = pytrec_eval.RelevanceEvaluator(trec_qrels(), set(measures), judged_docs_only_flag=judged_only)
+    return evaluator.evaluate(dict(scores))
+
+
+#: ndcg_sql's measure name -> trec_eval's
+TREC = {"nDCG@5": "ndcg_cut_5", "nDCG": "ndcg", "P@5": "P_5", "R@10": "recall_10", "AP": "map",
+        "AP@10": "map_cut_10", "RR": "recip_rank", "Success@5": "success_5"}
+TREC_CUTOFFS = {1: "ndcg_cut_1", 5: "ndcg_cut_5", 10: "ndcg_cut_10", None: "ndcg"}
+
+
+# ----------------------------------------------------------------- ndcg_sql
+def lambdarank_means(convention, data, **options):
+    row = {} if convention == "sklearn" else {"row_col": "row"}
+    result = ndcg_sql.evaluate(data, item_col="item", convention=convention, **row, **options)
+    return result.summary_records()
+
+
+def by_k(rows, segment=None):
+    return {r["k"]: r["ndcg"] for r in rows if segment is None or r["arm"] == segment}
+
+
+def by_measure(rows):
+    return {r["measure"]: r["mean"] for r in rows}
+
+
+# ----------------------------------------------------------------- the table
+LIST_CONVENTIONS = ["sklearn", "lightgbm", "xgboost", "xgboost-minus"]
+PEER = {"sklearn": "scikit-learn", "lightgbm": "LightGBM", "xgboost": "XGBoost", "xgboost-minus": "XGBoost"}
+
+
+def check_list_convention(convention, option):
+    data = lambdarank()
+    if option == "k":
+        assert by_k(lambdarank_means(convention, data, k=CUTOFFS)) == pytest.approx(
+            peer_means(convention, data, CUTOFFS), **TOL)
+    elif option == "weight_col":
+        got = by_k(lambdarank_means(convention, data, k=CUTOFFS, weight_col="w"))
+        assert got == pytest.approx(peer_means(convention, data, CUTOFFS, weighted=True), **TOL)
+        # the weights matter here: the unweighted mean is another number
+        assert got[5] != pytest.approx(peer_means(convention, data, [5])[5], **TOL)
+    elif option in ("measures", "measures, weight_col"):
+        weighted = option != "measures"
+        names = ["nDCG@5", "nDCG"] + (["DCG@5", "DCG@10"] if convention == "sklearn" else [])
+        got = by_measure(lambdarank_means(convention, data, measures=names, weight_col="w" if weighted else None))
+        ndcg = peer_means(convention, data, [5, None], weighted)
+        assert got["nDCG@5"] == pytest.approx(ndcg[5], **TOL) and got["nDCG"] == pytest.approx(ndcg[None], **TOL)
+        if convention == "sklearn":
+            dcg = sklearn_means(data, [5, 10], weighted, score=dcg_score)
+            assert got["DCG@5"] == pytest.approx(dcg[5], **TOL) and got["DCG@10"] == pytest.approx(dcg[10], **TOL)
+    elif option in ("segments", "segments, weight_col"):
+        weighted = option != "segments"
+        rows = lambdarank_means(convention, data, k=[3, None], segments="arm", weight_col="w" if weighted else None)
+        for arm in ("a", "b"):
+            part = data[data["arm"] == arm].reset_index(drop=True)
+            assert by_k(rows, arm) == pytest.approx(peer_means(convention, part, [3, None], weighted), **TOL), arm
+    elif option == "intervals, bootstrap":
+        rows = lambdarank_means(convention, data, k=[3, None], intervals=True, bootstrap=20)
+        assert {"stderr", "bootstrap_low"} <= set(rows[0])
+        assert by_k(rows) == pytest.approx(peer_means(convention, data, [3, None]), **TOL)
+    else:
+        raise AssertionError(option)
+
+
+def check_trec_eval(option):
+    run = trec_run()
+    judgments = str(QRELS)
+    if option == "k":
+        result = ndcg_sql.evaluate(run, judgments=judgments, convention="trec_eval", k=CUTOFFS)
+        values = trec_eval_values(run, TREC_CUTOFFS.values())
+        expected = {k: np.mean([v[m] for v in values.values()]) for k, m in TREC_CUTOFFS.items()}
+        assert by_k(result.summary_records()) == pytest.approx(expected, **TOL)
+    elif option == "measures":
+        result = ndcg_sql.evaluate(run, judgments=judgments, convention="trec_eval", measures=list(TREC))
+        values = trec_eval_values(run, TREC.values())
+        got = {(r["query_id"], r["measure"]): r["value"] for r in result.per_query_records()}
+        for qid, theirs in values.items():
+            for name, measure in TREC.items():
+                assert got[(qid, name)] == pytest.approx(theirs[measure], **TOL), (qid, name)
+    elif option == "segments":
+        result = ndcg_sql.evaluate(run, judgments=judgments, convention="trec_eval", k=[5, None], segments="arm")
+        values = trec_eval_values(run, ["ndcg_cut_5", "ndcg"])
+        arm = dict(zip(run["query_id"], run["arm"]))
+        for segment in ("a", "b"):
+            mine = [v for q, v in values.items() if arm[q] == segment]
+            expected = {5: np.mean([v["ndcg_cut_5"] for v in mine]), None: np.mean([v["ndcg"] for v in mine])}
+            assert by_k(result.summary_records(), segment) == pytest.approx(expected, **TOL), segment
+    elif option == "intervals, bootstrap":
+        result = ndcg_sql.evaluate(run, judgments=judgments, convention="trec_eval", k=[5], intervals=True,
+                                   bootstrap=20)
+        values = trec_eval_values(run, ["ndcg_cut_5"])
+        assert by_k(result.summary_records())[5] == pytest.approx(np.mean([v["ndcg_cut_5"] for v in values.values()]),
+                                                                   **TOL)
+    elif option == "missing_queries":
+        # trec_eval -c: the mean over every judged query, a query absent from the run counting 0
+        kept = run[run["query_id"].astype(int) % 4 != 0]
+        assert kept["query_id"].nunique() < len(trec_qrels())
+        result = ndcg_sql.evaluate(kept, judgments=judgments, convention="trec_eval", measures=["nDCG@10", "AP"],
+                                   missing_queries="zero")
+        values = trec_eval_values(kept, ["ndcg_cut_10", "map"])
+        expected = {name: sum(v[m] for v in values.values()) / len(trec_qrels())
+                    for name, m in (("nDCG@10", "ndcg_cut_10"), ("AP", "map"))}
+        assert by_measure(result.summary_records()) == pytest.approx(expected, **TOL)
+    elif option == "unjudged":
+        # trec_eval -J: unjudged items removed before ranking
+        result = ndcg_sql.evaluate(run, judgments=judgments, convention="trec_eval", measures=["nDCG@10", "P@5"],
+                                   unjudged="condense")
+        values = trec_eval_values(run, ["ndcg_cut_10", "P_5"], judged_only=True)
+        expected = {"nDCG@10": np.mean([v["ndcg_cut_10"] for v in values.values()]),
+                    "P@5": np.mean([v["P_5"] for v in values.values()])}
+        assert by_measure(result.summary_records()) == pytest.approx(expected, **TOL)
+    else:
+        raise AssertionError(option)
+
+
+#: (convention, option) -> None (reproduces the peer: proven by running it) or
+#: (the options given, the words of the OptionError that refuses it)
+TABLE = {}
+for _c in LIST_CONVENTIONS:
+    _peer = PEER[_c]
+    TABLE.update({
+        (_c, "k"): None,
+        (_c, "weight_col"): None,
+        (_c, "measures"): None,
+        (_c, "measures, weight_col"): None if _c in ("sklearn", "xgboost-minus") else (
+            dict(measures=["nDCG@5"], weight_col="w"),
+            rf"convention '{_c}' with weight_col \(--weight-col\) is {_peer}'s weighted ndcg@k: give k, not measures"),
+        (_c, "other measures"): (
+            dict(measures=["nDCG@5", "P@5", "AP@5"]),
+            rf"convention '{_c}' reproduces {_peer}'s measures only \(nDCG(, DCG)?\), not P@5, AP@5: drop the "
+            r"convention"),
+        (_c, "segments"): None,
+        (_c, "segments, weight_col"): None,
+        (_c, "intervals, bootstrap"): None,
+        (_c, "judgments"): (dict(judgments="JUDGMENTS", k=[5]),
+                            rf"convention '{_c}' takes the ideal ranking from the list itself; give labels"),
+        (_c, "missing_queries"): (dict(judgments="JUDGMENTS", k=[5], missing_queries="zero"),
+                                  rf"convention '{_c}' takes the ideal ranking from the list itself"),
+        (_c, "unjudged"): (dict(judgments="JUDGMENTS", k=[5], unjudged="condense"),
+                           rf"convention '{_c}' takes the ideal ranking from the list itself"),
+    })
+_NO_WEIGHTS = (r"convention 'trec_eval' has no query weights: trec_eval does not weight queries; drop weight_col "
+               r"\(--weight-col\) or the convention")
+TABLE.update({
+    ("trec_eval", "k"): None,
+    ("trec_eval", "weight_col"): (dict(weight_col="w", k=[5]), _NO_WEIGHTS),
+    ("trec_eval", "measures"): None,
+    ("trec_eval", "measures, weight_col"): (dict(weight_col="w", measures=["nDCG@5"]), _NO_WEIGHTS),
+    ("trec_eval", "other measures"): (
+        dict(measures=["nDCG@10", "ERR@10", "Judged@10", "DCG@5"]),
+        r"convention 'trec_eval' reproduces trec_eval's measures only \(nDCG, P, R, AP, RR, Success\), not ERR@10, "
+        r"Judged@10, DCG@5: drop the convention"),
+    ("trec_eval", "segments"): None,
+    ("trec_eval", "segments, weight_col"): (dict(weight_col="w", segments="arm", k=[5]), _NO_WEIGHTS),
+    ("trec_eval", "intervals, bootstrap"): None,
+    ("trec_eval", "missing_queries"): None,
+    ("trec_eval", "unjudged"): None,
+})
+# trec_eval's judgments: every trec_eval row above has them (its ideal ranking is all judged items)
+
+
+@pytest.mark.parametrize("convention, option", list(TABLE), ids=[f"{c}-{o}" for c, o in TABLE])
+def test_each_convention_and_option_reproduces_the_peer_or_is_refused(convention, option):
+    case = TABLE[(convention, option)]
+    if case is None:
+        if convention == "trec_eval":
+            check_trec_eval(option)
+        else:
+            check_list_convention(convention, option)
+        return
+    options, words = case
+    if convention == "trec_eval":
+        data, given = trec_run(), dict(judgments=str(QRELS))
+    else:
+        data = lambdarank().rename(columns={"item": "item_id"})
+        given = {} if convention == "sklearn" else {"row_col": "row"}
+    if options.get("judgments") == "JUDGMENTS":
+        options = dict(options, judgments=data[["query_id", "item_id", "label"]])
+    with pytest.raises(ndcg_sql.OptionError, match=words):
+        ndcg_sql.evaluate(data, convention=convention, **given, **options)
+    # the SQL text (to_sql: no data read) is refused alike
+    if "judgments" not in options:
+        sql_options = dict(options, **({"judgments_table": "qrels"} if convention == "trec_eval" else {}),
+                           **({} if convention in ("sklearn", "trec_eval") else {"row_col": "row"}))
+        with pytest.raises(ndcg_sql.OptionError, match=words):
+            ndcg_sql.to_sql("runs", convention=convention, **sql_options)
