@@ -60,9 +60,9 @@ def refuse_inputs(outputs: Mapping[str, object], inputs: Iterable[object]) -> No
             found = os.stat(path)
             if (found.st_dev, found.st_ino) in existing:
                 name, output = existing[(found.st_dev, found.st_ino)]
-                same = "" if os.fspath(output) == path else f" {path}"
+                same = "" if os.fspath(output) == path else f" {path},"
                 how = "" if os.fspath(given) == path else f" (matched by {os.fspath(given)})"
-                raise OptionError(f"{name} {os.fspath(output)} is the input{same}{how} of this run: "
+                raise OptionError(f"{name} {os.fspath(output)} is{same} an input of this run{how}: "
                                   "an output never replaces an input; write it elsewhere")
 
 
