@@ -46,8 +46,9 @@ PLACEHOLDERS = {"run": "ranking_table", "judgments": "judgments_table"}
 SQL_READABLE = ("parquet", "csv", "json")
 #: What the help of every output file option adds.
 REPLACED = "; an existing file is replaced (atomically), never one of the inputs"
-#: The exit status after Ctrl-C (128 + SIGINT, as shells report it).
-INTERRUPTED = 130
+#: The exit status after Ctrl-C (128 + SIGINT, as shells report it), and the message of the
+#: RuntimeError DuckDB's Python client raises when Ctrl-C stops a running query.
+INTERRUPTED, QUERY_INTERRUPTED = 130, "Query interrupted"
 
 
 class Parser(argparse.ArgumentParser):
@@ -254,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         return _dispatch(parser, args)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, RuntimeError) as error:
+        if isinstance(error, RuntimeError) and str(error) != QUERY_INTERRUPTED:
+            raise
         sys.stderr.write("ndcg-sql: interrupted\n")
         return INTERRUPTED
     except BrokenPipeError:
