@@ -109,7 +109,7 @@ def failing_midway(error: BaseException):
 @pytest.mark.parametrize("error, status, message", [
     (OSError(errno.ENOSPC, "No space left on device"), 1, "cannot write {path}: No space left on device"),
     (KeyboardInterrupt(), 130, "interrupted"),
-])
+], ids=["full disk", "Ctrl-C"])
 def test_a_failed_write_leaves_the_previous_file_and_no_temporary_file(files, capsys, monkeypatch, error, status,
                                                                       message):
     previous = files / "per_query.csv"
@@ -223,7 +223,7 @@ def raising(error: BaseException):
     ("NOT " * 400 + "label", "nested too deeply"),
     ("label +", "not valid SQL at character 7 ('+')"),
     ("CASE WHEN label > 1 THEN 2", "not valid SQL at character 26 ('2'): expected END after CASE"),
-])
+], ids=["43 parentheses", "40 inside", "400 NOT", "no operand", "no END"])
 def test_a_bad_label_expression_is_one_line_naming_the_place(files, capsys, label, where):
     status, _, err = ndcg_sql_cli(capsys, "evaluate", "run.csv", "--label", label, "--no-progress")
     assert status == 2, err
@@ -231,10 +231,13 @@ def test_a_bad_label_expression_is_one_line_naming_the_place(files, capsys, labe
     assert "<class" not in err and "sqlglot." not in err and "Recursion" not in err
 
 
-def test_labels_nested_up_to_the_limit_are_computed(files):
-    """32 parentheses are read, rewritten, transpiled and run: the label itself."""
+def test_labels_nest_up_to_32_parentheses(files):
+    """32 parentheses are read, rewritten, transpiled and run (the label itself); 33 are refused,
+    wherever the call comes from (not as deep as Python's stack allows)."""
     nested = ndcg_sql.evaluate("run.csv", label="(" * 32 + "label" + ")" * 32, k=[None]).summary_records()
     assert nested == ndcg_sql.evaluate("run.csv", k=[None]).summary_records()
+    with pytest.raises(ndcg_sql.OptionError, match="more than 32 deep"):
+        ndcg_sql.evaluate("run.csv", label="(" * 33 + "label" + ")" * 33)
 
 
 # ------------------------------------------------------------------ k
