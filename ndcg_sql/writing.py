@@ -8,32 +8,35 @@ it was and removes the temporary file. An existing output that is not an input i
 
 from __future__ import annotations
 
-import glob
 import os
-import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Mapping
 
+import duckdb
+
 from .errors import OptionError
 
 #: What makes an input a pattern (``logs/*/*.parquet``) rather than one file.
 PATTERN_CHARACTERS = "*?["
-#: A pattern's ``*`` matches names starting with a dot too, as DuckDB's does.
-_GLOB_HIDDEN = {"include_hidden": True} if sys.version_info >= (3, 11) else {}
 
 
 def _files(given) -> list[str]:
-    """The existing files an input names: the file, or every file its pattern matches."""
+    """The existing local files an input names: the file, or every file its pattern matches as
+    DuckDB reads it (DuckDB's own glob: ``**``, names starting with a dot)."""
     if not isinstance(given, (str, os.PathLike)):
         return []  # a relation, a frame: no file of the user's
     text = os.fspath(given)
     if os.path.isfile(text):
         return [text]
-    if any(c in text for c in PATTERN_CHARACTERS):
-        return [path for path in glob.glob(text, recursive=True, **_GLOB_HIDDEN) if os.path.isfile(path)]
-    return []
+    if "://" in text or not any(c in text for c in PATTERN_CHARACTERS):
+        return []  # a table name, a remote store
+    try:
+        matched = duckdb.connect().execute("SELECT file FROM glob(?)", [text]).fetchall()
+    except duckdb.Error:
+        return []
+    return [path for path, in matched if os.path.isfile(path)]
 
 
 def refuse_inputs(outputs: Mapping[str, object], inputs: Iterable[object]) -> None:

@@ -48,13 +48,14 @@ def one_line(err: str) -> str:
 
 @pytest.fixture
 def files(tmp_path, monkeypatch):
-    """A folder (the current one) with run.csv, qrels.csv and logs/{a,b}/part.csv."""
+    """A folder (the current one) with run.csv, qrels.csv, logs/{a,b}/part.csv and logs/a/.hidden.csv."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "run.csv").write_text(RUN_TEXT)
     (tmp_path / "qrels.csv").write_text(QRELS_TEXT)
     for arm in ("a", "b"):
         (tmp_path / "logs" / arm).mkdir(parents=True)
         (tmp_path / "logs" / arm / "part.csv").write_text(RUN_TEXT.replace("q", f"{arm}q"))
+    (tmp_path / "logs" / "a" / ".hidden.csv").write_text(RUN_TEXT.replace("q", "hq"))
     return tmp_path
 
 
@@ -69,6 +70,7 @@ OUTPUT_IS_INPUT = {
     "symbolic link": (["evaluate", "run.csv", "--per-query", "link.csv"], "link.csv"),
     "hard link": (["evaluate", "run.csv", "--per-query", "hard.csv"], "hard.csv"),
     "matched by a pattern": (["evaluate", "logs/*/*.csv", "--per-query", "logs/b/part.csv"], "logs/b/part.csv"),
+    "hidden, matched by **": (["evaluate", "logs/**/*.csv", "--per-query", "logs/a/.hidden.csv"], "logs/a/.hidden.csv"),
     "the judgments": (["evaluate", "run.csv", "--judgments", "qrels.csv", "--per-query", "qrels.csv"], "qrels.csv"),
     "compare's second run": (["compare", "run.csv", "logs/a/part.csv", "--per-query", "logs/a/part.csv"],
                              "logs/a/part.csv"),
@@ -156,7 +158,8 @@ def test_a_full_disk_is_one_line_naming_the_file(files, capsys):
     assert status == 1 and one_line(err) == "ndcg-sql: error: cannot write /dev/full: No space left on device\n"
     status, _, err = ndcg_sql_cli(capsys, "evaluate", "run.csv", "--per-query", "no/such/folder/x.csv", "--no-progress")
     assert status == 1 and one_line(err) == "ndcg-sql: error: cannot write no/such/folder/x.csv: No such file or directory\n"
-    assert sorted(contents(files)) == ["logs/a/part.csv", "logs/b/part.csv", "qrels.csv", "run.csv"]
+    assert sorted(contents(files)) == ["logs/a/.hidden.csv", "logs/a/part.csv", "logs/b/part.csv", "qrels.csv",
+                                       "run.csv"]  # nothing left behind
 
 
 def test_the_help_says_outputs_are_replaced_never_inputs(capsys):
