@@ -14,7 +14,7 @@ from typing import Iterable, Mapping, Sequence
 import duckdb
 
 from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, probe, runner, templates, validation
-from .errors import InputError, OptionError, first_line
+from .errors import InputError, OptionError, first_line, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
 from .id_types import type_names as id_type_names
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
@@ -137,7 +137,8 @@ def evaluate(
         # the checks passed, yet DuckDB refused: never its raw exception, but what it read
         for view in views:
             inputs.drop(con, view)
-        raise InputError(engine_failure("DuckDB", data, judgments, options, error)) from error
+        raise InputError(out_of_memory(error) if isinstance(error, duckdb.OutOfMemoryException)
+                         else engine_failure("DuckDB", data, judgments, options, error)) from error
     except BaseException:
         for view in views:
             inputs.drop(con, view)

@@ -304,6 +304,8 @@ def _gains_fit(context: dict, highest_label, longest: int) -> bool:
         return True
     if context["gain"] == "exponential":
         largest = 2.0 ** min(float(highest_label), float(MAX_EXPONENTIAL_LABEL))
+    elif context["gain"] == "linear":
+        largest = max(float(highest_label), 0.0)
     else:
         largest = max((abs(float(gain)) for _, gain in context["gain_mapping"]), default=0.0)
     return largest * int(longest) <= 2.0 ** MAX_QUERY_GAIN_EXPONENT / 2.0

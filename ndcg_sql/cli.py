@@ -9,7 +9,9 @@ Every option's flag, choices, help and default come from
 :data:`ndcg_sql.parameters.PARAMETERS` (the default shown is the one of the Python
 function the command calls); an option not given is not passed, so that function's own
 default applies. Errors are one line on stderr and exit status 2 (bad options) or 1 (bad
-input, or a missing optional library: scipy, matplotlib).
+input, a missing optional library: scipy, matplotlib, a file that cannot be written, DuckDB out
+of memory); Ctrl-C stops with one line and exit status 130. Files are written through
+:mod:`ndcg_sql.writing`: never over an input, atomically.
 """
 
 from __future__ import annotations
@@ -24,16 +26,16 @@ from pathlib import Path
 import duckdb
 import sqlglot.errors
 
-from . import __version__, dialects, progress
+from . import __version__, dialects, progress, writing
 from .api import evaluate, to_sql
 from .compare import compare
-from .errors import InputError, MissingDependency, OptionError
+from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .files import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
 from .output import print_comparison, print_table, write_csv, write_json
 from .parameters import PARAMETERS, STATEMENTS
-from .plot import plot
+from .plot import plot, run_labels
 
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
 TARGETS = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
@@ -42,6 +44,11 @@ TARGETS = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql
 PLACEHOLDERS = {"run": "ranking_table", "judgments": "judgments_table"}
 #: File formats that DuckDB reads inside SQL (sql_text.file_relation).
 SQL_READABLE = ("parquet", "csv", "json")
+#: What the help of every output file option adds.
+REPLACED = "; an existing file is replaced (atomically), never one of the inputs"
+#: The exit status after Ctrl-C (128 + SIGINT, as shells report it), and the message of the
+#: RuntimeError DuckDB's Python client raises when Ctrl-C stops a running query.
+INTERRUPTED, QUERY_INTERRUPTED = 130, "Query interrupted"
 
 
 class Parser(argparse.ArgumentParser):
@@ -104,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=formats, default="table", help="summary output (default: table)")
     run.add_argument("--per-query", metavar="FILE", dest="per_query_file",
                      help="also write the per-query rows as CSV (query, k, cg, dcg, idcg, ndcg; with --measures "
-                          "query, measure, value)")
+                          "query, measure, value)" + REPLACED)
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(run, "evaluate")
 
@@ -113,13 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
     pair.add_argument("run_b", metavar="B", help="the second ranking, same kinds as A")
     pair.add_argument("--format", choices=formats, default="table", help="output (default: table)")
     pair.add_argument("--per-query", metavar="FILE", dest="per_query_file",
-                      help="also write query, measure, a, b, difference as CSV")
+                      help="also write query, measure, a, b, difference as CSV" + REPLACED)
     pair.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(pair, "compare")
 
     picture = commands.add_parser("plot", help="write a PNG of mean NDCG@k against k (needs matplotlib)")
     picture.add_argument("runs", metavar="RUN", nargs="+", help="one or more rankings, one line each")
-    picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write")
+    picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write" + REPLACED)
     picture.add_argument("--distribution", type=int, metavar="K",
                          help="add a panel with each run's per-query NDCG@K (K among --k)")
     picture.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -149,14 +156,20 @@ def _progress(args, con):
             yield
 
 
+def _write_per_query(path: str | None, records) -> None:
+    """The --per-query CSV, if asked for (atomically: :func:`ndcg_sql.writing.atomic`)."""
+    if path:
+        with writing.atomic(path) as handle:
+            write_csv(records(), handle)
+
+
 def _evaluate(args) -> int:
     options = given(args, "evaluate", leave=("memory_limit",))
+    writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run, options.get("judgments")])
     con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
     with _progress(args, con):
         result = evaluate(args.run, con=con, **options)
-    if args.per_query_file:
-        with open(args.per_query_file, "w", newline="", encoding="utf-8") as handle:
-            write_csv(result.per_query_records(), handle)
+    _write_per_query(args.per_query_file, result.per_query_records)
     if args.format == "json":
         write_json(result.to_dict(), sys.stdout)
     elif args.format == "csv":
@@ -167,12 +180,12 @@ def _evaluate(args) -> int:
 
 
 def _compare(args) -> int:
-    con = connect()
+    options = given(args, "compare", leave=("memory_limit",))
+    writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run_a, args.run_b, options.get("judgments")])
+    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
     with _progress(args, con):
-        result = compare(args.run_a, args.run_b, con=con, **given(args, "compare"))
-    if args.per_query_file:
-        with open(args.per_query_file, "w", newline="", encoding="utf-8") as handle:
-            write_csv(result.per_query_records(), handle)
+        result = compare(args.run_a, args.run_b, con=con, **options)
+    _write_per_query(args.per_query_file, result.per_query_records)
     if args.format == "json":
         write_json(result.to_dict(), sys.stdout)
     elif args.format == "csv":
@@ -182,24 +195,14 @@ def _compare(args) -> int:
     return 0
 
 
-def run_labels(paths: list[str]) -> list[str]:
-    """The legend's names of the runs: the shortest ends of their paths that tell them apart
-    (``bm25.txt``, or ``arm=bm25/clicks.parquet`` when the file names are alike)."""
-    parts = [Path(path).parts for path in paths]
-    for n in range(1, max(len(p) for p in parts) + 1):
-        labels = ["/".join(p[-n:]) for p in parts]
-        if len(set(labels)) == len(labels):
-            return labels
-    return list(paths)
-
-
 def _plot(args) -> int:
-    options = given(args, "plot")
+    options = given(args, "plot", leave=("memory_limit",))
+    writing.refuse_inputs({"--output": args.output}, [*args.runs, options.get("judgments")])
     if "k" in options:
         if not all(str(c).isdigit() for c in options["k"]):
             raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
         options["k"] = [int(c) for c in options["k"]]
-    con = connect()
+    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
     with _progress(args, con):
         plot(dict(zip(run_labels(args.runs), args.runs)), args.output, distribution=args.distribution, con=con,
              **options)
@@ -248,10 +251,15 @@ def _sql(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``ndcg-sql``; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         return _dispatch(parser, args)
+    except (KeyboardInterrupt, RuntimeError) as error:
+        if isinstance(error, RuntimeError) and str(error) != QUERY_INTERRUPTED:
+            raise
+        sys.stderr.write("ndcg-sql: interrupted\n")
+        return INTERRUPTED
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -273,11 +281,18 @@ def _dispatch(parser, args) -> int:
         parser.exit(1, f"ndcg-sql: error: {message}\n")
     except sqlglot.errors.SqlglotError as error:
         parser.exit(2, f"ndcg-sql: error: sqlglot: {error}\n")
+    except duckdb.InterruptException:
+        raise KeyboardInterrupt from None  # DuckDB's query stopped by Ctrl-C
+    except duckdb.OutOfMemoryException as error:
+        parser.exit(1, f"ndcg-sql: error: {out_of_memory(error)}\n")
     except duckdb.Error as error:
         message = " ".join(str(error).split())
         parser.exit(1, f"ndcg-sql: error: DuckDB: {message}\n")
-    except (FileNotFoundError, PermissionError, IsADirectoryError) as error:
-        parser.exit(1, f"ndcg-sql: error: {error}\n")
+    except OSError as error:  # a file that cannot be read or written (writing.atomic names it)
+        if isinstance(error, BrokenPipeError):
+            raise
+        message = error.strerror if error.filename is None and error.strerror else str(error)
+        parser.exit(1, f"ndcg-sql: error: {message}\n")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import duckdb
 from . import activity, id_types, templates
 from .api import evaluate
 from .errors import MissingDependency, OptionError
+from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .identifiers import quote
 from .inputs import new_view_name
 from .plan import RANDOM_PRIME
@@ -151,7 +152,8 @@ def compare(
         permutations: sign patterns of the permutation test (1 .. 1,000,000).
         seed: non-negative integer fixing the sampled patterns (the same
             patterns on every engine and version: sql/random_draws.sql.j2).
-        con: DuckDB connection (default: a new in-memory one), or a warehouse
+        con: DuckDB connection (default: a new in-memory one with the ``memory_limit`` of
+            ``options``, as :func:`ndcg_sql.evaluate` opens it), or a warehouse
             connection with ``dialect=`` in ``options``: each run's per-query
             values are computed there (:func:`ndcg_sql.evaluate` with ``con=``),
             only those rows come back, and the paired statistics are
@@ -179,8 +181,9 @@ def compare(
         raise OptionError("compare does not take weight_col: its paired tests weigh every query alike")
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
+    memory_limit = options.pop("memory_limit", DEFAULT_MEMORY_LIMIT)  # of the connection opened here
     if not on_warehouse:
-        con = con or duckdb.connect()
+        con = con or connect(memory_limit)
     with activity.doing(con, "run A"):
         a = evaluate(run_a, measures=measures, con=con, per_query=on_warehouse, **options)
     with activity.doing(con, "run B"):

@@ -29,3 +29,10 @@ def first_line(error: BaseException) -> str:
     """An engine's error in one line (its message's first line, or its class name): what an
     :class:`InputError` wrapping an engine's failure quotes, the error itself kept as ``__cause__``."""
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def out_of_memory(error: BaseException) -> str:
+    """The message of DuckDB's OutOfMemoryException, from every entry point: DuckDB's first line
+    and the option that gives it more memory."""
+    return (f"DuckDB ran out of memory ({first_line(error).rstrip('.')}): give it more with memory_limit= "
+            "(command line: --memory-limit SIZE), e.g. '8GB', or None ('none') for DuckDB's own limit, 80% of RAM")

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.tokens import TokenType
 
 from . import dialects, identifiers
 from .errors import OptionError
@@ -48,6 +49,8 @@ PREDICATES = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ,
               exp.Is, exp.In, exp.Between, exp.Not, exp.And, exp.Or, exp.Boolean)
 #: Types a CAST may go to.
 CAST_TYPES = exp.DataType.NUMERIC_TYPES | exp.DataType.TEXT_TYPES | {exp.DataType.Type.BOOLEAN}
+#: Deepest nesting of parentheses in a label expression (sqlglot parses and writes SQL by recursion).
+MAX_NESTING = 32
 #: What the error message offers instead.
 WHAT_IS_ALLOWED = ("column names, numbers and strings, + - * /, comparisons (= <> < <= > >= IS, IN, BETWEEN), "
                    "AND, OR, NOT, CASE, COALESCE, LEAST, GREATEST and CAST")
@@ -96,6 +99,34 @@ def _check(tree: exp.Expression, text: str) -> None:
             allowed = node.this in CAST_TYPES
         if not allowed:
             raise OptionError(f"label expression {text!r}: {_what(node)} is not allowed; use {WHAT_IS_ALLOWED}")
+
+
+def _character(text: str, line: int, column: int) -> int:
+    """The 1-based place in ``text`` of sqlglot's (line, column)."""
+    return sum(len(previous) + 1 for previous in text.split("\n")[:line - 1]) + column
+
+
+def _syntax_error(text: str, error: sqlglot.errors.SqlglotError) -> OptionError:
+    """A parse error, named by its place in ``text`` and what is found there (not sqlglot's classes)."""
+    found = (getattr(error, "errors", None) or [{}])[0]
+    if not found.get("line"):
+        return OptionError(f"label expression {text!r} is not valid SQL: {str(error).splitlines()[0]}")
+    highlight = found.get("highlight") or ""
+    at = _character(text, found["line"], found["col"]) - max(len(highlight) - 1, 0)
+    what = found.get("description") or ""
+    what = "an operand is missing" if "<class" in what or not what else what[0].lower() + what[1:]
+    return OptionError(f"label expression {text!r} is not valid SQL at character {at} ({highlight!r}): {what}")
+
+
+def _nesting(text: str, target) -> None:
+    """Refuse parentheses nested deeper than :data:`MAX_NESTING` (named by the place of the first
+    one too deep), before sqlglot's recursion would go past Python's limit."""
+    depth = 0
+    for token in sqlglot.Dialect.get_or_raise(target.sqlglot).tokenize(text):
+        depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(token.token_type, 0)
+        if depth > MAX_NESTING:
+            raise OptionError(f"label expression {text!r} nests parentheses more than {MAX_NESTING} deep "
+                              f"(at character {token.start + 1}); write it with fewer levels")
 
 
 def _as_number(predicate: exp.Expression) -> exp.Expression:
@@ -156,17 +187,30 @@ def parse(text, dialect: str = "duckdb") -> LabelExpression:
         :class:`LabelExpression`.
 
     Raises:
-        OptionError: not a string, empty, not one expression, or holding anything outside
-            :data:`ALLOWED` (the message names it).
+        OptionError: not a string, empty, not one expression, not SQL (the message names the
+            place), nested too deeply (:data:`MAX_NESTING` parentheses), or holding anything
+            outside :data:`ALLOWED` (the message names it).
     """
     if not isinstance(text, str) or not text.strip():
         raise OptionError(f"label must be a non-empty SQL expression over the input's columns; got {text!r}")
     target = dialects.get(dialect)
     try:
+        _nesting(text, target)
         tree = sqlglot.parse_one(text, read=target.sqlglot)
     except sqlglot.errors.SqlglotError as error:
-        first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise OptionError(f"label expression {text!r} is not valid SQL: {first}") from None
+        raise _syntax_error(text, error) from None
+    except RecursionError:
+        raise OptionError(f"label expression {text!r} is nested too deeply to be read; "
+                          "write it with fewer levels") from None
+    try:
+        return _checked(text, tree, target)
+    except RecursionError:
+        raise OptionError(f"label expression {text!r} is nested too deeply to be written back as SQL; "
+                          "write it with fewer levels") from None
+
+
+def _checked(text: str, tree: exp.Expression, target) -> LabelExpression:
+    """:func:`parse`'s expression, checked and rewritten."""
     for node in tree.walk():
         node.comments = None
     if isinstance(tree, exp.Block) or tree.find(exp.Block):

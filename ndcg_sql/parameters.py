@@ -53,6 +53,8 @@ STATEMENTS = ("per_query", "summary", "coverage")
 # ----------------------------------------------------------------- limits and rules
 #: Cutoffs used when the caller gives none: these and the whole list (None).
 DEFAULT_CUTOFFS: tuple[int | None, ...] = (1, 3, 5, 10, 20, None)
+#: Largest cutoff k (in k and in measure names): the largest 64-bit integer, SQL's BIGINT.
+MAX_CUTOFF = 2**63 - 1
 #: Largest label accepted with exponential gain: 2^1024 overflows a double.
 MAX_EXPONENTIAL_LABEL = 1023
 #: Largest sum of the gains of one query (its listed items, or with judgments its judged
@@ -251,7 +253,7 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("memory_limit", "1500MB", "str | None",
               "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
               "(None, command line 'none': DuckDB's own, 80% of RAM).",
-              cli=Cli(("evaluate",), metavar="SIZE", parse=size_from_text)),
+              cli=Cli(RUNS, metavar="SIZE", parse=size_from_text)),
     Parameter("dialect", "duckdb", "str", "the engine the SQL is for (transpiled by sqlglot).",
               choices=tuple(DIALECTS), cli=Cli(("sql",))),
     Parameter("item_type", "text", "str",
@@ -286,8 +288,7 @@ def option_table() -> dict:
         "gains": list(GAINS),
         "item_types": list(ITEM_TYPES),
         "defaults": {name: _plain(BY_NAME[name].default) for name in METRIC},
-        "max_exponential_label": MAX_EXPONENTIAL_LABEL,
-        "max_replicates": MAX_REPLICATES,
+        "max_exponential_label": MAX_EXPONENTIAL_LABEL, "max_replicates": MAX_REPLICATES, "max_cutoff": MAX_CUTOFF,
         "output_columns": list(OUTPUT_COLUMNS),
         "summary_columns": list(SUMMARY_COLUMNS),
         "head_length": dict(HEAD_LENGTH),

@@ -8,9 +8,10 @@ interval computed in SQL (``evaluate(bootstrap=N, seed=S)``,
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Mapping, Sequence
 
-from . import activity
+from . import activity, writing
 from .api import evaluate
 from .errors import MissingDependency, OptionError
 
@@ -29,6 +30,17 @@ def ticks(cutoffs: Sequence[int]) -> list[int]:
     return sorted({min(cutoffs), *(c for c in cutoffs if c % step == 0)})
 
 
+def run_labels(paths: list[str]) -> list[str]:
+    """The legend's names of the runs: the shortest ends of their paths that tell them apart
+    (``bm25.txt``, or ``arm=bm25/clicks.parquet`` when the file names are alike)."""
+    parts = [Path(path).parts for path in paths]
+    for n in range(1, max(len(p) for p in parts) + 1):
+        labels = ["/".join(p[-n:]) for p in parts]
+        if len(set(labels)) == len(labels):
+            return labels
+    return list(paths)
+
+
 def plot(
     runs: Mapping[str, object] | Sequence[object],
     output: str,
@@ -45,7 +57,8 @@ def plot(
     Args:
         runs: {label: ranking} or a list of rankings (labelled by position,
             or by path when given as strings); each as :func:`ndcg_sql.evaluate` takes.
-        output: the PNG path.
+        output: the PNG path; an existing file is replaced (atomically: :func:`ndcg_sql.writing.atomic`),
+            never one of the runs or the judgments.
         k: the cutoffs on the x axis (positive integers).
         bootstrap: with N > 0, a shaded 95% percentile bootstrap band from N
             resamples of the queries (fixed by ``seed``).
@@ -65,7 +78,8 @@ def plot(
 
     Raises:
         MissingDependency: matplotlib is not installed (an ImportError naming the extra).
-        OptionError: no run, a k that is not a positive integer.
+        OptionError: no run, a k that is not a positive integer, ``output`` is one of the inputs.
+        OSError: ``output`` cannot be written (the message names it and the cause).
     """
     try:
         import matplotlib
@@ -83,6 +97,7 @@ def plot(
         raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
     if distribution is not None and distribution not in cutoffs:
         raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
+    writing.refuse_inputs({"output": output}, [*runs.values(), options.get("judgments")])
     plotted = {}
     spread = {}
     if distribution is None:
@@ -130,6 +145,9 @@ def plot(
                            "white triangle: mean (the line's value at k = " + f"{distribution})", fontsize=8)
         box_axes.grid(True, axis="y", alpha=0.3)
     figure.tight_layout()
-    figure.savefig(output, format="png", dpi=120)
-    plt.close(figure)
+    try:
+        with writing.atomic(output, binary=True) as handle:
+            figure.savefig(handle, format="png", dpi=120)
+    finally:
+        plt.close(figure)
     return plotted

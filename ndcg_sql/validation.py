@@ -131,15 +131,15 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
         checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
                             f"labels{where} missing from the gain mapping", values=counted,
                             named=f"{{values}} missing from the gain mapping{where}"))
-    if options.gain in ("exponential", "mapping"):
-        checks.append(_gain_total_check(relation, column, options, value, finite, where))
+    checks.append(_gain_total_check(relation, column, options, value, finite, where))
     if expression:
         checks = [dataclasses.replace(check, column_kind="label expression") for check in checks]
     return checks
 
 
 #: Gains are summed scaled by 2^-GAIN_SCALE in the overflow check: a power of two, so the
-#: scaling is exact and no scaled gain of a label in range is subnormal or overflows.
+#: scaling is exact (a linear gain below about 2.4e-7 becomes subnormal, and adds nothing that
+#: matters to a sum near the limit) and no scaled gain overflows.
 GAIN_SCALE = 1000
 
 
@@ -154,6 +154,9 @@ def _gain_total_check(relation: str, column: str, options: Options, value: str, 
         counted = (f"CASE WHEN {finite} AND {value} > 0 AND {value} <= {MAX_EXPONENTIAL_LABEL} "
                    f"THEN {scaled} ELSE 0.0 END")
         cause = f"exponential gain 2^label - 1 of labels near {MAX_EXPONENTIAL_LABEL}; use gain='linear' or a mapping"
+    elif options.gain == "linear":
+        counted = f"CASE WHEN {finite} AND {value} > 0 THEN {value} * {2.0 ** -GAIN_SCALE!r} ELSE 0.0 END"
+        cause = "with linear gain the gain is the label; dividing the labels by a constant leaves NDCG as it is"
     else:
         label = f"CASE WHEN {value} > 0 THEN {value} ELSE 0.0 END" if options.negative_labels == "zero" else value
         scaled = " ".join(f"WHEN {pair[0]!r} THEN {float(pair[1]) / 2.0 ** GAIN_SCALE!r}" for pair in options.gain_mapping)

@@ -1,7 +1,7 @@
 {#- Generic test: the ranking (and its judgments) is fit for NDCG - the input checks of the
     Python runner (ndcg_sql/validation.py, generated into ndcg_sql._input_checks): NULL query
     ids, item ids, scores (or ranks) and labels, duplicate (query, item) rows, negative labels,
-    labels above 1023 and queries whose gains add up past 2^1023 with exponential gain, non-numeric and NaN scores and labels, on every
+    labels above 1023 with exponential gain, queries whose gains add up past 2^1023, non-numeric and NaN scores and labels, on every
     engine (its own NaN test and safe cast, ndcg_sql/dialects.py).
 
       query_col, item_col, label_col   column names of the tested model ('query_id', 'item_id', 'label')

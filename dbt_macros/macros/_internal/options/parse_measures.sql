@@ -27,6 +27,8 @@
     {%- if match.group('k') is not none -%}
       {%- if not modules.re.fullmatch('[0-9]+', match.group('k')) or match.group('k') | int <= 0 -%}
         {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": the cutoff after @ must be a positive integer") }}
+      {%- elif match.group('k') | int > ndcg_sql._option_table()['max_cutoff'] -%}
+        {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": the cutoff after @ must be at most " ~ ndcg_sql._option_table()['max_cutoff'] ~ " (the largest 64-bit integer)") }}
       {%- endif -%}
       {%- set k = match.group('k') | int -%}
     {%- endif -%}
