@@ -17,7 +17,9 @@ from __future__ import annotations
 import argparse
 import inspect
 import os
+import signal
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -150,8 +152,8 @@ def _progress(args, con):
 
 
 def _evaluate(args) -> int:
-    options = given(args, "evaluate", leave=("memory_limit",))
-    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
+    options = given(args, "evaluate", leave=("memory_limit", "temp_directory"))
+    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None))
     with _progress(args, con):
         result = evaluate(args.run, con=con, **options)
     if args.per_query_file:
@@ -167,9 +169,9 @@ def _evaluate(args) -> int:
 
 
 def _compare(args) -> int:
-    con = connect()
+    con = connect(temp_directory=getattr(args, "temp_directory", None))
     with _progress(args, con):
-        result = compare(args.run_a, args.run_b, con=con, **given(args, "compare"))
+        result = compare(args.run_a, args.run_b, con=con, **given(args, "compare", leave=("temp_directory",)))
     if args.per_query_file:
         with open(args.per_query_file, "w", newline="", encoding="utf-8") as handle:
             write_csv(result.per_query_records(), handle)
@@ -194,12 +196,12 @@ def run_labels(paths: list[str]) -> list[str]:
 
 
 def _plot(args) -> int:
-    options = given(args, "plot")
+    options = given(args, "plot", leave=("temp_directory",))
     if "k" in options:
         if not all(str(c).isdigit() for c in options["k"]):
             raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
         options["k"] = [int(c) for c in options["k"]]
-    con = connect()
+    con = connect(temp_directory=getattr(args, "temp_directory", None))
     with _progress(args, con):
         plot(dict(zip(run_labels(args.runs), args.runs)), args.output, distribution=args.distribution, con=con,
              **options)
@@ -251,12 +253,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _dispatch(parser, args)
+        with _terminated_as_exit():
+            return _dispatch(parser, args)
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+
+
+@contextmanager
+def _terminated_as_exit():
+    """While the body runs, SIGTERM is a SystemExit (status 143): the running DuckDB statement is
+    interrupted and every cleanup runs (temp views dropped, the temp folder removed at exit)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def exit_on(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, exit_on)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _dispatch(parser, args) -> int:

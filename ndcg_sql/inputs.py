@@ -17,8 +17,10 @@ from pathlib import Path
 
 import duckdb
 
+from .connections import drop as drop_objects
 from .errors import InputError, OptionError
 from .files import file_format
+from .identifiers import quote
 from .sql_text import file_relation
 
 #: Column names given to TREC files.
@@ -111,32 +113,8 @@ def load(
     """
     name = new_view_name(role)
     if isinstance(data, duckdb.DuckDBPyRelation):
-        relation = data
-    elif isinstance(data, (str, Path)):
-        text = str(data)
-        where = "ranking" if role == "run" else "judgments"
-        if os.path.isdir(text):
-            raise InputError(f"{text} is a directory, not a file: give the {where} file, or a pattern "
-                             f"such as {os.path.join(text, '*.parquet')} to read every file in it")
-        if os.path.isfile(text) and os.path.getsize(text) == 0:
-            raise InputError(f"{text} is empty (0 bytes): the {where} {'has' if role == 'run' else 'have'} no rows")
-        if os.path.exists(text) or (any(c in text for c in "*?[") and glob.glob(text)):
-            fmt = file_format(text, role, input_format)
-            try:
-                if fmt.startswith("trec-"):
-                    relation = _read_trec(con, text, fmt, atol_labels)
-                else:  # the table function to_sql writes for a file (Hive folder columns included)
-                    relation = con.sql(f"SELECT * FROM {file_relation(text, role, fmt)}")
-            except duckdb.Error as error:
-                raise InputError(f"cannot read {text} as {fmt}: {error}") from None
-        elif isinstance(data, str):
-            try:
-                relation = con.table(text)
-            except duckdb.Error:
-                raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
-        else:
-            raise InputError(f"no such file: {text}")
-    else:
+        return _relation_view(con, data, name)
+    if not isinstance(data, (str, Path)):
         try:
             con.register(name, data)
         except (duckdb.Error, TypeError, ValueError) as error:
@@ -146,9 +124,47 @@ def load(
             ) from None
         relation = con.view(name)
         return name, dict(zip(relation.columns, map(str, relation.types)))
+    text = str(data)
+    where = "ranking" if role == "run" else "judgments"
+    if os.path.isdir(text):
+        raise InputError(f"{text} is a directory, not a file: give the {where} file, or a pattern "
+                         f"such as {os.path.join(text, '*.parquet')} to read every file in it")
+    if os.path.isfile(text) and os.path.getsize(text) == 0:
+        raise InputError(f"{text} is empty (0 bytes): the {where} {'has' if role == 'run' else 'have'} no rows")
+    if os.path.exists(text) or (any(c in text for c in "*?[") and glob.glob(text)):
+        fmt = file_format(text, role, input_format)
+        try:
+            if fmt.startswith("trec-"):
+                relation = _read_trec(con, text, fmt, atol_labels)
+            else:  # the table function to_sql writes for a file (Hive folder columns included)
+                relation = con.sql(f"SELECT * FROM {file_relation(text, role, fmt)}")
+        except duckdb.ResourceInUseException:
+            raise
+        except duckdb.Error as error:
+            raise InputError(f"cannot read {text} as {fmt}: {error}") from None
+    elif isinstance(data, str):
+        try:
+            relation = con.table(text)
+        except duckdb.ResourceInUseException:
+            raise
+        except duckdb.Error:
+            raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
+    else:
+        raise InputError(f"no such file: {text}")
+    # a view of the connection's own (temporary: never stored in a database file), over our SQL
+    con.execute(f"CREATE TEMP VIEW {quote(name)} AS {relation.sql_query()}")
+    return name, dict(zip(relation.columns, map(str, relation.types)))
+
+
+def _relation_view(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation, name: str
+                   ) -> tuple[str, dict[str, str]]:
+    """A caller's relation under ``name``: a view of it (which holds what it reads), or, for a
+    relation of another connection, its rows brought over as an Arrow table."""
     relation.create_view(name, replace=True)
     try:
         con.view(name)
+    except duckdb.ResourceInUseException:
+        raise
     except duckdb.Error:
         # the relation belongs to another connection: bring it over as an Arrow table
         # (read more than once: checks, then the metric query)
@@ -180,8 +196,4 @@ def expression_type(con: duckdb.DuckDBPyConnection, relation: str, label, where:
 
 def drop(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """Remove a view made by :func:`load` (registered objects and views alike)."""
-    try:
-        con.unregister(name)
-    except duckdb.Error:
-        pass
-    con.execute(f'DROP VIEW IF EXISTS "{name}"')
+    drop_objects(con, [("VIEW", name)])
