@@ -17,9 +17,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import os
-import signal
 import sys
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,6 +27,7 @@ import sqlglot.errors
 from . import __version__, dialects, progress
 from .api import evaluate, to_sql
 from .compare import compare
+from .connections import terminated_as_exit
 from .errors import InputError, MissingDependency, OptionError
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .files import file_format
@@ -253,31 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        with _terminated_as_exit():
+        with terminated_as_exit():
             return _dispatch(parser, args)
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-
-
-@contextmanager
-def _terminated_as_exit():
-    """While the body runs, SIGTERM is a SystemExit (status 143): the running DuckDB statement is
-    interrupted and every cleanup runs (temp views dropped, the temp folder removed at exit)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def exit_on(signum, frame):
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, exit_on)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _dispatch(parser, args) -> int:

@@ -9,7 +9,8 @@
   DuckDB refuses a second statement on a busy connection).
 * :func:`interruptible`: a statement run while the main thread waits, so that Ctrl-C (or a
   SIGTERM turned into an exception by the command line) interrupts it within a moment
-  (``con.interrupt()``); DuckDB sees no signal while a statement runs.
+  (``con.interrupt()``); DuckDB sees no signal while a statement runs. :func:`terminated_as_exit`
+  turns SIGTERM into that exception for the command line.
 * :class:`Leftovers`: the temp tables and views a result reads, dropped when it is closed or
   when its relations are collected.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import tempfile
 import threading
 import weakref
@@ -168,6 +170,25 @@ def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], T]) -> T:
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+@contextmanager
+def terminated_as_exit() -> Iterator[None]:
+    """While the body runs, SIGTERM is a SystemExit (status 143) in the main thread: the running
+    statement is interrupted (:func:`interruptible`) and every cleanup runs (temp views dropped,
+    the temp folders removed at exit). For the command line; off the main thread, nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def exit_on(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, exit_on)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _drop_now(con, objects: list[tuple[str, str]], turns: _Turns) -> None:

@@ -13,9 +13,7 @@ package the same table as a generated macro (``ndcg_sql._option_table()``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
-
+from .declarations import Cli, Parameter
 from .dialects import DIALECTS
 from .errors import OptionError
 
@@ -103,38 +101,6 @@ def gain_from_text(text: str):
 def size_from_text(text: str) -> str | None:
     """The command line's memory limit: a size, or 'none' for DuckDB's own."""
     return None if text.strip().lower() == "none" else text
-
-
-@dataclass(frozen=True)
-class Cli:
-    """How the command line takes an option: the subcommands that have it, and argparse's
-    metavar, nargs, a text-to-value function, or a flag (store True)."""
-
-    commands: tuple[str, ...]
-    metavar: str | None = None
-    nargs: str | None = None
-    parse: Callable[[str], object] | None = None
-    flag: bool = False
-    #: per subcommand: another default, or another help text
-    defaults: dict = field(default_factory=dict)
-    helps: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One option: name, default, annotation (as text), documentation, allowed values
-    (when they are a fixed list) and its command-line spelling (None: Python only)."""
-
-    name: str
-    default: object
-    annotation: str
-    doc: str
-    choices: tuple[str, ...] | None = None
-    cli: Cli | None = None
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
 
 
 ALL = ("evaluate", "compare", "plot", "sql")
