@@ -17,7 +17,7 @@ from pathlib import Path
 
 import duckdb
 
-from .connections import drop as drop_objects
+from .connections import connect, drop as drop_objects
 from .errors import InputError, OptionError
 from .files import file_format
 from .identifiers import quote
@@ -78,7 +78,7 @@ def read_trec(path, kind: str = "run", con: duckdb.DuckDBPyConnection | None = N
             score) or a qrels file (``qid iter docid rel``; columns query_id, item_id, label),
             whitespace-separated, '#' lines ignored (as trec_eval reads them).
         kind: "run" or "qrels".
-        con: the DuckDB connection to read in (default: a new in-memory one).
+        con: the DuckDB connection to read in (default: a new in-memory one, :func:`ndcg_sql.connections.connect`).
 
     Raises:
         InputError: a line that is not a TREC line (too few fields, a non-numeric value).
@@ -86,7 +86,7 @@ def read_trec(path, kind: str = "run", con: duckdb.DuckDBPyConnection | None = N
     """
     if kind not in ("run", "qrels"):
         raise OptionError(f"kind must be 'run' or 'qrels'; got {kind!r}")
-    return _read_trec(con if con is not None else duckdb.connect(), str(path), f"trec-{kind}")
+    return _read_trec(con if con is not None else connect(), str(path), f"trec-{kind}")
 
 
 def load(

@@ -41,8 +41,7 @@ def records(rows, leftovers: Leftovers | None = None) -> list[dict]:
     """Rows as plain dicts: a DuckDB relation's, or a list of dicts as it is."""
     if isinstance(rows, list):
         return rows
-    names = rows.columns
-    return [dict(zip(names, row)) for row in read(leftovers, rows.fetchall)]
+    return read(leftovers, lambda: [dict(zip(rows.columns, row)) for row in rows.fetchall()])
 
 
 def read(leftovers: Leftovers | None, reading):
