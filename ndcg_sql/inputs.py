@@ -17,7 +17,7 @@ from pathlib import Path
 
 import duckdb
 
-from .connections import connect, drop as drop_objects
+from .connections import connect, drop as drop_objects, interruptible
 from .errors import InputError, OptionError
 from .files import file_format
 from .identifiers import quote
@@ -59,7 +59,8 @@ def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str, atol_labels:
         needed, typed = 4, f"f[1] AS query_id, f[3] AS item_id, {label} AS label"
         numeric = "TRY_CAST(f[4] AS DOUBLE) IS NULL"
         what = "qid iter docid rel"
-    bad = fields.filter(f"len(f) < {needed} OR {numeric}").select("f[1] AS query_id").limit(5).fetchall()
+    first_bad = fields.filter(f"len(f) < {needed} OR {numeric}").select("f[1] AS query_id").limit(5)
+    bad = interruptible(con, first_bad.fetchall)
     if bad:
         ids = ", ".join(str(row[0]) for row in bad)
         raise InputError(
