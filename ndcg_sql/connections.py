@@ -139,7 +139,9 @@ def turn(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         try:
             yield
         finally:
-            pending, turns.pending[:] = list(turns.pending), []
+            pending = []
+            while turns.pending:  # one at a time: a finalizer in another thread may add more
+                pending.append(turns.pending.pop(0))
             _drop_now(con, pending, turns)
 
 
@@ -195,7 +197,7 @@ def _drop_now(con, objects: list[tuple[str, str]], turns: _Turns) -> None:
     """Drop (kind, name) objects; those the connection is too busy for wait for its next turn."""
     for kind, name in objects:
         try:
-            if kind == "VIEW":  # a registered object (a Python frame) is a view to DROP VIEW, but holds the frame
+            if kind == "VIEW":  # a registered Python frame is a view too, and unregistering lets it go
                 con.unregister(name)
             con.execute(f"DROP {kind} IF EXISTS {quote(name)}")
         except duckdb.ResourceInUseException:
