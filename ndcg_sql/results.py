@@ -111,7 +111,7 @@ class Result:
         self.close()
 
     def summary_records(self) -> list[dict]:
-        """Summary rows as plain dicts (k is None for the whole list)."""
+        """Summary rows as plain dicts (k is None for the whole list). Raises ValueError once closed."""
         return records(self.summary, self.leftovers)
 
     def __str__(self) -> str:
@@ -125,7 +125,8 @@ class Result:
         """Per-query rows as plain dicts.
 
         Raises:
-            ValueError: a warehouse result without per-query rows (ask with ``per_query=True``).
+            ValueError: a warehouse result without per-query rows (ask with ``per_query=True``),
+                or a closed result.
         """
         if self.per_query is None:
             raise ValueError("per-query rows were not fetched: call evaluate(..., per_query=True)")
