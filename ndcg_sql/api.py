@@ -2,8 +2,8 @@
 
 Both take the options of :mod:`ndcg_sql.parameters` (the signature and help come from
 there) and resolve them with :func:`ndcg_sql.context.resolve`; evaluate then checks the
-data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB or on
-a warehouse connection, to_sql writes the same statements as text.
+data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB
+(:mod:`ndcg_sql.local`) or on a warehouse connection, to_sql writes the same statements as text.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Iterable, Mapping, Sequence
 
 import duckdb
 
-from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, probe, runner, templates, validation
-from .errors import InputError, OptionError, first_line, out_of_memory
-from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
+from . import checking, context, conventions, dialects, identifiers, local, plan, probe, runner, templates, validation
+from .errors import OptionError
+from .executors import DEFAULT_MEMORY_LIMIT, Warehouse
 from .id_types import type_names as id_type_names
-from .parameters import DEFAULT_CUTOFFS, STATEMENTS
+from .parameters import DEFAULT_CUTOFFS, MAX_BOOTSTRAP_DRAWS, STATEMENTS
 from .request import Request, takes_options
 from .results import Result
 from .sql_text import file_relation, table_name, transpile
@@ -38,6 +38,8 @@ def evaluate(
     memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
     item_type: str | None = None,
     check: bool = True,
+    temp_directory: str | None = None,
+    max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS,
     request: Request,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k (or named measures) per query and their mean, computed in SQL.
@@ -75,15 +77,21 @@ def evaluate(
         threads: DuckDB threads (default: DuckDB's own choice).
         memory_limit: DuckDB memory_limit of the connection evaluate opens when ``con`` is not
             given (default 1500MB; None: DuckDB's default, 80 % of RAM).
+        temp_directory: where that connection gets the temp folder DuckDB spills to (default:
+            the system's temp dir); a caller's connection keeps its own setting.
+        max_bootstrap_draws: the most bootstrap replicates x per-query values on DuckDB.
         input_format, judgments_format: force a file format ("parquet", "csv", "json",
             "trec-run", "trec-qrels").
 
     Returns:
         :class:`ndcg_sql.Result`: per-query rows, summary, the options used and query counts.
+        On DuckDB it holds temp tables (and the connection evaluate opened): ``close()`` it,
+        or use ``with``; they also go once it and its relations are collected.
 
     Raises:
-        OptionError: an option outside its domain (k <= 0, unknown gain, ...) or
-            contradicting another.
+        OptionError: an option outside its domain (k <= 0, unknown gain, more threads than
+            4 per core, ...) or contradicting another; a local bootstrap of more than
+            ``max_bootstrap_draws`` draws (before it starts).
         InputError: unknown columns, wrong column types, empty input, NULL or NaN
             scores/ranks, NULL, NaN, negative, non-numeric or overflowing labels, duplicate
             (query, item) rows, segment columns missing or only partly in the judgments; the
@@ -98,65 +106,8 @@ def evaluate(
                             segmented_judgments=judgments is not None)
     if warehouse is not None:
         return _on_warehouse(warehouse, data, judgments, options, item_type, per_query, check)
-    con = con if con is not None else connect(memory_limit)
-    set_threads(con, threads)
-    views = []
-    try:
-        with activity.doing(con, "reading the input"):
-            run_view, run_types = inputs.load(con, data, "run", input_format)
-            views.append(run_view)
-            judgment_types = judgments_view = None
-            if judgments is not None:
-                judgments_view, judgment_types = inputs.load(con, judgments, "judgments", judgments_format,
-                                                             conventions.labels_by_atol(early.convention))
-                views.append(judgments_view)
-        relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
-        first = context.resolve(options, *relations, segmented_judgments=judgments is not None)
-        columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
-        checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
-        # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
-        as_text = conventions.ids_as_text(first.convention)
-        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms}
-        if first.label is not None:
-            where = "judgments" if judgments is not None else "ranking"
-            labelled = relations[1] if judgments is not None else relations[0]
-            checking.check_label_type(inputs.expression_type(con, labelled, first.label, where), first.label, where)
-        segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
-                                                 first.options.missing_queries)
-        first = context.resolve(options, *relations, segmented_judgments=segmented, hints=seen)
-        executor = DuckDB(con)
-        checks = validation.checks_for(first.options, columns.roles(), label_expression=first.label is not None)
-        with activity.doing(con, "checking the input"):
-            hints = checking.profile_input(executor.fetch, first.context, checks, request.query_col)
-        resolved = context.resolve(options, *relations, segmented_judgments=segmented, hints={**hints, **seen})
-        result = runner.run(executor, resolved)
-        if plan.keeps_per_query(resolved):
-            for view in views:  # the per-query rows are in a table: the inputs are read no more
-                inputs.drop(con, view)
-    except duckdb.Error as error:
-        # the checks passed, yet DuckDB refused: never its raw exception, but what it read
-        for view in views:
-            inputs.drop(con, view)
-        raise InputError(out_of_memory(error) if isinstance(error, duckdb.OutOfMemoryException)
-                         else engine_failure("DuckDB", data, judgments, options, error)) from error
-    except BaseException:
-        for view in views:
-            inputs.drop(con, view)
-        raise
-    return result
-
-
-def engine_failure(engine: str, data, judgments, options: dict, error: BaseException) -> str:
-    """The message of an engine's failure on input the checks let through: the inputs, the
-    columns read and the engine's own first line (no raw engine exception reaches a user)."""
-    described = data if isinstance(data, (str, Path)) else f"a {type(data).__name__}"
-    if judgments is not None:
-        described = f"{described} with judgments " + (
-            str(judgments) if isinstance(judgments, (str, Path)) else f"a {type(judgments).__name__}")
-    order = options.get("rank_col") or options.get("score_col") or "score"
-    columns = ", ".join(repr(c) for c in (options["query_col"], options["item_col"], order) if c)
-    return (f"{engine} could not compute on {described} (columns {columns}): {first_line(error)}. The input "
-            "checks found nothing wrong; please report this with the column types")
+    return local.evaluate(con, data, judgments, request, early, local.Settings(
+        input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws))
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:

@@ -29,6 +29,7 @@ import sqlglot.errors
 from . import __version__, dialects, progress, writing
 from .api import evaluate, to_sql
 from .compare import compare
+from .connections import terminated_as_exit
 from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .files import file_format
@@ -163,10 +164,15 @@ def _write_per_query(path: str | None, records) -> None:
             write_csv(records(), handle)
 
 
+def _connect(args) -> duckdb.DuckDBPyConnection:
+    """The DuckDB connection a command runs on, with its --memory-limit and --temp-directory."""
+    return connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None))
+
+
 def _evaluate(args) -> int:
-    options = given(args, "evaluate", leave=("memory_limit",))
+    options = given(args, "evaluate", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run, options.get("judgments")])
-    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
+    con = _connect(args)
     with _progress(args, con):
         result = evaluate(args.run, con=con, **options)
     _write_per_query(args.per_query_file, result.per_query_records)
@@ -180,9 +186,9 @@ def _evaluate(args) -> int:
 
 
 def _compare(args) -> int:
-    options = given(args, "compare", leave=("memory_limit",))
+    options = given(args, "compare", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run_a, args.run_b, options.get("judgments")])
-    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
+    con = _connect(args)
     with _progress(args, con):
         result = compare(args.run_a, args.run_b, con=con, **options)
     _write_per_query(args.per_query_file, result.per_query_records)
@@ -196,13 +202,13 @@ def _compare(args) -> int:
 
 
 def _plot(args) -> int:
-    options = given(args, "plot", leave=("memory_limit",))
+    options = given(args, "plot", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--output": args.output}, [*args.runs, options.get("judgments")])
     if "k" in options:
         if not all(str(c).isdigit() for c in options["k"]):
             raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
         options["k"] = [int(c) for c in options["k"]]
-    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT))
+    con = _connect(args)
     with _progress(args, con):
         plot(dict(zip(run_labels(args.runs), args.runs)), args.output, distribution=args.distribution, con=con,
              **options)
@@ -254,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
-        return _dispatch(parser, args)
+        with terminated_as_exit():
+            return _dispatch(parser, args)
     except (KeyboardInterrupt, RuntimeError) as error:
         if isinstance(error, RuntimeError) and str(error) != QUERY_INTERRUPTED:
             raise

@@ -8,71 +8,22 @@ Student's t distribution.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import duckdb
 
 from . import activity, id_types, templates
 from .api import evaluate
+from .connections import Leftovers, connect, drop, interruptible, turn
 from .errors import MissingDependency, OptionError
-from .executors import DEFAULT_MEMORY_LIMIT, connect
+from .executors import DEFAULT_MEMORY_LIMIT
 from .identifiers import quote
 from .inputs import new_view_name
 from .plan import RANDOM_PRIME
-from .report import comparison_text
-from .results import Result, _frame, records as _records
+from .results import Comparison, Result, records as _records
 
 #: Default sign patterns of the permutation test (exact below 2^13 queries' worth).
 DEFAULT_PERMUTATIONS = 10_000
 #: Largest number of sign patterns accepted (rows = queries x patterns).
 MAX_PERMUTATIONS = 1_000_000
-
-
-@dataclass
-class Comparison:
-    """The outcome of :func:`compare`.
-
-    Attributes:
-        per_query: DuckDB relation, one row per (query, measure) both runs
-            evaluated: query id, measure, a, b, difference (= a - b).
-        summary: DuckDB relation, as ``evaluate(...).summary``: one row per
-            ([segment values,] measure), measures in the order asked: measure,
-            queries (paired), mean_a, mean_b, mean_difference, stderr, ci_low,
-            ci_high (t interval, 95%), t, df, t_p_value (two-sided paired t-test,
-            as scipy.stats.ttest_rel), permutation_p_value, permutation_kind
-            ("exact" or "sampled"), wins, ties, losses (queries where a is
-            better, equal, worse), only_a, only_b (queries one run lacks).
-        a, b: the two :class:`~ndcg_sql.Result` objects.
-        options: the conventions used, plus permutations and seed.
-    """
-
-    per_query: duckdb.DuckDBPyRelation
-    summary: duckdb.DuckDBPyRelation
-    a: Result = field(repr=False)
-    b: Result = field(repr=False)
-    options: dict = field(default_factory=dict)
-
-    def summary_records(self) -> list[dict]:
-        """Summary rows as plain dicts."""
-        return _records(self.summary)
-
-    def per_query_records(self) -> list[dict]:
-        """Per-query rows (query, measure, a, b, difference) as plain dicts."""
-        return _records(self.per_query)
-
-    def summary_df(self):
-        """Summary rows as a pandas DataFrame (needs pandas: ImportError naming the extra otherwise)."""
-        return _frame(self.summary)
-
-    def to_dict(self) -> dict:
-        """{"options", "summary"} with full-precision floats."""
-        return {"options": self.options, "summary": self.summary_records()}
-
-    def __str__(self) -> str:
-        """The options and the summary as a table (what ``ndcg-sql compare`` prints)."""
-        return comparison_text(self.options, self.summary_records(), self.options.get("segments", []))
-
-    __repr__ = __str__
 
 
 def _t_distribution():
@@ -94,18 +45,19 @@ SUMMARY_TYPES = {
 }
 
 
-def _summary_table(con, rows: list[dict], segment_types: dict[str, str]) -> duckdb.DuckDBPyRelation:
-    """The summary rows as a DuckDB temp table (in their order), read as a relation."""
+def _summary_table(con, rows: list[dict], segment_types: dict[str, str], leftovers: Leftovers) -> duckdb.DuckDBPyRelation:
+    """The summary rows as a DuckDB temp table (in their order, listed in ``leftovers``), read as a relation."""
     name = new_view_name("comparison_summary")
     columns = {**segment_types, **SUMMARY_TYPES}
     con.execute(f"CREATE TEMP TABLE {quote(name)} (" + ", ".join(f"{quote(c)} {t}" for c, t in columns.items()) + ")")
+    leftovers.add("TABLE", name)
     if rows:
         con.executemany(f"INSERT INTO {quote(name)} VALUES ({', '.join('?' for _ in columns)})",
                         [[row.get(c) for c in columns] for row in rows])
     return con.table(name)
 
 
-def _query_ids_alike(con, a_table: str, b_table: str, query_col: str) -> tuple[str, str]:
+def _query_ids_alike(con, a_table: str, b_table: str, query_col: str, made: list) -> tuple[str, str]:
     """The two runs' per-query relations with their query ids in one type, by the id rule of
     :mod:`ndcg_sql.id_types` (an integer run against a TREC file's text ids: both as text in
     TREC form), so that pairing them is never an engine's implicit cast."""
@@ -121,6 +73,7 @@ def _query_ids_alike(con, a_table: str, b_table: str, query_col: str) -> tuple[s
         name = new_view_name("query_ids_as_text")
         cast = templates.environment().get_template("ids.sql.j2").module.id_of(quote(query_col), form)
         con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
+        made.append(("VIEW", name))
         out.append(quote(name))
     return out[0], out[1]
 
@@ -133,6 +86,7 @@ def compare(
     permutations: int = DEFAULT_PERMUTATIONS,
     seed: int = 0,
     con=None,
+    temp_directory: str | None = None,
     **options,
 ) -> Comparison:
     """Compare two runs on the queries both evaluated, per measure (and per segment).
@@ -158,13 +112,15 @@ def compare(
             values are computed there (:func:`ndcg_sql.evaluate` with ``con=``),
             only those rows come back, and the paired statistics are
             computed by the same SQL in a local DuckDB.
+        temp_directory: where a connection compare opens gets the temp folder DuckDB spills to
+            (default: the system's temp dir).
         **options: passed to :func:`ndcg_sql.evaluate` for both runs
             (judgments, gain, ties, column names, segments, dialect, ...).
             With ``segments``, one summary row per (segment values, measure),
             pairing each run's (segment, query) rows.
 
     Returns:
-        :class:`Comparison`.
+        :class:`Comparison`: ``close()`` it (or use ``with``) to drop its temp tables.
 
     Raises:
         OptionError: bad options, permutations or seed.
@@ -182,40 +138,61 @@ def compare(
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
     memory_limit = options.pop("memory_limit", DEFAULT_MEMORY_LIMIT)  # of the connection opened here
-    if not on_warehouse:
-        con = con or connect(memory_limit)
-    with activity.doing(con, "run A"):
-        a = evaluate(run_a, measures=measures, con=con, per_query=on_warehouse, **options)
-    with activity.doing(con, "run B"):
-        b = evaluate(run_b, measures=measures, con=con, per_query=on_warehouse, **options)
+    local = con if con is not None and not on_warehouse else connect(memory_limit, temp_directory=temp_directory)
+    leftovers = Leftovers(local, owned=local is not con)
+    runs: list[Result] = []
+    made: list[tuple[str, str]] = []  # what only the computation reads, dropped before returning
+    try:
+        with turn(local):
+            comparison = _compare(local, con if on_warehouse else local, on_warehouse, run_a, run_b, measures,
+                                  permutations, seed, options, t_dist, runs, made, leftovers)
+            drop(local, list(reversed(made)))
+            return comparison
+    except BaseException:
+        drop(local, list(reversed(made)))
+        for run in runs:
+            run.close()
+        leftovers.release()
+        raise
+
+
+def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutations: int, seed: int,
+             options: dict, t_dist, runs: list, made: list, leftovers: Leftovers) -> Comparison:
+    """:func:`compare` on the local connection ``con`` (each run evaluated on ``runs_on``);
+    appends the runs' results to ``runs``, what it creates to ``made`` (or to ``leftovers``,
+    what the comparison reads)."""
+    with activity.doing(runs_on, "run A"):
+        runs.append(evaluate(run_a, measures=measures, con=runs_on, per_query=on_warehouse, **options))
+    with activity.doing(runs_on, "run B"):
+        runs.append(evaluate(run_b, measures=measures, con=runs_on, per_query=on_warehouse, **options))
+    a, b = runs
     if on_warehouse:
-        con = duckdb.connect()
-        a_table, b_table = (quote(_local_table(con, r)) for r in (a, b))
+        a_table, b_table = (quote(_local_table(con, r, made)) for r in (a, b))
     else:
-        a_table, b_table = (quote(_view(r)) for r in (a, b))
+        a_table, b_table = (quote(_view(con, r, made)) for r in (a, b))
     query_col = quote(options.get("query_col", "query_id"))
-    a_table, b_table = _query_ids_alike(con, a_table, b_table, options.get("query_col", "query_id"))
+    a_table, b_table = _query_ids_alike(con, a_table, b_table, options.get("query_col", "query_id"), made)
     segments = [quote(s) for s in a.options.get("segments", [])]
     differences = new_view_name("paired_differences")
-    con.execute(
-        f"CREATE TEMP TABLE {quote(differences)} AS "
-        + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
-                           output_query_col=query_col, segment_cols=segments)
-    )
+    statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
+                 + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
+                                    output_query_col=query_col, segment_cols=segments))
+    interruptible(con, lambda: con.execute(statement))
+    leftovers.add("TABLE", differences)
     with activity.doing(con, f"paired tests, up to {permutations} sign patterns"):
-        tests = _records(con.sql(templates.render(
+        tests = _fetched(con, templates.render(
             "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
             permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
             seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"],
             segment_cols=segments,
-        )))
+        ))
     names = a.options.get("segments", [])
     key = lambda row: (*(row[n] for n in names), row["measure"])  # noqa: E731
     by_group = {key(row): row for row in tests}
-    unpaired = {key(row): row for row in _records(con.sql(templates.render(
+    unpaired = {key(row): row for row in _fetched(con, templates.render(
         "unpaired_counts.sql.j2", a_relation=a_table, b_relation=b_table, output_query_col=query_col,
         segment_cols=segments,
-    )))}
+    ))}
     segment_values = sorted({k[:-1] for k in (*by_group, *unpaired)}, key=_none_last)
     summary = []
     for values in segment_values:
@@ -227,14 +204,22 @@ def compare(
     report = {**a.options, "permutations": permutations, "seed": seed}
     paired = con.table(differences)
     types = dict(zip(paired.columns, map(str, paired.types)))
-    summary_relation = _summary_table(con, summary, {n: types.get(n, "VARCHAR") for n in names})
-    return Comparison(paired, summary_relation, a, b, report)
+    summary_relation = _summary_table(con, summary, {n: types.get(n, "VARCHAR") for n in names}, leftovers)
+    # the connection compare opened goes once the comparison's relations and the runs' are collected
+    leftovers.watch(paired, summary_relation, a.per_query, a.summary, b.per_query, b.summary)
+    return Comparison(paired, summary_relation, a, b, report, leftovers)
 
 
-def _view(result: Result) -> str:
-    """A view over a local result's per-query rows; returns its name."""
+def _fetched(con, sql: str) -> list[dict]:
+    """The rows of a statement as dicts (interruptible by Ctrl-C)."""
+    return interruptible(con, lambda: _records(con.sql(sql)))
+
+
+def _view(con, result: Result, made: list) -> str:
+    """A temp view over a local result's per-query rows (listed in ``made``); returns its name."""
     name = new_view_name("per_query")
-    result.per_query.create_view(name)
+    con.execute(f"CREATE TEMP VIEW {quote(name)} AS {result.per_query.sql_query()}")
+    made.append(("VIEW", name))
     return name
 
 
@@ -246,10 +231,11 @@ def _none_last(values: tuple) -> tuple:
 _LOCAL_TYPES = {bool: "BOOLEAN", int: "BIGINT", float: "DOUBLE", str: "VARCHAR"}
 
 
-def _local_table(con, result) -> str:
+def _local_table(con, result, made: list) -> str:
     """A warehouse result's per-query rows (query, measure, value; segment
-    columns first) as a local DuckDB temp table; returns its name."""
+    columns first) as a local DuckDB temp table (listed in ``made``); returns its name."""
     table = new_view_name("warehouse_per_query")
+    made.append(("TABLE", table))
     rows = result.per_query_records()
     query_col = next(iter(rows[0])) if rows else "query_id"
     columns = [*result.options.get("segments", []), *(list(rows[0]) if rows else [query_col, "measure", "value"])]

@@ -2,7 +2,8 @@
 statement and returns (column names, rows) (:meth:`Executor.fetch`), and gives the
 chain of steps of a computation (:meth:`Executor.steps`).
 
-* :class:`DuckDB`: a DuckDB connection; a step read more than once is kept in a temp table.
+* :class:`DuckDB`: a DuckDB connection; a step read more than once is kept in a temp table;
+  each statement runs so that Ctrl-C interrupts it (:func:`ndcg_sql.connections.interruptible`).
 * :class:`Warehouse`: a DB-API 2.0 connection (BigQuery's dbapi, snowflake.connector,
   psycopg, redshift_connector, ...) or a pyspark SparkSession, with its dialect; every
   step is a CTE of the one statement sent (nothing is written to the warehouse), and
@@ -11,48 +12,16 @@ chain of steps of a computation (:meth:`Executor.steps`).
 
 from __future__ import annotations
 
-import re
-
 import duckdb
 from sqlglot import exp
 
 from . import dialects, identifiers
+from .connections import DEFAULT_MEMORY_LIMIT, connect, interruptible, set_threads  # noqa: F401 (the runners' names)
 from .id_types import ColumnType
 from .errors import OptionError
 from .inputs import new_view_name
 from .plan import Steps
 from .sql_text import transpile
-
-#: DuckDB memory_limit of a connection this package opens itself: large logs then spill to
-#: disk instead of growing hash tables and sorts up to DuckDB's own default (80 % of RAM).
-#: A 100M-row log peaks at about 1.6 GB with it and runs as fast as without (README, Performance).
-DEFAULT_MEMORY_LIMIT = "1500MB"
-_MEMORY_SIZE = re.compile(r"^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
-
-
-def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """A new in-memory DuckDB connection with ``memory_limit`` (e.g. "4GB"; None: DuckDB's default).
-
-    Raises:
-        OptionError: a memory limit that is not a number with a unit (B, KB, MB, GB, TB, KiB, ...),
-            or threads that is not a positive integer.
-    """
-    con = duckdb.connect()
-    if memory_limit is not None:
-        if not isinstance(memory_limit, str) or not _MEMORY_SIZE.match(memory_limit.strip()):
-            raise OptionError(f"memory_limit must be a size such as '1500MB' or '4GB'; got {memory_limit!r}")
-        con.execute(f"SET memory_limit = '{memory_limit.strip()}'")
-    set_threads(con, threads)
-    return con
-
-
-def set_threads(con: duckdb.DuckDBPyConnection, threads: int | None) -> None:
-    """SET threads on a DuckDB connection (None: leave it). Raises OptionError unless a positive int."""
-    if threads is None:
-        return
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise OptionError(f"threads must be a positive integer; got {threads!r}")
-    con.execute(f"SET threads = {int(threads)}")
 
 
 class Executor:
@@ -78,17 +47,21 @@ class Executor:
 class DuckDBSteps(Steps):
     """Steps on a DuckDB connection, each under a fresh name of ours: a kept step is a temp
     table, the others temp views (inlined where read, as a CTE would be). Each statement is
-    then the template's text as rendered: nothing is parsed or rewritten on the DuckDB path."""
+    then the template's text as rendered: nothing is parsed or rewritten on the DuckDB path.
+    ``created`` lists them all, ("TABLE" or "VIEW", name), for whoever drops them."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection):
         super().__init__()
         self.con = con
         self.tables: list[str] = []
+        self.created: list[tuple[str, str]] = []
 
     def add(self, name: str, sql: str, keep: bool = False) -> str:
         relation = new_view_name(name)
         kind = "TABLE" if keep else "VIEW"
-        self.con.execute(f"CREATE TEMP {kind} {identifiers.quote(relation)} AS {sql}")
+        statement = f"CREATE TEMP {kind} {identifiers.quote(relation)} AS {sql}"
+        interruptible(self.con, lambda: self.con.execute(statement))
+        self.created.append((kind, relation))
         if keep:
             self.tables.append(relation)
         return identifiers.quote(relation)
@@ -106,8 +79,12 @@ class DuckDB(Executor):
 
     def fetch(self, sql):
         text = sql if isinstance(sql, str) else sql.sql(dialect="duckdb")
-        cursor = self.con.execute(text)
-        return [d[0] for d in cursor.description], cursor.fetchall()
+
+        def run():
+            cursor = self.con.execute(text)
+            return [d[0] for d in cursor.description], cursor.fetchall()
+
+        return interruptible(self.con, run)
 
     def steps(self) -> DuckDBSteps:
         return DuckDBSteps(self.con)

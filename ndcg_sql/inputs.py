@@ -17,8 +17,10 @@ from pathlib import Path
 
 import duckdb
 
+from .connections import connect, drop as drop_objects, interruptible
 from .errors import InputError, OptionError
 from .files import file_format
+from .identifiers import quote
 from .sql_text import file_relation
 
 #: Column names given to TREC files.
@@ -57,7 +59,8 @@ def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str, atol_labels:
         needed, typed = 4, f"f[1] AS query_id, f[3] AS item_id, {label} AS label"
         numeric = "TRY_CAST(f[4] AS DOUBLE) IS NULL"
         what = "qid iter docid rel"
-    bad = fields.filter(f"len(f) < {needed} OR {numeric}").select("f[1] AS query_id").limit(5).fetchall()
+    first_bad = fields.filter(f"len(f) < {needed} OR {numeric}").select("f[1] AS query_id").limit(5)
+    bad = interruptible(con, first_bad.fetchall)
     if bad:
         ids = ", ".join(str(row[0]) for row in bad)
         raise InputError(
@@ -76,7 +79,7 @@ def read_trec(path, kind: str = "run", con: duckdb.DuckDBPyConnection | None = N
             score) or a qrels file (``qid iter docid rel``; columns query_id, item_id, label),
             whitespace-separated, '#' lines ignored (as trec_eval reads them).
         kind: "run" or "qrels".
-        con: the DuckDB connection to read in (default: a new in-memory one).
+        con: the DuckDB connection to read in (default: a new in-memory one, :func:`ndcg_sql.connections.connect`).
 
     Raises:
         InputError: a line that is not a TREC line (too few fields, a non-numeric value).
@@ -84,7 +87,7 @@ def read_trec(path, kind: str = "run", con: duckdb.DuckDBPyConnection | None = N
     """
     if kind not in ("run", "qrels"):
         raise OptionError(f"kind must be 'run' or 'qrels'; got {kind!r}")
-    return _read_trec(con if con is not None else duckdb.connect(), str(path), f"trec-{kind}")
+    return _read_trec(con if con is not None else connect(), str(path), f"trec-{kind}")
 
 
 def load(
@@ -111,32 +114,8 @@ def load(
     """
     name = new_view_name(role)
     if isinstance(data, duckdb.DuckDBPyRelation):
-        relation = data
-    elif isinstance(data, (str, Path)):
-        text = str(data)
-        where = "ranking" if role == "run" else "judgments"
-        if os.path.isdir(text):
-            raise InputError(f"{text} is a directory, not a file: give the {where} file, or a pattern "
-                             f"such as {os.path.join(text, '*.parquet')} to read every file in it")
-        if os.path.isfile(text) and os.path.getsize(text) == 0:
-            raise InputError(f"{text} is empty (0 bytes): the {where} {'has' if role == 'run' else 'have'} no rows")
-        if os.path.exists(text) or (any(c in text for c in "*?[") and glob.glob(text)):
-            fmt = file_format(text, role, input_format)
-            try:
-                if fmt.startswith("trec-"):
-                    relation = _read_trec(con, text, fmt, atol_labels)
-                else:  # the table function to_sql writes for a file (Hive folder columns included)
-                    relation = con.sql(f"SELECT * FROM {file_relation(text, role, fmt)}")
-            except duckdb.Error as error:
-                raise InputError(f"cannot read {text} as {fmt}: {error}") from None
-        elif isinstance(data, str):
-            try:
-                relation = con.table(text)
-            except duckdb.Error:
-                raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
-        else:
-            raise InputError(f"no such file: {text}")
-    else:
+        return _relation_view(con, data, name)
+    if not isinstance(data, (str, Path)):
         try:
             con.register(name, data)
         except (duckdb.Error, TypeError, ValueError) as error:
@@ -146,9 +125,47 @@ def load(
             ) from None
         relation = con.view(name)
         return name, dict(zip(relation.columns, map(str, relation.types)))
+    text = str(data)
+    where = "ranking" if role == "run" else "judgments"
+    if os.path.isdir(text):
+        raise InputError(f"{text} is a directory, not a file: give the {where} file, or a pattern "
+                         f"such as {os.path.join(text, '*.parquet')} to read every file in it")
+    if os.path.isfile(text) and os.path.getsize(text) == 0:
+        raise InputError(f"{text} is empty (0 bytes): the {where} {'has' if role == 'run' else 'have'} no rows")
+    if os.path.exists(text) or (any(c in text for c in "*?[") and glob.glob(text)):
+        fmt = file_format(text, role, input_format)
+        try:
+            if fmt.startswith("trec-"):
+                relation = _read_trec(con, text, fmt, atol_labels)
+            else:  # the table function to_sql writes for a file (Hive folder columns included)
+                relation = con.sql(f"SELECT * FROM {file_relation(text, role, fmt)}")
+        except duckdb.ResourceInUseException:
+            raise
+        except duckdb.Error as error:
+            raise InputError(f"cannot read {text} as {fmt}: {error}") from None
+    elif isinstance(data, str):
+        try:
+            relation = con.table(text)
+        except duckdb.ResourceInUseException:
+            raise
+        except duckdb.Error:
+            raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
+    else:
+        raise InputError(f"no such file: {text}")
+    # a view of the connection's own (temporary: never stored in a database file), over our SQL
+    con.execute(f"CREATE TEMP VIEW {quote(name)} AS {relation.sql_query()}")
+    return name, dict(zip(relation.columns, map(str, relation.types)))
+
+
+def _relation_view(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation, name: str
+                   ) -> tuple[str, dict[str, str]]:
+    """A caller's relation under ``name``: a view of it (which holds what it reads), or, for a
+    relation of another connection, its rows brought over as an Arrow table."""
     relation.create_view(name, replace=True)
     try:
         con.view(name)
+    except duckdb.ResourceInUseException:
+        raise
     except duckdb.Error:
         # the relation belongs to another connection: bring it over as an Arrow table
         # (read more than once: checks, then the metric query)
@@ -180,8 +197,4 @@ def expression_type(con: duckdb.DuckDBPyConnection, relation: str, label, where:
 
 def drop(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """Remove a view made by :func:`load` (registered objects and views alike)."""
-    try:
-        con.unregister(name)
-    except duckdb.Error:
-        pass
-    con.execute(f'DROP VIEW IF EXISTS "{name}"')
+    drop_objects(con, [("VIEW", name)])

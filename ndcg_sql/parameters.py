@@ -13,9 +13,7 @@ package the same table as a generated macro (``ndcg_sql._option_table()``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
-
+from .declarations import Cli, Parameter
 from .dialects import DIALECTS
 from .errors import OptionError
 
@@ -63,6 +61,15 @@ MAX_EXPONENTIAL_LABEL = 1023
 MAX_QUERY_GAIN_EXPONENT = 1023
 #: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
 MAX_REPLICATES = 100_000
+#: Default bound of a local bootstrap's draws, replicates x per-query values (queries x cutoffs
+#: or measures): each draw is a row DuckDB groups, about 36 bytes spilled past the memory limit.
+#: 1,000 resamples of 30,000 queries at 6 cutoffs (1.8e8) ran 160 s on 2 cores and spilled 6.6 GiB
+#: (1500MB limit), so this bound is about 3 minutes and 7 GiB there (README, Bad input).
+MAX_BOOTSTRAP_DRAWS = 200_000_000
+#: Most DuckDB threads accepted, per CPU core: past the cores a thread adds memory and start-up
+#: time, not speed (threads=10,000 took 30 s on a 2,000-row file that 2 threads read in 3 s);
+#: a few per core still help DuckDB wait on remote files.
+THREADS_PER_CORE = 4
 #: Output column names: a query or segment column of one of these names would be ambiguous.
 OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value", "weight")
 SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method",
@@ -96,38 +103,6 @@ def gain_from_text(text: str):
 def size_from_text(text: str) -> str | None:
     """The command line's memory limit: a size, or 'none' for DuckDB's own."""
     return None if text.strip().lower() == "none" else text
-
-
-@dataclass(frozen=True)
-class Cli:
-    """How the command line takes an option: the subcommands that have it, and argparse's
-    metavar, nargs, a text-to-value function, or a flag (store True)."""
-
-    commands: tuple[str, ...]
-    metavar: str | None = None
-    nargs: str | None = None
-    parse: Callable[[str], object] | None = None
-    flag: bool = False
-    #: per subcommand: another default, or another help text
-    defaults: dict = field(default_factory=dict)
-    helps: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One option: name, default, annotation (as text), documentation, allowed values
-    (when they are a fixed list) and its command-line spelling (None: Python only)."""
-
-    name: str
-    default: object
-    annotation: str
-    doc: str
-    choices: tuple[str, ...] | None = None
-    cli: Cli | None = None
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
 
 
 ALL = ("evaluate", "compare", "plot", "sql")
@@ -248,12 +223,21 @@ PARAMETERS: tuple[Parameter, ...] = (
               choices=FORMATS, cli=Cli(RUNS)),
     Parameter("judgments_format", None, "str | None", "force the judgments file's format.", choices=FORMATS,
               cli=Cli(RUNS)),
-    Parameter("threads", None, "int | None", "DuckDB threads (default: DuckDB's own choice, all cores).",
+    Parameter("threads", None, "int | None",
+              f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core).",
               cli=Cli(("evaluate",), metavar="N", parse=int)),
     Parameter("memory_limit", "1500MB", "str | None",
               "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
               "(None, command line 'none': DuckDB's own, 80% of RAM).",
               cli=Cli(RUNS, metavar="SIZE", parse=size_from_text)),
+    Parameter("temp_directory", None, "str | None",
+              "the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB "
+              "to spill to (default: the system's temp dir); that folder is removed when the result is closed "
+              "or collected, on an error, and at exit.", cli=Cli(RUNS, metavar="DIR")),
+    Parameter("max_bootstrap_draws", MAX_BOOTSTRAP_DRAWS, "int",
+              "largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local run "
+              "draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB "
+              "of temp files and 3 minutes on 2 cores).", cli=Cli(("evaluate", "plot"), metavar="N", parse=int)),
     Parameter("dialect", "duckdb", "str", "the engine the SQL is for (transpiled by sqlglot).",
               choices=tuple(DIALECTS), cli=Cli(("sql",))),
     Parameter("item_type", "text", "str",

@@ -108,11 +108,13 @@ def plot(
     for label, run in runs.items():
         with activity.doing(options.get("con"), f"run {label}"):
             result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
-        points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
-                  for r in result.summary_records()]
+        with result:  # its temp tables go once read
+            points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
+                      for r in result.summary_records()]
+            if distribution is not None:
+                spread[label] = [r["ndcg"] for r in result.per_query_records()
+                                 if r["k"] == distribution and r["ndcg"] is not None]
         plotted[label] = points
-        if distribution is not None:
-            spread[label] = [r["ndcg"] for r in result.per_query_records() if r["k"] == distribution and r["ndcg"] is not None]
         xs = [p["k"] for p in points]
         line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
         colours[label] = line.get_color()

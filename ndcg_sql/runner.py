@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import activity, checking, dialects, identifiers, plan, validation
+from .connections import Leftovers, drop
 from .context import Resolved
-from .errors import InputError, first_line
+from .errors import InputError, OptionError, first_line
 from .executors import DuckDB, Executor
+from .parameters import MAX_BOOTSTRAP_DRAWS
 from .results import Result, plain
 from .sql_text import transpile
 
@@ -36,7 +38,8 @@ def _records(names, rows, resolved: Resolved, dialect) -> list[dict]:
 
 
 def run(executor: Executor, resolved: Resolved, per_query: bool = True,
-        checks: list[validation.Check] | None = None) -> Result:
+        checks: list[validation.Check] | None = None, leftovers: Leftovers | None = None,
+        max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS) -> Result:
     """Compute the per-query rows, the summary and the query counts of ``resolved``.
 
     Args:
@@ -47,20 +50,45 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True,
         checks: a warehouse's input checks (:func:`ndcg_sql.validation.checks_for`), counted
             by the summary's statement itself (DuckDB checks before, apart: what it finds
             shapes the SQL).
+        leftovers: on DuckDB, where the temp tables the result reads are listed (dropped when
+            it is closed); the steps only the computation reads are dropped before returning,
+            and every step on an error.
+        max_bootstrap_draws: on DuckDB, the most bootstrap replicates x per-query rows.
 
     Returns:
         :class:`ndcg_sql.results.Result`.
 
     Raises:
         InputError: a check failed (the message as :func:`ndcg_sql.checking.validate` words it).
+        OptionError: on DuckDB, a bootstrap of more than ``max_bootstrap_draws`` draws (raised
+            once the per-query rows are known, before the bootstrap starts).
     """
     if not isinstance(executor, DuckDB):
         return _on_warehouse(executor, resolved, per_query, checks)
     steps = executor.steps()
+    leftovers = leftovers if leftovers is not None else Leftovers(executor.con)
+    try:
+        rows, summary, coverage = _on_duckdb(executor, steps, resolved, max_bootstrap_draws)
+    except BaseException:
+        drop(executor.con, list(reversed(steps.created)))
+        raise
+    # what the result reads: the summary (the last step) and, where kept, the per-query rows (the first)
+    read = {steps.tables[-1]} | ({steps.tables[0]} if plan.keeps_per_query(resolved) else set())
+    drop(executor.con, [(kind, name) for kind, name in reversed(steps.created) if name not in read])
+    for kind, name in steps.created:
+        if name in read:
+            leftovers.add(kind, name)
+    return _result(executor, resolved, rows, summary, coverage, leftovers)
+
+
+def _on_duckdb(executor: DuckDB, steps, resolved: Resolved, max_bootstrap_draws: int) -> tuple:
+    """:func:`run` on DuckDB: (the per-query relation, the summary relation, the query counts)."""
     key = executor.con
     values = "per-query values" if resolved.measures is None else "measures per query"
     with activity.doing(key, f"{values} and their means" if resolved.bootstrap else values):
         per_query_relation, summary_sql = plan.build(steps, resolved)
+    if resolved.bootstrap:
+        check_bootstrap(executor, per_query_relation, resolved.bootstrap, max_bootstrap_draws)
     # a step is computed where the plan keeps it (DuckDB temp tables); else within the summary
     final = (f"bootstrap interval, {resolved.bootstrap} resamples of the queries" if resolved.bootstrap
              else "means" if plan.keeps_per_query(resolved) else f"{values} and means")
@@ -76,14 +104,30 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True,
     if resolved.options.judgments:
         with activity.doing(key, "query counts"):
             coverage.update(_coverage(*executor.fetch(plan.coverage_sql(resolved))))
-    return _result(executor, resolved, rows, summary, coverage)
+    return rows, summary, coverage
+
+
+def check_bootstrap(executor: DuckDB, per_query_relation: str, replicates: int, most: int) -> None:
+    """Raise OptionError when ``replicates`` x the per-query rows (each a group of the
+    bootstrap's draws, sql/bootstrap_intervals.sql.j2) is more than ``most``."""
+    _, counted = executor.fetch(f"SELECT COUNT(*) FROM {per_query_relation}")
+    rows = int(counted[0][0])
+    if replicates * rows > most:
+        raise OptionError(
+            f"bootstrap={replicates} resamples of {rows:,} per-query values is {replicates * rows:,} draws, "
+            f"more than max_bootstrap_draws={most:,} (each draw is a row DuckDB groups, spilled to temp files "
+            "past the memory limit): lower bootstrap, ask fewer cutoffs (k) or measures, use intervals=True "
+            "(no resampling), or raise max_bootstrap_draws (--max-bootstrap-draws)")
 
 
 def _coverage(names, rows) -> dict:
     return {str(n).lower(): plain(v) for n, v in zip(names, rows[0]) if v is not None}
 
 
-def _result(executor: Executor, resolved: Resolved, rows, summary, coverage: dict) -> Result:
+def _result(executor: Executor, resolved: Resolved, rows, summary, coverage: dict,
+            leftovers: Leftovers | None = None) -> Result:
+    if leftovers is not None:
+        leftovers.watch(rows, summary)
     return Result(
         per_query=rows,
         summary=summary,
@@ -92,6 +136,7 @@ def _result(executor: Executor, resolved: Resolved, rows, summary, coverage: dic
         sql=per_query_sql(resolved, executor.dialect),
         definitions=resolved.definitions(),
         dialect=executor.dialect.name,
+        leftovers=leftovers,
     )
 
 

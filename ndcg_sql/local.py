@@ -1,0 +1,121 @@
+""":func:`ndcg_sql.evaluate` on a DuckDB connection: the inputs as temp views (:mod:`ndcg_sql.inputs`),
+their columns and rows checked (:mod:`ndcg_sql.checking`), the plan run (:mod:`ndcg_sql.runner`).
+
+What the call creates on the connection is either dropped before it returns, on every path
+(success, bad input, Ctrl-C), or listed in the result's :class:`~ndcg_sql.connections.Leftovers`,
+dropped when the result is closed or collected; a connection opened here is the result's own
+and closes with it. One call at a time runs on a connection (:func:`ndcg_sql.connections.turn`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import duckdb
+
+from . import activity, checking, context, conventions, id_types, identifiers, inputs, plan, runner, validation
+from .connections import Leftovers, connect, set_threads, turn
+from .errors import InputError, OptionError, first_line, out_of_memory
+from .executors import DuckDB
+from .request import Request
+from .results import Result
+
+
+class Settings(NamedTuple):
+    """evaluate's own options on DuckDB (ndcg_sql/parameters.py documents each)."""
+    input_format: str | None
+    judgments_format: str | None
+    memory_limit: str | None
+    threads: int | None
+    temp_directory: str | None
+    max_bootstrap_draws: int
+
+
+def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Request, early: context.Resolved,
+             settings: Settings) -> Result:
+    """:func:`ndcg_sql.evaluate` on ``con`` (None: a connection of the result's own).
+
+    Raises:
+        OptionError, InputError: as :func:`ndcg_sql.evaluate`.
+    """
+    most = settings.max_bootstrap_draws
+    if isinstance(most, bool) or not isinstance(most, int) or most < 1:
+        raise OptionError(f"max_bootstrap_draws must be a positive integer; got {most!r}")
+    owned = con is None
+    con = connect(settings.memory_limit, settings.threads, settings.temp_directory) if owned else con
+    leftovers = Leftovers(con, owned)
+    try:
+        with turn(con):
+            set_threads(con, settings.threads)
+            return _evaluate(con, data, judgments, request, early, settings, leftovers)
+    except BaseException:
+        leftovers.release()
+        raise
+
+
+def _evaluate(con, data, judgments, request: Request, early: context.Resolved, settings: Settings,
+              leftovers: Leftovers) -> Result:
+    options = request.metric()
+    views = []
+    try:
+        with activity.doing(con, "reading the input"):
+            run_view, run_types = inputs.load(con, data, "run", settings.input_format)
+            views.append(run_view)
+            judgment_types = judgments_view = None
+            if judgments is not None:
+                judgments_view, judgment_types = inputs.load(con, judgments, "judgments", settings.judgments_format,
+                                                             conventions.labels_by_atol(early.convention))
+                views.append(judgments_view)
+        relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
+        first = context.resolve(options, *relations, segmented_judgments=judgments is not None)
+        columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
+        checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
+        # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
+        as_text = conventions.ids_as_text(first.convention)
+        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms}
+        if first.label is not None:
+            where = "judgments" if judgments is not None else "ranking"
+            labelled = relations[1] if judgments is not None else relations[0]
+            checking.check_label_type(inputs.expression_type(con, labelled, first.label, where), first.label, where)
+        segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
+                                                 first.options.missing_queries)
+        first = context.resolve(options, *relations, segmented_judgments=segmented, hints=seen)
+        executor = DuckDB(con)
+        checks = validation.checks_for(first.options, columns.roles(), label_expression=first.label is not None)
+        with activity.doing(con, "checking the input"):
+            hints = checking.profile_input(executor.fetch, first.context, checks, request.query_col)
+        resolved = context.resolve(options, *relations, segmented_judgments=segmented, hints={**hints, **seen})
+        result = runner.run(executor, resolved, leftovers=leftovers, max_bootstrap_draws=settings.max_bootstrap_draws)
+    except duckdb.Error as error:
+        for view in views:
+            inputs.drop(con, view)
+        if isinstance(error, (duckdb.ResourceInUseException, duckdb.InterruptException)):
+            raise  # DuckDB's own words: the connection is busy elsewhere, or was interrupted
+        # the checks passed, yet DuckDB refused: never its raw exception, but what it read
+        raise InputError(out_of_memory(error) if isinstance(error, duckdb.OutOfMemoryException)
+                         else engine_failure("DuckDB", data, judgments, options, error)) from error
+    except BaseException:
+        for view in views:
+            inputs.drop(con, view)
+        raise
+    if plan.keeps_per_query(resolved):
+        for view in views:  # the per-query rows are in a table: the inputs are read no more
+            inputs.drop(con, view)
+    else:  # the per-query relation reads them when it is read
+        for view in views:
+            leftovers.add("VIEW", view)
+    return result
+
+
+def engine_failure(engine: str, data, judgments, options: dict, error: BaseException) -> str:
+    """The message of an engine's failure on input the checks let through: the inputs, the
+    columns read and the engine's own first line (no raw engine exception reaches a user)."""
+    described = data if isinstance(data, (str, Path)) else f"a {type(data).__name__}"
+    if judgments is not None:
+        described = f"{described} with judgments " + (
+            str(judgments) if isinstance(judgments, (str, Path)) else f"a {type(judgments).__name__}")
+    order = options.get("rank_col") or options.get("score_col") or "score"
+    columns = ", ".join(repr(c) for c in (options["query_col"], options["item_col"], order) if c)
+    return (f"{engine} could not compute on {described} (columns {columns}): {first_line(error)}. The input "
+            "checks found nothing wrong; please report this with the column types")
