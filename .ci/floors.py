@@ -8,7 +8,8 @@ requirements), and runs the tests that need no warehouse engine, no dbt and no p
 files are not compared; every golden case is instead transpiled to every dialect as one
 statement. When the code needs a newer version, raise its floor in pyproject.toml.
 
-Run from anywhere, after README's test command (it uses ``.venv``'s Python, uv and packaging):
+Run from anywhere, after README's test command (it uses ``.venv``'s Python, 3.11 or later for
+tomllib, its uv and packaging); ``.ci/run`` runs it last:
 
     .venv/bin/python .ci/floors.py
 """
@@ -52,15 +53,18 @@ def pyproject() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-def floors() -> dict[str, str]:
-    """{name: lowest version} of every core dependency, from its ``name>=X`` in pyproject.toml.
+def floors(dependencies: list[str] | None = None) -> dict[str, str]:
+    """{name: lowest version} of every core dependency, from its ``name>=X``.
+
+    Args:
+        dependencies: requirement strings (default: pyproject.toml's ``[project] dependencies``).
 
     Raises:
-        ValueError: a core dependency whose requirement is not exactly one ``>=`` (its floor
-            would be unknown, or not the lowest version it allows).
+        ValueError: a dependency whose requirement is not exactly one ``>=`` (its floor would
+            be unknown, or not the lowest version it allows).
     """
     found = {}
-    for text in pyproject()["project"]["dependencies"]:
+    for text in pyproject()["project"]["dependencies"] if dependencies is None else dependencies:
         requirement = Requirement(text)
         specifiers = list(requirement.specifier)
         if len(specifiers) != 1 or specifiers[0].operator != ">=" or requirement.marker or requirement.extras:
