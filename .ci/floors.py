@@ -37,6 +37,8 @@ FLOOR_TESTS = (
     "tests/test_real_data.py",
     "tests/test_cli.py",
     "tests/test_validation.py",
+    "tests/test_hidden_nan.py",
+    "tests/test_resources.py",
     "tests/test_inputs.py",
     "tests/test_labels.py",
     "tests/test_identifiers.py",
