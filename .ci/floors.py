@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv-floor"
 
 #: The test extra's packages the floor tests import (installed as the test extra requires them).
-TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis", "numpy", "pandas", "pyarrow", "polars")
+TEST_TOOLS = ("pytest", "pytest-xdist", "hypothesis", "numpy", "pandas", "pyarrow", "polars", "scipy")
 
 #: The tests run at the floors: the numbers against the hand-worked and the reference ones, every
 #: input path and check, the command line, label expressions, and to_sql in every dialect.

@@ -88,7 +88,6 @@ def test_every_failure_path_leaves_nothing(monkeypatch):
 
 
 def test_compare_leaves_nothing_and_reads_while_open():
-    pytest.importorskip("scipy")
     con = caller()
     con.execute("CREATE TABLE other AS SELECT query_id, item_id, -score AS score, label FROM log")
     before = ours(con)
