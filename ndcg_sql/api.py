@@ -15,7 +15,7 @@ import duckdb
 
 from . import activity, checking, context, conventions, dialects, id_types, identifiers, inputs, plan, probe, runner, templates, validation
 from .errors import InputError, OptionError, first_line
-from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, Warehouse, connect, set_threads
+from .executors import DEFAULT_MEMORY_LIMIT, DuckDB, StatementFailed, Warehouse, connect, set_threads
 from .id_types import type_names as id_type_names
 from .parameters import DEFAULT_CUTOFFS, STATEMENTS
 from .request import Request, takes_options
@@ -159,38 +159,45 @@ def engine_failure(engine: str, data, judgments, options: dict, error: BaseExcep
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:
-    """:func:`evaluate` on a warehouse connection (table names there). With judgments, one statement
-    that reads no row tells the judgments' columns and the ids' types (:mod:`ndcg_sql.probe`)."""
+    """:func:`evaluate` on a warehouse connection (table names there). The columns the options name
+    are checked as on DuckDB, from what :mod:`ndcg_sql.probe` reads without reading a row: before
+    the metric's statement where that costs no round trip of its own (with judgments, the one
+    statement that also tells the ids' types; Spark's schemas), else once a statement failed.
+    No engine exception reaches the user, and a failed statement leaves the connection usable
+    (:class:`ndcg_sql.executors.StatementFailed`)."""
     target = executor.dialect
     relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
     first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
                             segmented_judgments=judgments is not None)
-    segmented, hints, seen_item_type = False, None, None
-    if judgments is not None:
-        as_text = conventions.ids_as_text(first.convention)
-        found = probe.judged(executor, first.context, checking.Columns.of(options, first.order_col, True, first.label),
-                             as_text=as_text)
-        hints, seen_item_type = {"id_forms": found.id_forms}, found.item_type
-        if first.segments:
-            stored = set(found.judgment_columns)
-            present = {s: "?" for s in first.segments if identifiers.folded(s, target.fold) in stored}
-            segmented = checking.segmented_judgments({s: "?" for s in first.segments}, present, first.segments,
-                                                     first.options.missing_queries)
-    item_type = item_type or seen_item_type
-    resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
-                               segmented_judgments=segmented, hints=hints)
-    if item_type is None and resolved.context["item_order"] != "item":
-        # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
-        _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
-        if not (rows and isinstance(rows[0][0], str)):
-            resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
-                                       segmented_judgments=segmented, hints=hints)
-    checks = None
-    if check:
-        columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
-        checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                       label_expression=resolved.label is not None)
-    return runner.run(executor, plan.reading_input_once(resolved), per_query=per_query, checks=checks)
+    columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
+
+    def refuse_missing() -> None:  # after a failed statement: a missing table or column, in DuckDB's words
+        probe.refuse_missing(executor, first, columns, (table, judgments))
+
+    try:
+        found = probe.before(executor, first, columns, (table, judgments))
+        segmented, hints, seen_item_type = found.check(first, columns), None, None
+        if judgments is not None:
+            forms = found.id_forms(executor, columns, as_text=conventions.ids_as_text(first.convention))
+            hints, seen_item_type = {"id_forms": forms.forms}, forms.item_type
+        item_type = item_type or seen_item_type
+        resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
+                                   segmented_judgments=segmented, hints=hints)
+        if item_type is None and resolved.context["item_order"] != "item":
+            # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
+            _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
+            if not (rows and isinstance(rows[0][0], str)):
+                resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
+                                           segmented_judgments=segmented, hints=hints)
+        checks = None
+        if check:
+            checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                           label_expression=resolved.label is not None)
+        return runner.run(executor, plan.reading_input_once(resolved), per_query=per_query, checks=checks,
+                          diagnose=refuse_missing)
+    except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
+        refuse_missing()
+        raise InputError(engine_failure(target.name, table, judgments, options, failed.__cause__)) from failed.__cause__
 
 
 @takes_options()
