@@ -8,6 +8,7 @@ a warehouse connection, to_sql writes the same statements as text.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -159,27 +160,20 @@ def engine_failure(engine: str, data, judgments, options: dict, error: BaseExcep
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:
-    """:func:`evaluate` on a warehouse connection (table names there). The columns the options name
-    are checked as on DuckDB, from what :mod:`ndcg_sql.probe` reads without reading a row: before
-    the metric's statement where that costs no round trip of its own (with judgments, the one
-    statement that also tells the ids' types; Spark's schemas), else once a statement failed.
-    No engine exception reaches the user, and a failed statement leaves the connection usable
-    (:class:`ndcg_sql.executors.StatementFailed`)."""
+    """:func:`evaluate` on a warehouse connection (table names there). The named columns are checked
+    as on DuckDB from what :mod:`ndcg_sql.probe` reads (no row); an engine's failure is worded, the
+    connection usable again (:class:`ndcg_sql.executors.StatementFailed`)."""
     target = executor.dialect
     relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
     first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
                             segmented_judgments=judgments is not None)
     columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
-
-    def refuse_missing() -> None:  # after a failed statement: a missing table or column, in DuckDB's words
-        probe.refuse_missing(executor, first, columns, (table, judgments))
-
+    # after a failed statement: a missing table or column, in DuckDB's words
+    refuse_missing = partial(probe.refuse_missing, executor, first, columns, (table, judgments))
     try:
         found = probe.before(executor, first, columns, (table, judgments))
-        segmented, hints, seen_item_type = found.check(first, columns), None, None
-        if judgments is not None:
-            forms = found.id_forms(executor, columns, as_text=conventions.ids_as_text(first.convention))
-            hints, seen_item_type = {"id_forms": forms.forms}, forms.item_type
+        segmented = found.check(first, columns)
+        hints, seen_item_type = found.id_hints(executor, columns, as_text=conventions.ids_as_text(first.convention))
         item_type = item_type or seen_item_type
         resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
                                    segmented_judgments=segmented, hints=hints)
@@ -189,10 +183,8 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
             if not (rows and isinstance(rows[0][0], str)):
                 resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
                                            segmented_judgments=segmented, hints=hints)
-        checks = None
-        if check:
-            checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                           label_expression=resolved.label is not None)
+        checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                       label_expression=resolved.label is not None) if check else None
         return runner.run(executor, plan.reading_input_once(resolved), per_query=per_query, checks=checks,
                           diagnose=refuse_missing)
     except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)

@@ -41,9 +41,10 @@ context (``ndcg_sql.sql_text``):
   writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
 * ``aborts_transaction`` - a failed statement aborts the connection's open
   transaction, which then refuses every statement until it is rolled back
-  (Postgres, Redshift). A warehouse run whose one statement failed (bad input
-  can make a cast fail) rolls back before it checks the input for the message;
-  the transaction's work was lost with the failure already.
+  (Postgres, Redshift). Any statement of the package that fails (a missing
+  column, a cast of bad input) is rolled back at once (``executors.Warehouse``),
+  so the connection takes the statements that word the message, and the user's
+  next ones; the transaction's work was lost with the failure already.
 * ``id_types`` - what the engine's driver reports as a column's type (a DB-API
   ``cursor.description`` type code; a SparkSession's ``DataType.typeName()``), by the kind
   of id it holds (:func:`ndcg_sql.id_types.kind`): the warehouse runner reads the id

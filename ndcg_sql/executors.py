@@ -73,9 +73,6 @@ class Executor:
         """``sql`` over ``steps``, fetched."""
         return self.fetch(steps.statement(sql))
 
-    def recover(self) -> None:
-        """After a failed statement, make the connection take statements again (a no-op here)."""
-
 
 class DuckDBSteps(Steps):
     """Steps on a DuckDB connection, each under a fresh name of ours: a kept step is a temp

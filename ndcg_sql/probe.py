@@ -45,16 +45,21 @@ class Found:
         return checking.segmented_judgments(self.ranking, self.judgments, resolved.segments,
                                             resolved.options.missing_queries)
 
-    def id_forms(self, executor: Warehouse, columns: checking.Columns, as_text: bool) -> id_types.Forms:
-        """How the ids of the ranking and the judgments are compared (:func:`ndcg_sql.id_types.forms`),
-        after :meth:`check`.
+    def id_hints(self, executor: Warehouse, columns: checking.Columns, as_text: bool) -> tuple[dict | None, str | None]:
+        """With judgments, after :meth:`check`: how the ids of the ranking and the judgments are
+        compared (:func:`ndcg_sql.id_types.forms`), as the context's hints ({"id_forms": ...}),
+        and the item ids' type as the SQL reads them ("number", "text"; None: not known).
+        Without judgments: (None, None).
 
         Raises:
             InputError: an id column has no text form.
         """
-        return id_types.forms({name: self.ranking[name] for name in (columns.query, columns.item)},
-                              {name: self.judgments[name] for name in (columns.j_query, columns.j_item)}, columns,
-                              as_text=as_text, kind_of=partial(id_types.warehouse_kind, executor.dialect))
+        if self.judgments is None:
+            return None, None
+        found = id_types.forms({name: self.ranking[name] for name in (columns.query, columns.item)},
+                               {name: self.judgments[name] for name in (columns.j_query, columns.j_item)}, columns,
+                               as_text=as_text, kind_of=partial(id_types.warehouse_kind, executor.dialect))
+        return {"id_forms": found.forms}, found.item_type
 
 
 def _named(resolved: Resolved, columns: checking.Columns) -> list[str]:

@@ -132,8 +132,9 @@ def test_empty_input_is_refused(con, segments):
 
 
 def test_a_statement_failing_on_good_input_raises_its_own_error(con):
-    """The checks run when the statement fails; on good input the engine's error is wrapped in an
-    InputError with its first line (never the raw engine exception), the engine's error as its cause."""
+    """The columns are read and the checks run when the statement fails; on good input the engine's
+    error is wrapped in an InputError with its first line and the table (never the raw engine
+    exception), the engine's error as its cause."""
     counted = CountedConnection(con, "duckdb", ["ranking"])
     failing = counted.cursor
 
@@ -151,10 +152,11 @@ def test_a_statement_failing_on_good_input_raises_its_own_error(con):
         return inner
 
     counted.cursor = cursor
-    with pytest.raises(ndcg_sql.InputError, match="duckdb could not compute on the input .*: the engine refused") as error:
+    with pytest.raises(ndcg_sql.InputError, match='duckdb could not compute on "ranking" .*: the engine refused') as error:
         ndcg_sql.evaluate("ranking", con=counted, dialect="duckdb")
     assert isinstance(error.value.__cause__, RuntimeError)
-    assert counted.statements == 2  # the statement, then the checks' counts (all passed)
+    # the statement, the ranking's columns (all there: ndcg_sql/probe.py), the checks' counts (all passed)
+    assert counted.statements == 3
 
 
 OPTIONS = [
