@@ -17,7 +17,7 @@ from functools import partial
 
 from . import checking, id_types, identifiers
 from .context import Resolved
-from .errors import InputError, first_line
+from .errors import InputError
 from .executors import StatementFailed, Warehouse
 
 
@@ -136,9 +136,9 @@ def before(executor: Warehouse, resolved: Resolved, columns: checking.Columns, g
 
 
 def refuse_missing(executor: Warehouse, resolved: Resolved, columns: checking.Columns, given: tuple) -> None:
-    """After a statement failed: read each input table's columns (statements reading no row) and
-    raise DuckDB's message when a column the options name is missing (:meth:`Found.check`), or
-    the table cannot be read; return when nothing is missing.
+    """After a statement failed: read each input table's columns (a statement reading no row each;
+    on Spark, the schemas) and raise DuckDB's message when a column the options name is missing
+    (:meth:`Found.check`), or the table cannot be read; return when nothing is missing.
 
     Raises:
         InputError: as :meth:`Found.check`, or a table the engine cannot read (named as given).
