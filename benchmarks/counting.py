@@ -57,7 +57,7 @@ class CountedConnection(Tally):
 
 
 class CountedSession(Tally):
-    """A SparkSession (``sql()``)."""
+    """A SparkSession (``sql()``, and ``table()`` for a schema)."""
 
     def __init__(self, session, tables):
         super().__init__("spark", tables)
@@ -70,6 +70,10 @@ class CountedSession(Tally):
         frame = self.session.sql(text)
         self.frames.append(frame)
         return frame
+
+    def table(self, name):
+        """A table's DataFrame, for its schema (no statement: not counted)."""
+        return self.session.table(name)
 
 
 def counted(connection, dialect: str, tables):

@@ -8,14 +8,14 @@ data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on Du
 
 from __future__ import annotations
 
-from pathlib import Path
+from functools import partial
 from typing import Iterable, Mapping, Sequence
 
 import duckdb
 
-from . import checking, context, conventions, dialects, identifiers, local, plan, probe, runner, templates, validation
-from .errors import OptionError
-from .executors import DEFAULT_MEMORY_LIMIT, Warehouse
+from . import checking, context, conventions, dialects, local, plan, probe, runner, templates, validation
+from .errors import InputError, OptionError
+from .executors import DEFAULT_MEMORY_LIMIT, StatementFailed, Warehouse
 from .id_types import type_names as id_type_names
 from .parameters import DEFAULT_CUTOFFS, MAX_BOOTSTRAP_DRAWS, STATEMENTS
 from .request import Request, takes_options
@@ -111,38 +111,36 @@ def evaluate(
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:
-    """:func:`evaluate` on a warehouse connection (table names there). With judgments, one statement
-    that reads no row tells the judgments' columns and the ids' types (:mod:`ndcg_sql.probe`)."""
+    """:func:`evaluate` on a warehouse connection (table names there). The named columns are checked
+    as on DuckDB from what :mod:`ndcg_sql.probe` reads (no row); an engine's failure is worded, the
+    connection usable again (:class:`ndcg_sql.executors.StatementFailed`)."""
     target = executor.dialect
     relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
     first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
                             segmented_judgments=judgments is not None)
-    segmented, hints, seen_item_type = False, None, None
-    if judgments is not None:
-        as_text = conventions.ids_as_text(first.convention)
-        found = probe.judged(executor, first.context, checking.Columns.of(options, first.order_col, True, first.label),
-                             as_text=as_text)
-        hints, seen_item_type = {"id_forms": found.id_forms}, found.item_type
-        if first.segments:
-            stored = set(found.judgment_columns)
-            present = {s: "?" for s in first.segments if identifiers.folded(s, target.fold) in stored}
-            segmented = checking.segmented_judgments({s: "?" for s in first.segments}, present, first.segments,
-                                                     first.options.missing_queries)
-    item_type = item_type or seen_item_type
-    resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
-                               segmented_judgments=segmented, hints=hints)
-    if item_type is None and resolved.context["item_order"] != "item":
-        # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
-        _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
-        if not (rows and isinstance(rows[0][0], str)):
-            resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
-                                       segmented_judgments=segmented, hints=hints)
-    checks = None
-    if check:
-        columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
+    columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
+    # after a failed statement: a missing table or column, in DuckDB's words
+    refuse_missing = partial(probe.refuse_missing, executor, first, columns, (table, judgments))
+    try:
+        found = probe.before(executor, first, columns, (table, judgments))
+        segmented = found.check(first, columns)
+        hints, seen_item_type = found.id_hints(executor, columns, as_text=conventions.ids_as_text(first.convention))
+        item_type = item_type or seen_item_type
+        resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
+                                   segmented_judgments=segmented, hints=hints)
+        if item_type is None and resolved.context["item_order"] != "item":
+            # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
+            _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
+            if not (rows and isinstance(rows[0][0], str)):
+                resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
+                                           segmented_judgments=segmented, hints=hints)
         checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                       label_expression=resolved.label is not None)
-    return runner.run(executor, plan.reading_input_once(resolved), per_query=per_query, checks=checks)
+                                       label_expression=resolved.label is not None) if check else None
+        return runner.run(executor, plan.reading_input_once(resolved), per_query=per_query, checks=checks,
+                          diagnose=refuse_missing)
+    except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
+        refuse_missing()
+        raise InputError(local.engine_failure(target.name, table, judgments, options, failed.__cause__)) from failed.__cause__
 
 
 @takes_options()

@@ -66,36 +66,60 @@ class Columns:
 
 def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | None, columns: Columns,
                   input_kind: str) -> None:
-    """The user's columns exist with usable types (types: DuckDB type name by column).
+    """The user's columns exist (:func:`require_columns`) with usable types (types: DuckDB type
+    name by column).
 
     Raises:
         InputError: a column missing, or of a type that is neither number nor text.
     """
-    wanted = [("query", columns.query), ("item", columns.item), (input_kind, columns.order)]
-    if judgment_types is None:
-        wanted += columns.label_wanted(columns.label)
-    require(run_types, wanted, "ranking")
+    require_columns(run_types, judgment_types, columns, input_kind)
     expression = columns.label_expression is not None
     if judgment_types is not None:
-        require(judgment_types, [("query", columns.j_query), ("item", columns.j_item),
-                                 *columns.label_wanted(columns.j_label)], "judgments")
         if not expression:
             validation.check_types(judgment_types, {columns.j_label: "label"}, "judgments")
         roles = {columns.order: input_kind}
     else:
         roles = {columns.order: input_kind, **({} if expression else {columns.label: "label"})}
     validation.check_types(run_types, roles, "ranking")
-    for role, column, what in (("row order", columns.row, "row numbers"), ("weight", columns.weight, "weights")):
-        if column is None:
-            continue
-        require(run_types, {role: column}, "ranking")
-        if run_types[column].split("(")[0].upper() not in validation.NUMERIC_TYPES:
+    for column, what in ((columns.row, "row numbers"), (columns.weight, "weights")):
+        if column is not None and run_types[column].split("(")[0].upper() not in validation.NUMERIC_TYPES:
             raise InputError(f"column {column!r} of the ranking has type {run_types[column]}; {what} must be numbers")
 
 
-def require(types: dict[str, str], wanted: dict[str, str] | list[tuple[str, str]], where: str) -> None:
+def wanted_columns(columns: Columns, input_kind: str, judged: bool) -> tuple[list[tuple[str, str]],
+                                                                             list[tuple[str, str]] | None]:
+    """The columns the ranking and the judgments (None without them) must have, as (role, name)
+    pairs: the query, item and score or rank columns, the label column or the columns a label
+    expression reads (of the judgments, when given), the row order and weight columns."""
+    ranking = [("query", columns.query), ("item", columns.item), (input_kind, columns.order)]
+    if not judged:
+        ranking += columns.label_wanted(columns.label)
+    ranking += [(role, name) for role, name in (("row order", columns.row), ("weight", columns.weight))
+                if name is not None]
+    if not judged:
+        return ranking, None
+    return ranking, [("query", columns.j_query), ("item", columns.j_item), *columns.label_wanted(columns.j_label)]
+
+
+def require_columns(run_columns, judgment_columns, columns: Columns, input_kind: str) -> None:
+    """The ranking and the judgments have the columns :func:`wanted_columns` names.
+
+    Args:
+        run_columns, judgment_columns: the names of their columns (a collection, or a dict by
+            name), as the user writes them; judgment_columns None without judgments.
+
+    Raises:
+        InputError: a column missing, named with the columns that exist (:func:`require`).
+    """
+    ranking, judgments = wanted_columns(columns, input_kind, judgment_columns is not None)
+    require(run_columns, ranking, "ranking")
+    if judgments is not None:
+        require(judgment_columns, judgments, "judgments")
+
+
+def require(types, wanted: dict[str, str] | list[tuple[str, str]], where: str) -> None:
     """Raise InputError naming every wanted column (by role: a dict, or (role, name) pairs)
-    that ``types`` lacks."""
+    that ``types`` (the relation's column names: a collection, or a dict by name) lacks."""
     pairs = list(wanted.items() if isinstance(wanted, dict) else wanted)
     missing = [f"column {name!r} (read by the label expression)" if role == "label expression"
                else f"{role} column {name!r}" for role, name in pairs if name not in types]

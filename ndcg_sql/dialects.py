@@ -18,6 +18,11 @@ context (``ndcg_sql.sql_text``):
   (letters, digits, underscores) is folded the same way before it is quoted, so
   ``query_id`` finds the Snowflake column created as ``query_id`` (stored
   ``QUERY_ID``); any other name is kept exactly as given.
+* ``columns_ignore_case`` - whether a quoted column name finds a column whatever its case:
+  BigQuery, Spark (``spark.sql.caseSensitive`` is off by default), DuckDB, and Redshift (which
+  folds quoted names too unless ``enable_case_sensitive_identifier`` is on); on Snowflake and
+  Postgres a quoted name is exact. The warehouse runner matches the user's names to the columns
+  it finds (:mod:`ndcg_sql.probe`) by this rule after ``fold``.
 * ``name_parts`` - the parts of a qualified table name, outermost first
   (BigQuery ``project.dataset.table``, Snowflake/Postgres ``db.schema.table``,
   Spark ``catalog.schema.table``). Every part is quoted separately.
@@ -36,9 +41,10 @@ context (``ndcg_sql.sql_text``):
   writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
 * ``aborts_transaction`` - a failed statement aborts the connection's open
   transaction, which then refuses every statement until it is rolled back
-  (Postgres, Redshift). A warehouse run whose one statement failed (bad input
-  can make a cast fail) rolls back before it checks the input for the message;
-  the transaction's work was lost with the failure already.
+  (Postgres, Redshift). Any statement of the package that fails (a missing
+  column, a cast of bad input) is rolled back at once (``executors.Warehouse``),
+  so the connection takes the statements that word the message, and the user's
+  next ones; the transaction's work was lost with the failure already.
 * ``id_types`` - what the engine's driver reports as a column's type (a DB-API
   ``cursor.description`` type code; a SparkSession's ``DataType.typeName()``), by the kind
   of id it holds (:func:`ndcg_sql.id_types.kind`): the warehouse runner reads the id
@@ -74,6 +80,7 @@ class Dialect:
     byte_order: str  # DuckDB-syntax template, "{item}" is the item column
     fold: str | None  # "upper", "lower" or None (names kept as given)
     name_parts: tuple[str, ...]
+    columns_ignore_case: bool = False
     float32: bool = True
     nan: str = "{x} = CAST('NaN' AS DOUBLE)"
     try_double: str = "TRY_CAST({x} AS DOUBLE)"
@@ -197,19 +204,19 @@ DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})",
-                id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES),
+                id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES, columns_ignore_case=True),
         Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False,
-                nan="ISNAN({x})", id_types=_BIGQUERY_TYPES, type_names=_BIGQUERY_NAMES),
+                nan="ISNAN({x})", id_types=_BIGQUERY_TYPES, type_names=_BIGQUERY_NAMES, columns_ignore_case=True),
         Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"),
                 float32=False, id_types=_SNOWFLAKE_TYPES, type_names=_SNOWFLAKE_NAMES),
         Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table"), id_types=_SPARK_TYPES,
-                type_names=_SPARK_NAMES),
+                type_names=_SPARK_NAMES, columns_ignore_case=True),
         Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table"),
                 try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES,
                 type_names=_POSTGRES_NAMES),
         Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table"),
                 try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES,
-                type_names=_POSTGRES_NAMES),
+                type_names=_POSTGRES_NAMES, columns_ignore_case=True),
     )
 }
 

@@ -12,13 +12,16 @@ chain of steps of a computation (:meth:`Executor.steps`).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import duckdb
+import sqlglot
 from sqlglot import exp
 
 from . import dialects, identifiers
 from .connections import DEFAULT_MEMORY_LIMIT, connect, interruptible, set_threads  # noqa: F401 (the runners' names)
 from .id_types import ColumnType
-from .errors import OptionError
+from .errors import OptionError, first_line
 from .inputs import new_view_name
 from .plan import Steps
 from .sql_text import transpile
@@ -39,9 +42,6 @@ class Executor:
     def run(self, steps: Steps, sql: str) -> tuple[list[str], list[tuple]]:
         """``sql`` over ``steps``, fetched."""
         return self.fetch(steps.statement(sql))
-
-    def recover(self) -> None:
-        """After a failed statement, make the connection take statements again (a no-op here)."""
 
 
 class DuckDBSteps(Steps):
@@ -99,8 +99,15 @@ def is_spark(con) -> bool:
     return callable(getattr(con, "sql", None)) and hasattr(con, "sparkContext")
 
 
+class StatementFailed(Exception):
+    """A statement (or a schema lookup) the package sent to a warehouse failed; the engine's own
+    exception is the ``__cause__``, and the connection has recovered (:meth:`Warehouse.recover`).
+    The warehouse runner words it for the user (never shown raw)."""
+
+
 class Warehouse(Executor):
-    """A DB-API 2.0 connection or a SparkSession, with the engine's dialect."""
+    """A DB-API 2.0 connection or a SparkSession, with the engine's dialect. Every failure of
+    what it sends raises :class:`StatementFailed`, after the connection has recovered."""
 
     def __init__(self, con, dialect: str | None = None):
         if dialect is None:
@@ -110,37 +117,65 @@ class Warehouse(Executor):
         self.con = con
         self.dialect = dialects.get(dialect)
 
+    @contextmanager
+    def _sending(self):
+        """Any failure within: the connection recovered, then :class:`StatementFailed`."""
+        try:
+            yield
+        except Exception as error:
+            try:
+                self.recover()
+            except Exception:  # a connection that cannot even roll back is lost anyway
+                pass
+            raise StatementFailed(first_line(error)) from error
+
     def fetch(self, sql):
         text = transpile(sql, self.dialect)
-        if is_spark(self.con):
-            frame = self.con.sql(text)
-            return list(frame.columns), [tuple(row) for row in frame.collect()]
-        cursor = self.con.cursor()
-        try:
-            cursor.execute(text)
-            rows = [tuple(row) for row in cursor.fetchall()]
-            return [d[0] for d in cursor.description], rows
-        finally:
-            cursor.close()
+        with self._sending():
+            if is_spark(self.con):
+                frame = self.con.sql(text)
+                return list(frame.columns), [tuple(row) for row in frame.collect()]
+            cursor = self.con.cursor()
+            try:
+                cursor.execute(text)
+                rows = [tuple(row) for row in cursor.fetchall()]
+                return [d[0] for d in cursor.description], rows
+            finally:
+                cursor.close()
+
+    @property
+    def reads_schemas(self) -> bool:
+        """Whether :meth:`table_columns` sends no statement (a SparkSession's catalog)."""
+        return is_spark(self.con)
+
+    def table_columns(self, relation: str) -> tuple[list[str], list[ColumnType]]:
+        """The names and types of a table's columns (``relation``: its name as the DuckDB source
+        quotes it): a SparkSession's schema of the table (analysis only, and no statement whose
+        failed analysis pyspark logs with its whole plan), else a statement reading no row."""
+        if not self.reads_schemas:
+            return self.column_types(f"SELECT * FROM {relation} WHERE 1 = 0")
+        name = sqlglot.parse_one(relation, into=exp.Table, read="duckdb").sql(dialect=self.dialect.sqlglot)
+        with self._sending():
+            fields = self.con.table(name).schema.fields
+        return [f.name for f in fields], [ColumnType(f.dataType.typeName(), getattr(f.dataType, "scale", None),
+                                                     f.dataType.simpleString()) for f in fields]
 
     def column_types(self, sql) -> tuple[list[str], list[ColumnType]]:
-        """The names and types of a statement's columns, from the driver's result metadata (a
-        DB-API ``cursor.description``: type code and scale; a SparkSession's schema), with its
-        rows fetched and dropped: the statement should read none (``WHERE 1 = 0``)."""
+        """The names and types of a statement's columns, from a DB-API driver's result metadata
+        (``cursor.description``: type code and scale), with its rows fetched and dropped: the
+        statement should read none (``WHERE 1 = 0``). A SparkSession's come from
+        :meth:`table_columns`."""
         text = transpile(sql, self.dialect)
-        if is_spark(self.con):
-            fields = self.con.sql(text).schema.fields
-            return [f.name for f in fields], [ColumnType(f.dataType.typeName(), getattr(f.dataType, "scale", None),
-                                                         f.dataType.simpleString()) for f in fields]
-        cursor = self.con.cursor()
-        try:
-            cursor.execute(text)
-            cursor.fetchall()
-            # psycopg 3 names a column's type as Postgres does ("int4[]"), for messages
-            shown = [getattr(d, "type_display", None) for d in cursor.description]
-            described = [tuple(d) for d in cursor.description]
-        finally:
-            cursor.close()
+        with self._sending():
+            cursor = self.con.cursor()
+            try:
+                cursor.execute(text)
+                cursor.fetchall()
+                # psycopg 3 names a column's type as Postgres does ("int4[]"), for messages
+                shown = [getattr(d, "type_display", None) for d in cursor.description]
+                described = [tuple(d) for d in cursor.description]
+            finally:
+                cursor.close()
         # a type code of the driver's own class (DuckDB's type objects) is read by its text
         codes = [d[1] if len(d) > 1 and isinstance(d[1], (int, str, type(None))) else str(d[1]) for d in described]
         return [d[0] for d in described], [ColumnType(code, d[5] if len(d) > 5 else None, text)

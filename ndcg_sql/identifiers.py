@@ -8,7 +8,7 @@ engine's case rule (:mod:`ndcg_sql.dialects`) is applied first.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from sqlglot import exp
 
@@ -28,6 +28,23 @@ def folded(name: str, fold: str | None = None) -> str:
     if fold is None or not PLAIN_NAME.fullmatch(name):
         return name
     return name.upper() if fold == "upper" else name.lower()
+
+
+def as_written(stored: Iterable[str], named: Iterable[str], fold: str | None = None,
+               ignore_case: bool = False) -> list[str]:
+    """Column names as an engine stores them, as the user writes them: a name the user gave
+    (``named``) under the user's spelling where it finds that column (:func:`folded`, then
+    regardless of case where the engine ignores it, ``ignore_case``); any other plain name in
+    the engine's folded case in lower case (it folds back to itself); others kept."""
+    def key(name: str) -> str:
+        return name.casefold() if ignore_case else name
+
+    users = {key(folded(name, fold)): name for name in named}
+    shown = []
+    for name in stored:
+        plain = fold is not None and PLAIN_NAME.fullmatch(name) and folded(name, fold) == name
+        shown.append(users.get(key(name), name.lower() if plain else name))
+    return shown
 
 
 def identifier(name: str, fold: str | None = None) -> exp.Identifier:

@@ -1,56 +1,148 @@
-"""What the warehouse runner learns of a ranking and its judgments before its statement, from one
-statement that reads no row (``WHERE 1 = 0``): the judgments' columns (whether they carry the
-segment columns) and the id columns' types, from the driver's result metadata, hence how the ids
-are compared (the rule of :mod:`ndcg_sql.id_types`, the engine's type codes in
-:mod:`ndcg_sql.dialects`)."""
+"""What the warehouse runner learns of the input tables without reading a row: their columns
+(the ones the options name must exist: :mod:`ndcg_sql.checking` words what is missing, as on
+DuckDB) and the id columns' types, from the driver's result metadata, hence how the ids are
+compared (the rule of :mod:`ndcg_sql.id_types`, the engine's type codes in :mod:`ndcg_sql.dialects`).
+
+Before the metric's statement (:func:`before`), where it costs no round trip of its own: with
+judgments, one statement naming both tables (the ranking's named columns, then every column of
+the judgments, ``WHERE 1 = 0``), which the id columns' types need anyway; on Spark, the tables'
+schemas (no statement: pyspark logs the whole plan of a statement whose analysis fails). After
+a statement failed (:func:`refuse_missing`): each table's columns, for the message.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
 
-from . import id_types
-from .errors import InputError, first_line
+from . import checking, id_types, identifiers
+from .context import Resolved
+from .errors import InputError
+from .executors import StatementFailed, Warehouse
 
 
 @dataclass(frozen=True)
-class Judged:
-    """What the probe found."""
+class Found:
+    """The columns found: by name as the user writes it (:func:`ndcg_sql.identifiers.as_written`),
+    their types; None: that table's columns were not read. The ranking's may be only the ones
+    the options name (all there: the probe would have failed otherwise)."""
 
-    judgment_columns: list[str]  # the judgments' columns as the engine stores them
-    id_forms: dict[str, str]  # by id_types.forms
-    item_type: str | None  # "number" or "text" as the SQL reads item ids; None: not known
+    ranking: dict[str, id_types.ColumnType] | None
+    judgments: dict[str, id_types.ColumnType] | None
+
+    def check(self, resolved: Resolved, columns: checking.Columns) -> bool:
+        """The columns the options name exist, as :mod:`ndcg_sql.checking` checks them on DuckDB
+        (:func:`~ndcg_sql.checking.require_columns`, :func:`~ndcg_sql.checking.segmented_judgments`),
+        on the tables whose columns were read. True when the judgments carry the segment columns.
+
+        Raises:
+            InputError: DuckDB's message for a missing column, or for segment columns only partly
+                in the judgments (or absent with missing_queries="zero").
+        """
+        if self.ranking is None:
+            return False
+        checking.require_columns(self.ranking, self.judgments, columns, resolved.options.input_kind)
+        return checking.segmented_judgments(self.ranking, self.judgments, resolved.segments,
+                                            resolved.options.missing_queries)
+
+    def id_hints(self, executor: Warehouse, columns: checking.Columns, as_text: bool) -> tuple[dict | None, str | None]:
+        """With judgments, after :meth:`check`: how the ids of the ranking and the judgments are
+        compared (:func:`ndcg_sql.id_types.forms`), as the context's hints ({"id_forms": ...}),
+        and the item ids' type as the SQL reads them ("number", "text"; None: not known).
+        Without judgments: (None, None).
+
+        Raises:
+            InputError: an id column has no text form.
+        """
+        if self.judgments is None:
+            return None, None
+        found = id_types.forms({name: self.ranking[name] for name in (columns.query, columns.item)},
+                               {name: self.judgments[name] for name in (columns.j_query, columns.j_item)}, columns,
+                               as_text=as_text, kind_of=partial(id_types.warehouse_kind, executor.dialect))
+        return {"id_forms": found.forms}, found.item_type
 
 
-def statement(context: dict) -> str:
-    """The probe (DuckDB source): the four id columns, then every column of the judgments,
-    of the two tables joined under a condition that is false, so no row is read."""
-    return (f"SELECT r.{context['query_col']} AS run_query, r.{context['item_col']} AS run_item, "
-            f"j.{context['j_query_col']} AS judged_query, j.{context['j_item_col']} AS judged_item, j.* "
-            f"FROM {context['run_relation']} AS r CROSS JOIN {context['judgments_relation']} AS j WHERE 1 = 0")
+def _named(resolved: Resolved, columns: checking.Columns) -> list[str]:
+    """Every column name the options give, as the user writes it."""
+    names = [*columns.roles().values(), *resolved.segments]
+    if columns.label_expression is not None:
+        names += columns.label_expression.columns
+    return [name for name in names if isinstance(name, str) and name]
 
 
-def judged(executor, context: dict, columns, as_text: bool = False) -> Judged:
-    """Probe a ranking and its judgments on a warehouse (:class:`ndcg_sql.executors.Warehouse`).
+def _ranking_columns(resolved: Resolved, columns: checking.Columns) -> list[str]:
+    """The ranking's columns the options name, each once."""
+    ranking, _ = checking.wanted_columns(columns, resolved.options.input_kind, resolved.options.judgments)
+    return list(dict.fromkeys([name for _, name in ranking] + list(resolved.segments)))
 
-    Args:
-        context: the templates' context of the run (its relations and quoted id columns).
-        columns: a :class:`ndcg_sql.checking.Columns` with the judgments' columns.
-        as_text: the convention compares ids as text (``ids="text"``).
+
+def statement(resolved: Resolved, ranking_columns: list[str], fold: str | None = None) -> str:
+    """The probe (DuckDB source): the ranking's named columns (under names of ours; ``fold``: the
+    engine's case rule), then every column of the judgments, of the two tables joined under a
+    condition that is false, so no row is read."""
+    named = ", ".join(f"r.{identifiers.quote(name, 'duckdb', fold)} AS ndcg_sql_ranking_{number}"
+                      for number, name in enumerate(ranking_columns, 1))
+    return (f"SELECT {named}, j.* FROM {resolved.context['run_relation']} AS r "
+            f"CROSS JOIN {resolved.context['judgments_relation']} AS j WHERE 1 = 0")
+
+
+def _table(executor: Warehouse, resolved: Resolved, columns: checking.Columns, given, judgments: bool) -> dict:
+    """One table's columns (the ranking, or the judgments), all of them.
 
     Raises:
-        InputError: the engine refused the probe (an unknown table or column), or an id column
-            has no text form (:func:`ndcg_sql.id_types.forms`).
+        InputError: the engine cannot read the table, named as the user gave it.
     """
+    relation = resolved.context["judgments_relation" if judgments else "run_relation"]
     try:
-        names, types = executor.column_types(statement(context))
-    except Exception as failure:  # the engine's own error, as its first line
-        executor.recover()
-        raise InputError(
-            f"{executor.dialect.name} could not read the id columns ({columns.query!r}, {columns.item!r}) of the "
-            f"ranking and the judgments: {first_line(failure)}") from failure
-    kind_of = partial(id_types.warehouse_kind, executor.dialect)
-    found = id_types.forms({columns.query: types[0], columns.item: types[1]},
-                           {columns.j_query: types[2], columns.j_item: types[3]}, columns,
-                           as_text=as_text, kind_of=kind_of)
-    return Judged([str(name) for name in names[4:]], found.forms, found.item_type)
+        names, types = executor.table_columns(relation)
+    except StatementFailed as failed:
+        shown = given if isinstance(given, str) else list(given)
+        raise InputError(f"the {'judgments' if judgments else 'ranking'} {shown!r} is not a table or view "
+                         f"{executor.dialect.name} can read: {failed}") from failed.__cause__
+    return dict(zip(_written(executor, resolved, columns, names), types))
+
+
+def _written(executor: Warehouse, resolved: Resolved, columns: checking.Columns, names) -> list[str]:
+    target = executor.dialect
+    return identifiers.as_written([str(name) for name in names], _named(resolved, columns), target.fold,
+                                  target.columns_ignore_case)
+
+
+def before(executor: Warehouse, resolved: Resolved, columns: checking.Columns, given: tuple) -> Found:
+    """The columns of the inputs, read before the metric's statement where that costs no round
+    trip of its own: with judgments, the statement the id columns' types need (:func:`statement`);
+    on Spark, the tables' schemas; else nothing (the metric's statement is the first sent).
+
+    Args:
+        resolved: the options and the templates' context of the run (its relations).
+        columns: a :class:`ndcg_sql.checking.Columns` of the user's column names.
+        given: the ranking and the judgments (None without) as the user named them.
+
+    Raises:
+        InputError: the engine cannot read a table (named as given).
+        StatementFailed: the probe's statement failed (a missing column or table:
+            :func:`refuse_missing` tells which).
+    """
+    judged = resolved.options.judgments
+    if executor.reads_schemas:
+        return Found(_table(executor, resolved, columns, given[0], False),
+                     _table(executor, resolved, columns, given[1], True) if judged else None)
+    if not judged:
+        return Found(None, None)
+    ranking = _ranking_columns(resolved, columns)
+    names, types = executor.column_types(statement(resolved, ranking, executor.dialect.fold))
+    judgments = dict(zip(_written(executor, resolved, columns, names[len(ranking):]), types[len(ranking):]))
+    return Found(dict(zip(ranking, types)), judgments)
+
+
+def refuse_missing(executor: Warehouse, resolved: Resolved, columns: checking.Columns, given: tuple) -> None:
+    """After a statement failed: read each input table's columns (a statement reading no row each;
+    on Spark, the schemas) and raise DuckDB's message when a column the options name is missing
+    (:meth:`Found.check`), or the table cannot be read; return when nothing is missing.
+
+    Raises:
+        InputError: as :meth:`Found.check`, or a table the engine cannot read (named as given).
+    """
+    judged = resolved.options.judgments
+    Found(_table(executor, resolved, columns, given[0], False),
+          _table(executor, resolved, columns, given[1], True) if judged else None).check(resolved, columns)

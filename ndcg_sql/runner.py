@@ -7,13 +7,16 @@ here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
+
+import sqlglot
+from sqlglot import exp
 
 from . import activity, checking, dialects, identifiers, plan, validation
 from .connections import Leftovers, drop
 from .context import Resolved
-from .errors import InputError, OptionError, first_line
-from .executors import DuckDB, Executor
+from .errors import InputError, OptionError
+from .executors import DuckDB, Executor, StatementFailed
 from .parameters import MAX_BOOTSTRAP_DRAWS
 from .results import Result, plain
 from .sql_text import transpile
@@ -39,7 +42,7 @@ def _records(names, rows, resolved: Resolved, dialect) -> list[dict]:
 
 def run(executor: Executor, resolved: Resolved, per_query: bool = True,
         checks: list[validation.Check] | None = None, leftovers: Leftovers | None = None,
-        max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS) -> Result:
+        max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS, diagnose: Callable[[], None] | None = None) -> Result:
     """Compute the per-query rows, the summary and the query counts of ``resolved``.
 
     Args:
@@ -54,17 +57,21 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True,
             it is closed); the steps only the computation reads are dropped before returning,
             and every step on an error.
         max_bootstrap_draws: on DuckDB, the most bootstrap replicates x per-query rows.
+        diagnose: on a warehouse, called when its statement failed, before the checks count:
+            raises InputError for a missing table or column (:func:`ndcg_sql.probe.refuse_missing`).
 
     Returns:
         :class:`ndcg_sql.results.Result`.
 
     Raises:
-        InputError: a check failed (the message as :func:`ndcg_sql.checking.validate` words it).
+        InputError: a check failed (the message as :func:`ndcg_sql.checking.validate` words it);
+            on a warehouse, its statement failed (the engine's first line, its error as the cause).
         OptionError: on DuckDB, a bootstrap of more than ``max_bootstrap_draws`` draws (raised
             once the per-query rows are known, before the bootstrap starts).
+        StatementFailed: on a warehouse, a statement of the checks failed after the metric's did.
     """
     if not isinstance(executor, DuckDB):
-        return _on_warehouse(executor, resolved, per_query, checks)
+        return _on_warehouse(executor, resolved, per_query, checks, diagnose)
     steps = executor.steps()
     leftovers = leftovers if leftovers is not None else Leftovers(executor.con)
     try:
@@ -171,12 +178,20 @@ def warehouse_statement(resolved: Resolved, checks: list[validation.Check] | Non
     return WarehouseStatement(combined, count_names, summary_names, per_query_names)
 
 
+def _tables(resolved: Resolved, dialect: dialects.Dialect) -> str:
+    """The input tables as the engine names them, for a message."""
+    names = [sqlglot.parse_one(resolved.context[key], into=exp.Table, read="duckdb").sql(dialect=dialect.sqlglot)
+             for key in ("run_relation", "judgments_relation") if resolved.context.get(key)]
+    return " with judgments ".join(names)
+
+
 def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
-                  checks: list[validation.Check] | None) -> Result:
+                  checks: list[validation.Check] | None, diagnose: Callable[[], None] | None) -> Result:
     """:func:`run` on a warehouse: one statement for the input checks, the summary, the query
     counts and, when asked, the per-query rows (:func:`warehouse_statement`). Only a failed
-    check (or a statement failing on bad input: a text that is no number) costs the statements
-    of :func:`ndcg_sql.checking.validate`, which words the message."""
+    check (or a statement failing: on a missing column, or on bad input such as a text that is
+    no number) costs more statements: ``diagnose``'s, then those of
+    :func:`ndcg_sql.checking.validate`, which words the message."""
     key = getattr(executor, "con", None)
     values = "per-query values" if resolved.measures is None else "measures per query"
     statement, count_names, summary_names, per_query_names = warehouse_statement(resolved, checks, per_query)
@@ -186,18 +201,19 @@ def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
     with activity.doing(key, checked + final + (", fetching the per-query rows" if per_query else "")):
         try:
             names, rows = executor.fetch(statement)
-        except Exception as failure:
-            executor.recover()
+        except StatementFailed as failed:  # the connection has recovered (executors.Warehouse)
+            if diagnose is not None:
+                diagnose()
             if checks is not None:
                 checking.validate(executor.fetch, resolved.context, checks, resolved.query_col)
             raise InputError(
-                f"{executor.dialect.name} could not compute on the input (columns {resolved.query_col!r}, "
-                f"{resolved.order_col!r}): {first_line(failure)}" + (
+                f"{executor.dialect.name} could not compute on {_tables(resolved, executor.dialect)} (columns "
+                f"{resolved.query_col!r}, {resolved.order_col!r}): {failed}" + (
                     ". The input checks found nothing wrong; ids of a type the engine's driver does not "
                     "report (ndcg_sql/dialects.py, id_types) are compared as stored: give both sides one type"
                     if checks is not None
                     else " (check=False: the input was not checked)")
-            ) from failure
+            ) from failed.__cause__
     per_query_rows = None
     if per_query_names is not None:  # row_part 0: summary rows, 1: per-query rows (plan.with_per_query_rows)
         parts = {0: [], 1: []}

@@ -126,6 +126,13 @@ class Postgres:
     def connection(self):
         return self.con
 
+    def transaction(self):
+        """A new connection as psycopg opens one by default (not autocommit): its statements run in
+        a transaction, which a failed statement aborts until it is rolled back. The caller closes it."""
+        import psycopg
+
+        return psycopg.connect(self.con.info.dsn, prepare_threshold=None)
+
     def close(self):
         self.con.close()
         if self.base:
@@ -145,9 +152,15 @@ class Redshift(Postgres):
     locale = ["--locale=C"]
 
     def connection(self):
+        return self._as_redshift(self.con)
+
+    def transaction(self):
+        return self._as_redshift(super().transaction())
+
+    @staticmethod
+    def _as_redshift(con):
         """Redshift's VARCHAR(MAX) (the longest text, which sqlglot writes for a
         cast to text) is Postgres's TEXT; nothing else is changed."""
-        con = self.con
 
         class Cursor:
             def __init__(self):
@@ -162,6 +175,12 @@ class Redshift(Postgres):
         class Connection:
             def cursor(self):
                 return Cursor()
+
+            def rollback(self):
+                con.rollback()
+
+            def close(self):
+                con.close()
 
         return Connection()
 

@@ -106,3 +106,17 @@ def test_cli_rejects_an_unknown_dialect(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["sql", "--table", "runs", "--dialect", "oracle"])
     assert exit_.value.code == 2
+
+
+def test_stored_names_are_shown_as_the_user_writes_them():
+    """The columns a warehouse stores, as its messages list them: the user's spelling where a name
+    the user gave finds the column (after the engine's folding; regardless of case where the
+    engine ignores it), Snowflake's folded plain names in lower case, anything else as stored."""
+    snowflake, postgres, bigquery = (dialects.get(name) for name in ("snowflake", "postgres", "bigquery"))
+    stored = ["QUERY_ID", "ITEM_ID", "Score", "a b"]
+    assert identifiers.as_written(stored, ["Item_Id", "score"], snowflake.fold,
+                                  snowflake.columns_ignore_case) == ["query_id", "Item_Id", "Score", "a b"]
+    assert identifiers.as_written(["query_id", "Label"], ["QUERY_ID", "label"], postgres.fold,
+                                  postgres.columns_ignore_case) == ["QUERY_ID", "Label"]
+    assert identifiers.as_written(["query_id", "Label"], ["Query_ID", "label"], bigquery.fold,
+                                  bigquery.columns_ignore_case) == ["Query_ID", "label"]

@@ -311,9 +311,10 @@ def test_one_statement_names_each_input_once_on_engine(engine):  # noqa: F811
         connection = counted(engine.connection(), engine.dialect, [run_name] + ([qrels_name] if judged else []))
         got = ndcg_sql.evaluate(run_name, judgments=qrels_name, con=connection, dialect=engine.dialect, **options)
         # with judgments, the probe of the id columns' types (no row read: WHERE 1 = 0) names both
-        # tables and tells the item ids' type; without, one item id is fetched where the SQL needs it
+        # tables and tells the item ids' type (on Spark the tables' schemas do: no statement);
+        # without, one item id is fetched where the SQL needs it
         probe = not judged and options.get("ties", "average") != "average" and target.byte_order != "{item}"
-        typed = (1, 2) if judged else (0, 0)
+        typed = (1, 2) if judged and engine.dialect != "spark" else (0, 0)
         assert connection.counts == (sent[0] + probe + typed[0], sent[1] + probe + typed[1]), (name, connection.texts)
         local = {key: value for key, value in options.items() if key != "per_query"}
         want = ndcg_sql.evaluate(pd.DataFrame(rows, columns=columns),

@@ -132,8 +132,9 @@ def test_empty_input_is_refused(con, segments):
 
 
 def test_a_statement_failing_on_good_input_raises_its_own_error(con):
-    """The checks run when the statement fails; on good input the engine's error is wrapped in an
-    InputError with its first line (never the raw engine exception), the engine's error as its cause."""
+    """The columns are read and the checks run when the statement fails; on good input the engine's
+    error is wrapped in an InputError with its first line and the table (never the raw engine
+    exception), the engine's error as its cause."""
     counted = CountedConnection(con, "duckdb", ["ranking"])
     failing = counted.cursor
 
@@ -151,10 +152,38 @@ def test_a_statement_failing_on_good_input_raises_its_own_error(con):
         return inner
 
     counted.cursor = cursor
-    with pytest.raises(ndcg_sql.InputError, match="duckdb could not compute on the input .*: the engine refused") as error:
+    with pytest.raises(ndcg_sql.InputError, match='duckdb could not compute on "ranking" .*: the engine refused') as error:
         ndcg_sql.evaluate("ranking", con=counted, dialect="duckdb")
     assert isinstance(error.value.__cause__, RuntimeError)
-    assert counted.statements == 2  # the statement, then the checks' counts (all passed)
+    # the statement, the ranking's columns (all there: ndcg_sql/probe.py), the checks' counts (all passed)
+    assert counted.statements == 3
+
+
+#: a wrong column name: (judged, options, statements sent). Without judgments the metric's statement
+#: fails, then the ranking's columns are read (WHERE 1 = 0); with them the probe reads every column
+#: of the judgments (refused before the metric's statement), or fails on the ranking's and each
+#: table's columns are then read.
+WRONG_NAMES = {
+    "label column": (False, dict(label_col="rel"), 2),
+    "segment column": (False, dict(segments="device"), 2),
+    "the judgments' label column": (True, dict(label_col="rel"), 1),
+    "segment column, with judgments": (True, dict(segments="device"), 3),
+}
+
+
+@pytest.mark.parametrize("case", list(WRONG_NAMES))
+def test_a_wrong_column_name_gets_duckdbs_message(con, case):
+    """A column the options name that the table lacks: DuckDB's message word for word (the
+    columns the table has), from statements that read no row. Before: DuckDB's own BinderException."""
+    judged, options, sent = WRONG_NAMES[case]
+    table, judgments = ("run", "qrels") if judged else ("ranking", None)
+    counted = CountedConnection(con, "duckdb", ["ranking", "run", "qrels"])
+    with pytest.raises(ndcg_sql.InputError) as warehouse:
+        ndcg_sql.evaluate(table, judgments=judgments, con=counted, dialect="duckdb", **options)
+    with pytest.raises(ndcg_sql.InputError) as local:
+        ndcg_sql.evaluate(table, judgments=judgments, con=con, **options)
+    assert str(warehouse.value) == str(local.value)
+    assert counted.statements == sent, counted.texts
 
 
 OPTIONS = [

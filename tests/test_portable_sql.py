@@ -251,7 +251,8 @@ WAREHOUSE_FORMS = [
 def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
     """The casts of sql/ids.sql.j2 a warehouse runs when the two sides' id types differ pass the
     lint and transpile, in the statement a warehouse sends (tie-break by item included); the probe
-    of the id columns' types (ndcg_sql/probe.py) transpiles and names each table once."""
+    of the ranking's named columns and the judgments' (ndcg_sql/probe.py) transpiles and names each
+    table once."""
     import dataclasses
 
     from benchmarks.counting import table_references
@@ -266,6 +267,6 @@ def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
         statement = runner.warehouse_statement(typed).statement
         text = sql_text.transpile(statement, target)
         assert "CAST" in text.upper()
-    text = sql_text.transpile(probe.statement(resolved.context), target)
+    text = sql_text.transpile(probe.statement(resolved, ["query_id", "item_id", "score", "arm"], target.fold), target)
     assert len(sqlglot.parse(text, read=target.sqlglot)) == 1
     assert (table_references(text, dialect, ["runs"]), table_references(text, dialect, ["qrels"])) == (1, 1)

@@ -11,6 +11,8 @@ to 1e-12. A missing engine fails the test (see ``engines.py``).
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
 
 import pandas as pd
@@ -345,3 +347,96 @@ def test_to_sql_with_the_catalogs_id_types_on_postgres(postgres):
     assert values == pytest.approx({"1": 1 / math.log2(3), "3": 1 / math.log2(3)}, rel=TOLERANCE)
     with pytest.raises(psycopg.errors.UndefinedFunction), postgres.con.cursor() as cursor:
         cursor.execute(ndcg_sql.to_sql(run, judgments_table=qrels, dialect="postgres", k=[10]))
+
+
+#: a ranking (with labels, and without for the judgments) and judgments, for a wrong name of
+#: each kind: (judgments given, the options of evaluate)
+EDGE_RUN = [("q1", "a", 2.0, 1), ("q1", "b", 1.0, 0), ("q2", "a", 1.0, 2), ("q2", "c", 0.5, 0)]
+EDGE_JUDGMENTS = [("q1", "a", 1), ("q2", "a", 2), ("q2", "d", 1)]
+WRONG_NAMES = {
+    "query column": (False, dict(query_col="qid")),
+    "label column": (False, dict(label_col="rel")),
+    "segment column": (False, dict(segments="device")),
+    "item column, read first by the item probe": (False, dict(item_col="doc", ties="item-asc")),
+    "the judgments' label column": (True, dict(label_col="rel")),
+    "segment column, with judgments": (True, dict(segments="device")),
+    "query column, with judgments": (True, dict(query_col="qid")),
+}
+
+
+@contextlib.contextmanager
+def _spark_plans_logged(engine):
+    """The records pyspark's SQLQueryContextLogger logs meanwhile (a failed analysis's whole plan,
+    some kilobytes each) on Spark; nothing elsewhere."""
+    logged: list = []
+    if engine.dialect != "spark":
+        yield logged
+        return
+    from pyspark.logger import PySparkLogger
+
+    handler = logging.Handler()
+    handler.emit = logged.append
+    logger = PySparkLogger.getLogger("SQLQueryContextLogger")
+    logger.addHandler(handler)
+    try:
+        yield logged
+    finally:
+        logger.removeHandler(handler)
+
+
+def test_wrong_names_on_engine_get_duckdbs_message_and_leave_the_connection_usable(engine):
+    """A wrong column name (a query, item, label or segment column, of the ranking or of the
+    judgments) gets DuckDB's message word for word, the existing columns named as the user
+    writes them (Snowflake stores them upper-cased); a missing table an InputError naming it as
+    given, the engine's error as its cause. Never a raw driver exception, no Spark plan logged,
+    and every valid call on the same connection then succeeds: on Postgres and Redshift the
+    connection is outside autocommit, where a failed statement aborts the transaction. Before:
+    psycopg's UndefinedColumn (and the next call refused: the transaction stayed aborted),
+    Spark's AnalysisException naming the package's own columns (``segment_1``) after logging
+    its plan."""
+    fold = dialects.get(engine.dialect).fold
+    names = ["query_id", "item_id", "score", "label"]
+    stored = [identifiers.folded(c, fold) for c in names]
+    run, run_table = _table(engine, "edge_runs", False)
+    ranked, ranked_table = _table(engine, "edge_ranked", False)
+    qrels, qrels_table = _table(engine, "edge_qrels", False)
+    engine.load(run_table, stored, EDGE_RUN)
+    engine.load(ranked_table, stored[:3], [row[:3] for row in EDGE_RUN])
+    engine.load(qrels_table, [stored[0], stored[1], stored[3]], EDGE_JUDGMENTS)
+    frames = {run: pd.DataFrame(EDGE_RUN, columns=names),
+              ranked: pd.DataFrame([row[:3] for row in EDGE_RUN], columns=names[:3]),
+              qrels: pd.DataFrame(EDGE_JUDGMENTS, columns=[names[0], names[1], names[3]])}
+    want = ndcg_sql.evaluate(frames[run], k=[2]).summary_records()[0]["ndcg"]
+    transactional = hasattr(engine, "transaction")
+    connection = engine.transaction() if transactional else engine.connection()
+
+    def still_usable():
+        got = ndcg_sql.evaluate(run, con=connection, dialect=engine.dialect, k=[2]).summary_records()[0]["ndcg"]
+        assert got == pytest.approx(want, rel=TOLERANCE)
+
+    try:
+        with _spark_plans_logged(engine) as logged:
+            for case, (judged, options) in WRONG_NAMES.items():
+                data, judgments = (ranked, qrels) if judged else (run, None)
+                with pytest.raises(ndcg_sql.InputError) as local:
+                    ndcg_sql.evaluate(frames[data], judgments=frames[judgments] if judged else None, **options)
+                with pytest.raises(ndcg_sql.InputError) as error:
+                    ndcg_sql.evaluate(data, judgments=judgments, con=connection, dialect=engine.dialect, **options)
+                assert str(error.value) == str(local.value), case
+                if transactional:
+                    still_usable()
+            for judged in (False, True):
+                data, judgments = (ranked, "edge_nowhere") if judged else ("edge_nowhere", None)
+                with pytest.raises(ndcg_sql.InputError) as error:
+                    ndcg_sql.evaluate(data, judgments=judgments, con=connection, dialect=engine.dialect)
+                where = "judgments" if judged else "ranking"
+                assert str(error.value).startswith(
+                    f"the {where} 'edge_nowhere' is not a table or view {engine.dialect} can read: "), str(error.value)
+                assert error.value.__cause__ is not None and not isinstance(error.value.__cause__, ndcg_sql.InputError)
+                if transactional:
+                    still_usable()
+        assert logged == []
+        still_usable()
+    finally:
+        if transactional:
+            connection.close()
