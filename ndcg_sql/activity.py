@@ -32,10 +32,12 @@ def doing(con, name: str) -> Iterator[None]:
         yield
         return
     with _lock:
-        _names.setdefault(id(con), []).append(name)
+        names = _names.setdefault(id(con), [])
+        names.append(name)
+        full = ": ".join(names)
         listeners = list(_listeners)
     for listener in listeners:
-        listener(con, current(con))
+        listener(con, full)
     try:
         yield
     finally:

@@ -1,53 +1,80 @@
 """The public entry points :func:`evaluate` and :func:`to_sql` (and :func:`ndcg_sql.compare`).
 
-Both take the options of :mod:`ndcg_sql.parameters` (the signature and help come from
-there) and resolve them with :func:`ndcg_sql.context.resolve`; evaluate then checks the
+Both take the options of :mod:`ndcg_sql.parameters` as keyword arguments (types and defaults
+declared there, their documentation written from there by ``python -m tools.option_docs``) and resolve them with :func:`ndcg_sql.context.resolve`; evaluate then checks the
 data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB
 (:mod:`ndcg_sql.local`) or on a warehouse connection, to_sql writes the same statements as text.
 """
 
 from __future__ import annotations
 
+import os
 from functools import partial
 from typing import Iterable, Mapping, Sequence
 
 import duckdb
 
-from . import checking, context, conventions, dialects, local, plan, probe, runner, templates, validation
+from . import checking, context, conventions, local, plan, probe, runner, templates, validation
 from .errors import InputError, OptionError
-from .executors import DEFAULT_MEMORY_LIMIT, StatementFailed, Warehouse
-from .id_types import type_names as id_type_names
-from .parameters import DEFAULT_CUTOFFS, MAX_BOOTSTRAP_DRAWS, STATEMENTS
-from .request import Request, takes_options
+from .dialects import DialectName
+from .executors import StatementFailed, Warehouse
+from .parameters import (DEFAULTS, STATEMENTS, Cutoffs, Discount, Format, GainOption, ItemType,
+                         MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Statement, Ties,
+                         Unjudged)
+from .request import Request
 from .results import Result
-from .sql_text import file_relation, table_name, transpile
+from .sql_text import table_name, transpile
 
 
-@takes_options()
 def evaluate(
-    data,
-    k=DEFAULT_CUTOFFS,  # its place only: the value comes in ``request``
+    data: Source,
+    k: Cutoffs = DEFAULTS.k,
     *,
-    judgments=None,
-    con=None,
-    threads: int | None = None,
-    input_format: str | None = None,
-    judgments_format: str | None = None,
-    dialect: str | None = None,
+    judgments: Source = DEFAULTS.judgments,
+    con: object = None,
+    query_col: str = DEFAULTS.query_col,
+    item_col: str = DEFAULTS.item_col,
+    score_col: str | None = DEFAULTS.score_col,
+    rank_col: str | None = DEFAULTS.rank_col,
+    label_col: str = DEFAULTS.label_col,
+    label: str | None = DEFAULTS.label,
+    gain: GainOption = DEFAULTS.gain,
+    discount: Discount = DEFAULTS.discount,
+    log_base: float = DEFAULTS.log_base,
+    ties: Ties = DEFAULTS.ties,
+    weight_col: str | None = DEFAULTS.weight_col,
+    no_relevant: NoRelevant = DEFAULTS.no_relevant,
+    missing_queries: MissingQueries = DEFAULTS.missing_queries,
+    unjudged: Unjudged = DEFAULTS.unjudged,
+    measures: Names = DEFAULTS.measures,
+    convention: str | None = DEFAULTS.convention,
+    row_col: str | None = DEFAULTS.row_col,
+    score_precision: ScorePrecision = DEFAULTS.score_precision,
+    negative_labels: NegativeLabels = DEFAULTS.negative_labels,
+    segments: Names = DEFAULTS.segments,
+    intervals: bool | None = DEFAULTS.intervals,
+    bootstrap: int = DEFAULTS.bootstrap,
+    seed: int = DEFAULTS.seed,
+    input_format: Format | None = DEFAULTS.input_format,
+    judgments_format: Format | None = DEFAULTS.judgments_format,
+    threads: int | None = DEFAULTS.threads,
+    memory_limit: str | None = DEFAULTS.memory_limit,
+    temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    max_bootstrap_draws: int = DEFAULTS.max_bootstrap_draws,
+    dialect: DialectName | None = None,
+    item_type: ItemType | None = None,
     per_query: bool = False,
-    memory_limit: str | None = DEFAULT_MEMORY_LIMIT,
-    item_type: str | None = None,
     check: bool = True,
-    temp_directory: str | None = None,
-    max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS,
-    request: Request,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k (or named measures) per query and their mean, computed in SQL.
 
     NDCG@k = DCG@k / IDCG@k with DCG@k = sum over ranks r <= k of gain(label_r) / log2(r + 1)
     (Jarvelin & Kekalainen, ACM TOIS 2002); exponential gain 2^label - 1 as in Burges et al.
     (ICML 2005), LightGBM and XGBoost; linear gain and judgments as in trec_eval; tie
-    averaging as in McSherry & Najork (ECIR 2008) and scikit-learn's ``ndcg_score``.
+    averaging as in McSherry & Najork (ECIR 2008) and scikit-learn's ``ndcg_score``. With
+    ``judgments`` (same kinds as ``data``, the query, item and label columns under the ranking's
+    names), labels come from there (unjudged ranked items: 0), the ideal ranking uses all judged
+    items of a query, and run queries with no judgment at all are left out (counted in ``coverage``).
 
     Args:
         data: the ranking: one row per (query, item) with a query id, an item id, a score
@@ -56,32 +83,99 @@ def evaluate(
             table or view name in ``con``, a DuckDB relation, or a pandas/polars/Arrow object;
             on a warehouse connection a table name ("table", "schema.table", "db.schema.table"
             or a sequence of parts).
-        k: cutoff(s) (see Options below).
-        judgments: optional relevance judgments (qrels), same kinds as ``data``, with the
-            query, item and label columns under the ranking's names. Labels then come from
-            here (unjudged ranked items: 0), the ideal ranking uses all judged items of a
-            query, and run queries with no judgment at all are left out (counted in
-            ``coverage``).
-        con: a DuckDB connection to run in (default: a new in-memory one), or a warehouse
+        con: a DuckDB connection to run in (default: a new in-memory one, with ``memory_limit``
+            and ``temp_directory``; a caller's connection keeps its own settings), or a warehouse
             connection (DB-API 2.0, or a pyspark SparkSession) with ``dialect``: then the whole
             computation runs there, nothing is written, and only the summary, the counts and
             (``per_query=True``) the per-query rows come back: one statement for the input
             checks, the summary, the query counts and the per-query rows, naming each input
             table once; with judgments, one before them that reads no row
             gives the id columns' types (compared as :mod:`ndcg_sql.id_types` says).
-        dialect: with a warehouse connection: "bigquery", "snowflake", "spark", "postgres",
-            "redshift" or "duckdb" (a SparkSession: "spark" by default).
         per_query: with a warehouse connection, also fetch the per-query rows.
-        item_type, check: with a warehouse connection: the item ids' type ("text" or
-            "number"; default: from one fetched id), and whether to run the input checks.
-        threads: DuckDB threads (default: DuckDB's own choice).
-        memory_limit: DuckDB memory_limit of the connection evaluate opens when ``con`` is not
-            given (default 1500MB; None: DuckDB's default, 80 % of RAM).
-        temp_directory: where that connection gets the temp folder DuckDB spills to (default:
-            the system's temp dir); a caller's connection keeps its own setting.
-        max_bootstrap_draws: the most bootstrap replicates x per-query values on DuckDB.
-        input_format, judgments_format: force a file format ("parquet", "csv", "json",
-            "trec-run", "trec-qrels").
+        check: with a warehouse connection, whether to run the input checks.
+
+    Keyword Args:
+        k: cutoff(s): positive int(s); None or "all" is the whole list. Default: 1, 3, 5, 10, 20 and the whole list.
+            With measures the cutoffs are in the names (giving k too raises OptionError).
+        judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
+            come from here. Default: None.
+        query_col: query id column name (case-sensitive; default "query_id").
+        item_col: item id column name (default "item_id").
+        score_col: score column, higher is better (default "score").
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col
+            and rank_col raises OptionError. Default: None.
+        label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
+        label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
+            names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
+            LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
+            watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label:
+            gain} of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in
+            trec_eval, scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r <
+            b, 1/log_b(r) for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by
+            ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
+            trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
+        weight_col: a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the
+            same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w)
+            (scikit-learn's sample_weight, LightGBM's query weights) and the standard error sqrt(n / (n - 1) *
+            sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with bootstrap, compare, or
+            missing_queries='zero' (a query absent from the run has no weight). Default: None.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default:
+            'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0,
+            trec_eval -c). Default: 'ignore'.
+        unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
+            pytrec_eval judged_docs_only_flag=True). Default: 'zero'.
+        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k,
+            DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most
+            unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as
+            P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in
+            ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order".
+            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does:
+            "trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus"
+            (ndcg@k-); see ndcg_sql/conventions.py. A given option with another non-default value raises
+            OptionError, and so do query weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller
+            first), e.g. a row number. Default: None.
+        score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
+            trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
+        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query
+            key: every metric per (segment values, query); per-query rows carry the segment columns and the summary
+            has one row per (segment values, k or measure). Judgments without the segment columns apply to every
+            segment the query occurs in; judgments with them (same names) are per (segment, query), and only then
+            may missing_queries be "zero". Default: None.
+        intervals: add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a 95%
+            interval of each mean (NULL below 2 queries) that respects the range of the values, and its method:
+            'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), 'normal, clipped to [0,
+            1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, AP, RR), 'normal' for CG and DCG.
+            Default None: with measures or segments.
+        bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the
+            95% percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
+            Tibshirani 1993, ch. 13). Default: 0.
+        seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
+            engine and version: sql/random_draws.sql.j2). Default: 0.
+        input_format: force the ranking file's format (its ending decides otherwise). Default: None.
+        judgments_format: force the judgments file's format. Default: None.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
+            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1500MB'.
+        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for
+            DuckDB to spill to (default: the system's temp dir); that folder is removed when the result is closed or
+            collected, on an error, and at exit.
+        max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
+            run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
+            files and 3 minutes on 2 cores).
+        dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
+            "duckdb" (a SparkSession: "spark" by default). Default: None.
+        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched
+            id).
 
     Returns:
         :class:`ndcg_sql.Result`: per-query rows, summary, the options used and query counts.
@@ -96,9 +190,12 @@ def evaluate(
             scores/ranks, NULL, NaN, negative, non-numeric or overflowing labels, duplicate
             (query, item) rows, segment columns missing or only partly in the judgments; the
             message names the column and a few offending query ids.
+        TypeError: a keyword that is not an option of evaluate.
     """
+    request = Request.of(locals())
     options = request.metric()
-    warehouse = Warehouse(con, dialect) if con is not None and not isinstance(con, duckdb.DuckDBPyConnection) else None
+    duck = con if isinstance(con, duckdb.DuckDBPyConnection) else None
+    warehouse = Warehouse(con, dialect) if con is not None and duck is None else None
     # the options first, before any data is read (whether judgments carry the segment columns,
     # and so whether missing_queries="zero" may go with segments, only the data tells)
     early = context.resolve(options, "run", "judgments" if judgments is not None else None,
@@ -106,7 +203,7 @@ def evaluate(
                             segmented_judgments=judgments is not None)
     if warehouse is not None:
         return _on_warehouse(warehouse, data, judgments, options, item_type, per_query, check)
-    return local.evaluate(con, data, judgments, request, early, local.Settings(
+    return local.evaluate(duck, data, judgments, request, early, local.Settings(
         input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws))
 
 
@@ -140,57 +237,45 @@ def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_typ
                           diagnose=refuse_missing)
     except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
         refuse_missing()
-        raise InputError(local.engine_failure(target.name, table, judgments, options, failed.__cause__)) from failed.__cause__
+        cause = failed.__cause__ or failed
+        raise InputError(local.engine_failure(target.name, table, judgments, options, cause)) from failed.__cause__
 
 
-@takes_options()
-def sql_plan(
-    table: str | Sequence[str] | None = None,
-    *,
-    file: str | None = None,
-    judgments_table: str | Sequence[str] | None = None,
-    judgments_file: str | None = None,
-    dialect: str = "duckdb",
-    item_type: str = "text",
-    segmented_judgments: bool = False,
-    id_types: Mapping[str, str] | Iterable[str] | None = None,
-    request: Request,
-) -> tuple[context.Resolved, dialects.Dialect]:
-    """The options of :func:`to_sql` resolved for its dialect: (resolved options and context, dialect).
-
-    Raises:
-        OptionError: as :func:`to_sql`.
-    """
-    if (table is None) == (file is None):
-        raise OptionError("give exactly one of table and file")
-    target = dialects.get(dialect)
-    if target.name != "duckdb" and (file is not None or judgments_file is not None):
-        raise OptionError(f"files can be read by DuckDB only; for {target.name} give table names")
-    run = table_name(table, target.name) if table is not None else file_relation(file, "run")
-    judged = None
-    if judgments_table is not None:
-        judged = table_name(judgments_table, target.name)
-    elif judgments_file is not None:
-        judged = file_relation(judgments_file, "judgments")
-    hints = {"id_types": id_type_names(id_types)} if id_types is not None else None
-    resolved = context.resolve(request.metric(), run, judged, dialect=target.name, item_type=item_type,
-                               segmented_judgments=segmented_judgments, hints=hints)
-    return resolved, target
-
-
-@takes_options()
 def to_sql(
     table: str | Sequence[str] | None = None,
     *,
     file: str | None = None,
     judgments_table: str | Sequence[str] | None = None,
     judgments_file: str | None = None,
-    dialect: str = "duckdb",
-    item_type: str = "text",
-    what: str = "per_query",
-    segmented_judgments: bool = False,
-    id_types: Mapping[str, str] | Iterable[str] | None = None,
-    request: Request,
+    what: Statement = "per_query",
+    k: Cutoffs = DEFAULTS.k,
+    query_col: str = DEFAULTS.query_col,
+    item_col: str = DEFAULTS.item_col,
+    score_col: str | None = DEFAULTS.score_col,
+    rank_col: str | None = DEFAULTS.rank_col,
+    label_col: str = DEFAULTS.label_col,
+    label: str | None = DEFAULTS.label,
+    gain: GainOption = DEFAULTS.gain,
+    discount: Discount = DEFAULTS.discount,
+    log_base: float = DEFAULTS.log_base,
+    ties: Ties = DEFAULTS.ties,
+    weight_col: str | None = DEFAULTS.weight_col,
+    no_relevant: NoRelevant = DEFAULTS.no_relevant,
+    missing_queries: MissingQueries = DEFAULTS.missing_queries,
+    unjudged: Unjudged = DEFAULTS.unjudged,
+    measures: Names = DEFAULTS.measures,
+    convention: str | None = DEFAULTS.convention,
+    row_col: str | None = DEFAULTS.row_col,
+    score_precision: ScorePrecision = DEFAULTS.score_precision,
+    negative_labels: NegativeLabels = DEFAULTS.negative_labels,
+    segments: Names = DEFAULTS.segments,
+    intervals: bool | None = DEFAULTS.intervals,
+    bootstrap: int = DEFAULTS.bootstrap,
+    seed: int = DEFAULTS.seed,
+    dialect: DialectName = DEFAULTS.dialect,
+    item_type: ItemType = DEFAULTS.item_type,
+    id_types: Mapping[str, str] | Iterable[str] | None = DEFAULTS.id_types,
+    segmented_judgments: bool = DEFAULTS.segmented_judgments,
 ) -> str:
     """The metric SQL over a table, for DuckDB or a warehouse: the statements :func:`evaluate`
     runs there, as text.
@@ -203,23 +288,85 @@ def to_sql(
         file: DuckDB only: instead of ``table``, a Parquet, CSV or JSON file that DuckDB reads
             (its path becomes a SQL string literal).
         judgments_table / judgments_file: the judgments, likewise.
-        dialect: "duckdb" (default), "bigquery", "snowflake", "spark" (Databricks),
-            "postgres" or "redshift".
-        item_type: "text" (default) or "number": the item ids' type, needed with
-            ``ties="item-asc"/"item-desc"/"input-order"`` only, where text ids are compared in
-            byte order by the engine's own expression.
         what: "per_query" (default: the per-query rows), "summary" (the summary, the same
             columns as evaluate's, intervals included) or "coverage" (query counts); each one
             statement.
-        segmented_judgments: with ``segments``, whether the judgments carry the segment
-            columns (judgments per (segment, query)).
-        id_types: the id columns' types as the engine writes them by role, "query", "item",
-            "judgments_query", "judgments_item" (``{"query": "INT64", "judgments_query": "STRING"}``
-            or texts "query=INT64"): ids are compared by the rule :func:`evaluate` applies to the
-            types it inspects (``sql/options/id_forms.sql``: as text in TREC form when the two sides
-            differ), and known item ids decide ``item_type``. A role not given, a type not listed
-            (ndcg_sql/dialects.py ``type_names``), or None (default): compared as stored.
-        The options: as :func:`ndcg_sql.evaluate`, listed below.
+
+    Keyword Args:
+        k: cutoff(s): positive int(s); None or "all" is the whole list. Default: 1, 3, 5, 10, 20 and the whole list.
+            With measures the cutoffs are in the names (giving k too raises OptionError).
+        query_col: query id column name (case-sensitive; default "query_id").
+        item_col: item id column name (default "item_id").
+        score_col: score column, higher is better (default "score").
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col
+            and rank_col raises OptionError. Default: None.
+        label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
+        label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
+            names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
+            LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
+            watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label:
+            gain} of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in
+            trec_eval, scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r <
+            b, 1/log_b(r) for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by
+            ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
+            trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
+        weight_col: a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the
+            same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w)
+            (scikit-learn's sample_weight, LightGBM's query weights) and the standard error sqrt(n / (n - 1) *
+            sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with bootstrap, compare, or
+            missing_queries='zero' (a query absent from the run has no weight). Default: None.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default:
+            'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0,
+            trec_eval -c). Default: 'ignore'.
+        unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
+            pytrec_eval judged_docs_only_flag=True). Default: 'zero'.
+        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k,
+            DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most
+            unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as
+            P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in
+            ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order".
+            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does:
+            "trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus"
+            (ndcg@k-); see ndcg_sql/conventions.py. A given option with another non-default value raises
+            OptionError, and so do query weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller
+            first), e.g. a row number. Default: None.
+        score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
+            trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
+        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query
+            key: every metric per (segment values, query); per-query rows carry the segment columns and the summary
+            has one row per (segment values, k or measure). Judgments without the segment columns apply to every
+            segment the query occurs in; judgments with them (same names) are per (segment, query), and only then
+            may missing_queries be "zero". Default: None.
+        intervals: add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a 95%
+            interval of each mean (NULL below 2 queries) that respects the range of the values, and its method:
+            'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), 'normal, clipped to [0,
+            1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, AP, RR), 'normal' for CG and DCG.
+            Default None: with measures or segments.
+        bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the
+            95% percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
+            Tibshirani 1993, ch. 13). Default: 0.
+        seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
+            engine and version: sql/random_draws.sql.j2). Default: 0.
+        dialect: the engine the SQL is for (transpiled by sqlglot). Default: 'duckdb'.
+        item_type: the item ids' type, needed for an item-id tie-break when no data is read (text compares in byte
+            order). Default: 'text'.
+        id_types: the id columns' types as the engine writes them, by role (query, item, judgments_query,
+            judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as
+            "query=INT64". Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in
+            TREC form when the two sides differ), and known item ids decide item_type. A role not given, a type not
+            listed (ndcg_sql/dialects.py type_names), or None: compared as stored. Default: None.
+        segmented_judgments: with segments: the judgments carry the segment columns (judgments per (segment,
+            query)). Default: False.
 
     Returns:
         One SELECT statement in the dialect. Input checks are not part of it: run
@@ -232,10 +379,12 @@ def to_sql(
         InputError: id_types gives an id column a type with no text form (an array, a struct).
         sqlglot.errors.UnsupportedError: sqlglot cannot express the SQL in the dialect
             (never silently wrong SQL).
+        TypeError: a keyword that is not an option of to_sql.
     """
+    request = Request.of(locals())
     if what not in STATEMENTS:
         raise OptionError(f"what must be one of {', '.join(STATEMENTS)}; got {what!r}")
-    resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
+    resolved, target = plan.sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
                                 dialect=dialect, item_type=item_type, segmented_judgments=segmented_judgments,
                                 id_types=id_types, **request.metric())
     if what == "per_query":

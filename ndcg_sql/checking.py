@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from . import templates, validation
 from .errors import InputError
 from .labels import LabelExpression
 from .parameters import MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
 
-Fetch = Callable[[object], tuple[list, list]]
+Fetch = Callable[[str], tuple[list, list]]
 #: The option naming a column of each role, as Python and the command line spell it.
 ROLE_OPTIONS = {role: f"{name}= / --{name.replace('_', '-')}" for role, name in (
     ("query", "query_col"), ("item", "item_col"), ("score", "score_col"), ("rank", "rank_col"),
@@ -56,11 +56,11 @@ class Columns:
             columns.j_query, columns.j_item, columns.j_label = (options["query_col"], options["item_col"], label_name)
         return columns
 
-    def label_wanted(self, label: str) -> list[tuple[str, str]]:
-        """(role, column) pairs the labelled relation must have: the label column, or every
-        column the label expression reads."""
+    def label_wanted(self, label: str | None) -> list[tuple[str, str]]:
+        """(role, column) pairs the labelled relation must have: the label column (if any), or
+        every column the label expression reads."""
         if self.label_expression is None:
-            return [("label", label)]
+            return [("label", label)] if label is not None else []
         return [("label expression", name) for name in self.label_expression.columns]
 
 
@@ -75,11 +75,11 @@ def check_columns(run_types: dict[str, str], judgment_types: dict[str, str] | No
     require_columns(run_types, judgment_types, columns, input_kind)
     expression = columns.label_expression is not None
     if judgment_types is not None:
-        if not expression:
+        if columns.j_label is not None and not expression:
             validation.check_types(judgment_types, {columns.j_label: "label"}, "judgments")
         roles = {columns.order: input_kind}
     else:
-        roles = {columns.order: input_kind, **({} if expression else {columns.label: "label"})}
+        roles = {columns.order: input_kind, **({} if columns.label is None or expression else {columns.label: "label"})}
     validation.check_types(run_types, roles, "ranking")
     for column, what in ((columns.row, "row numbers"), (columns.weight, "weights")):
         if column is not None and run_types[column].split("(")[0].upper() not in validation.NUMERIC_TYPES:
@@ -98,7 +98,8 @@ def wanted_columns(columns: Columns, input_kind: str, judged: bool) -> tuple[lis
                 if name is not None]
     if not judged:
         return ranking, None
-    return ranking, [("query", columns.j_query), ("item", columns.j_item), *columns.label_wanted(columns.j_label)]
+    ids = [(role, name) for role, name in (("query", columns.j_query), ("item", columns.j_item)) if name is not None]
+    return ranking, [*ids, *columns.label_wanted(columns.j_label)]
 
 
 def require_columns(run_columns, judgment_columns, columns: Columns, input_kind: str) -> None:
@@ -200,7 +201,7 @@ def count_columns(checks: list[validation.Check]) -> list[str]:
 
 
 def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str,
-             counts: dict | None = None, revealed: dict[int, object] | None = None,
+             counts: dict | None = None, revealed: Mapping[int, float] | None = None,
              must_find: bool = False) -> None:
     """Run the input checks, counting each; raise :class:`InputError` listing every failed one.
 

@@ -22,6 +22,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Callable
 
 import duckdb
 import sqlglot.errors
@@ -39,7 +40,7 @@ from .parameters import PARAMETERS, STATEMENTS
 from .plot import plot, run_labels
 
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
-TARGETS = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
+TARGETS: dict[str, Callable[..., object]] = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
 #: The tables ``ndcg-sql sql`` reads when the engine cannot read the file given (a warehouse,
 #: or a TREC file) and no --table / --judgments-table names them: placeholders to replace.
 PLACEHOLDERS = {"run": "ranking_table", "judgments": "judgments_table"}
@@ -86,7 +87,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
         text = p.cli.helps.get(command, p.doc)
         if not p.cli.flag and default not in (None, inspect.Parameter.empty) and "default" not in text.lower():
             text += f" (default: {_shown_default(default)})"
-        kwargs = dict(default=argparse.SUPPRESS, help=text.replace("%", "%%"))
+        kwargs: dict[str, Any] = dict(default=argparse.SUPPRESS, help=text.replace("%", "%%"))
         if p.cli.flag:
             kwargs.update(action="store_const", const=True)
         else:
@@ -274,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def _dispatch(parser, args) -> int:
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     commands = {"evaluate": _evaluate, "compare": _compare, "plot": _plot, "sql": _sql}
     try:
         return commands[args.command](args)

@@ -8,22 +8,25 @@ Student's t distribution.
 
 from __future__ import annotations
 
+import os
+from typing import Sequence
+
 import duckdb
 
-from . import activity, id_types, templates
+from . import activity, context, id_types, templates
 from .api import evaluate
 from .connections import Leftovers, connect, drop, interruptible, turn
+from .dialects import DialectName
 from .errors import MissingDependency, OptionError
-from .executors import DEFAULT_MEMORY_LIMIT
 from .identifiers import quote
 from .inputs import new_view_name
+from .parameters import (COMPARED_MEASURES, DEFAULTS, MAX_PERMUTATIONS, Discount, Format, GainOption, ItemType,
+                         MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 from .plan import RANDOM_PRIME
 from .results import Comparison, Result, records as _records
 
-#: Default sign patterns of the permutation test (exact below 2^13 queries' worth).
-DEFAULT_PERMUTATIONS = 10_000
-#: Largest number of sign patterns accepted (rows = queries x patterns).
-MAX_PERMUTATIONS = 1_000_000
+#: compare's own arguments; the others are evaluate's options, passed for both runs.
+_OWN = ("run_a", "run_b", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory")
 
 
 def _t_distribution():
@@ -71,7 +74,7 @@ def _query_ids_alike(con, a_table: str, b_table: str, query_col: str, made: list
     out = []
     for table, form in zip((a_table, b_table), forms):
         name = new_view_name("query_ids_as_text")
-        cast = templates.environment().get_template("ids.sql.j2").module.id_of(quote(query_col), form)
+        cast = templates.macro("ids.sql.j2", "id_of")(quote(query_col), form)
         con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
         made.append(("VIEW", name))
         out.append(quote(name))
@@ -79,15 +82,39 @@ def _query_ids_alike(con, a_table: str, b_table: str, query_col: str, made: list
 
 
 def compare(
-    run_a,
-    run_b,
-    measures=("nDCG@10",),
+    run_a: Source,
+    run_b: Source,
+    measures: str | Sequence[str] = COMPARED_MEASURES,
     *,
-    permutations: int = DEFAULT_PERMUTATIONS,
-    seed: int = 0,
-    con=None,
-    temp_directory: str | None = None,
-    **options,
+    judgments: Source = DEFAULTS.judgments,
+    con: object = None,
+    query_col: str = DEFAULTS.query_col,
+    item_col: str = DEFAULTS.item_col,
+    score_col: str | None = DEFAULTS.score_col,
+    rank_col: str | None = DEFAULTS.rank_col,
+    label_col: str = DEFAULTS.label_col,
+    label: str | None = DEFAULTS.label,
+    gain: GainOption = DEFAULTS.gain,
+    discount: Discount = DEFAULTS.discount,
+    log_base: float = DEFAULTS.log_base,
+    ties: Ties = DEFAULTS.ties,
+    no_relevant: NoRelevant = DEFAULTS.no_relevant,
+    missing_queries: MissingQueries = DEFAULTS.missing_queries,
+    unjudged: Unjudged = DEFAULTS.unjudged,
+    convention: str | None = DEFAULTS.convention,
+    row_col: str | None = DEFAULTS.row_col,
+    score_precision: ScorePrecision = DEFAULTS.score_precision,
+    negative_labels: NegativeLabels = DEFAULTS.negative_labels,
+    segments: Names = DEFAULTS.segments,
+    seed: int = DEFAULTS.seed,
+    input_format: Format | None = DEFAULTS.input_format,
+    judgments_format: Format | None = DEFAULTS.judgments_format,
+    threads: int | None = DEFAULTS.threads,
+    memory_limit: str | None = DEFAULTS.memory_limit,
+    temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    dialect: DialectName | None = None,
+    item_type: ItemType | None = None,
+    permutations: int = DEFAULTS.permutations,
 ) -> Comparison:
     """Compare two runs on the queries both evaluated, per measure (and per segment).
 
@@ -97,27 +124,86 @@ def compare(
     scipy.stats.ttest_rel), a two-sided sign-flip permutation test (Fisher
     1935; Smucker, Allan & Carterette, CIKM 2007; exact when 2^n <=
     permutations, else ``permutations`` patterns fixed by ``seed``), and
-    wins / ties / losses.
+    wins / ties / losses. Each run is evaluated by :func:`ndcg_sql.evaluate` with
+    the options given here; with ``segments``, one summary row per (segment values,
+    measure), pairing each run's (segment, query) rows.
 
     Args:
         run_a, run_b: two rankings, any input :func:`ndcg_sql.evaluate` takes
             (table names on a warehouse connection).
-        measures: names in ir_measures notation (default nDCG@10).
-        permutations: sign patterns of the permutation test (1 .. 1,000,000).
-        seed: non-negative integer fixing the sampled patterns (the same
-            patterns on every engine and version: sql/random_draws.sql.j2).
-        con: DuckDB connection (default: a new in-memory one with the ``memory_limit`` of
-            ``options``, as :func:`ndcg_sql.evaluate` opens it), or a warehouse
-            connection with ``dialect=`` in ``options``: each run's per-query
-            values are computed there (:func:`ndcg_sql.evaluate` with ``con=``),
-            only those rows come back, and the paired statistics are
-            computed by the same SQL in a local DuckDB.
-        temp_directory: where a connection compare opens gets the temp folder DuckDB spills to
-            (default: the system's temp dir).
-        **options: passed to :func:`ndcg_sql.evaluate` for both runs
-            (judgments, gain, ties, column names, segments, dialect, ...).
-            With ``segments``, one summary row per (segment values, measure),
-            pairing each run's (segment, query) rows.
+        con: DuckDB connection (default: a new in-memory one with ``memory_limit`` and
+            ``temp_directory``, as :func:`ndcg_sql.evaluate` opens it), or a warehouse
+            connection with ``dialect``: each run's per-query values are computed there
+            (:func:`ndcg_sql.evaluate` with ``con=``), only those rows come back, and the
+            paired statistics are computed by the same SQL in a local DuckDB.
+
+    Keyword Args:
+        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k,
+            DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most
+            unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as
+            P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in
+            ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order".
+            Per-query rows are then (query, measure, value) and the summary one row per measure. Default:
+            ('nDCG@10',).
+        judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
+            come from here. Default: None.
+        query_col: query id column name (case-sensitive; default "query_id").
+        item_col: item id column name (default "item_id").
+        score_col: score column, higher is better (default "score").
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col
+            and rank_col raises OptionError. Default: None.
+        label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
+        label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
+            names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
+            LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
+            watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label:
+            gain} of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in
+            trec_eval, scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r <
+            b, 1/log_b(r) for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by
+            ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
+            trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default:
+            'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0,
+            trec_eval -c). Default: 'ignore'.
+        unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
+            pytrec_eval judged_docs_only_flag=True). Default: 'zero'.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does:
+            "trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus"
+            (ndcg@k-); see ndcg_sql/conventions.py. A given option with another non-default value raises
+            OptionError, and so do query weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller
+            first), e.g. a row number. Default: None.
+        score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
+            trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
+        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query
+            key: every metric per (segment values, query); per-query rows carry the segment columns and the summary
+            has one row per (segment values, k or measure). Judgments without the segment columns apply to every
+            segment the query occurs in; judgments with them (same names) are per (segment, query), and only then
+            may missing_queries be "zero". Default: None.
+        seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
+            engine and version: sql/random_draws.sql.j2). Default: 0.
+        input_format: force the ranking file's format (its ending decides otherwise). Default: None.
+        judgments_format: force the judgments file's format. Default: None.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
+            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1500MB'.
+        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for
+            DuckDB to spill to (default: the system's temp dir); that folder is removed when the result is closed or
+            collected, on an error, and at exit.
+        dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
+            "duckdb" (a SparkSession: "spark" by default). Default: None.
+        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched
+            id).
+        permutations: sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer).
+            Default: 10000.
 
     Returns:
         :class:`Comparison`: ``close()`` it (or use ``with``) to drop its temp tables.
@@ -126,19 +212,17 @@ def compare(
         OptionError: bad options, permutations or seed.
         MissingDependency: scipy is not installed (an ImportError naming the extra).
         InputError: bad input in either run.
+        TypeError: a keyword that is not an option of compare (k, intervals, bootstrap and
+            weight_col are not: its paired tests weigh every query alike).
     """
+    # the options of evaluate, for both runs: every argument but compare's own
+    options = {name: value for name, value in locals().items() if name not in _OWN}
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
-    if "k" in options or "intervals" in options or "bootstrap" in options:
-        raise OptionError("compare takes measures (e.g. ['nDCG@10', 'P@5']), not k, intervals or bootstrap")
-    if options.get("weight_col") is not None:
-        raise OptionError("compare does not take weight_col: its paired tests weigh every query alike")
+    seed = context.option_macros()._checked_seed(context.plain(seed))
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
-    memory_limit = options.pop("memory_limit", DEFAULT_MEMORY_LIMIT)  # of the connection opened here
-    local = con if con is not None and not on_warehouse else connect(memory_limit, temp_directory=temp_directory)
+    local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(memory_limit, temp_directory=temp_directory)
     leftovers = Leftovers(local, owned=local is not con)
     runs: list[Result] = []
     made: list[tuple[str, str]] = []  # what only the computation reads, dropped before returning
@@ -170,8 +254,8 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
         a_table, b_table = (quote(_local_table(con, r, made)) for r in (a, b))
     else:
         a_table, b_table = (quote(_view(con, r, made)) for r in (a, b))
-    query_col = quote(options.get("query_col", "query_id"))
-    a_table, b_table = _query_ids_alike(con, a_table, b_table, options.get("query_col", "query_id"), made)
+    query_col = quote(options["query_col"])
+    a_table, b_table = _query_ids_alike(con, a_table, b_table, options["query_col"], made)
     segments = [quote(s) for s in a.options.get("segments", [])]
     differences = new_view_name("paired_differences")
     statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
@@ -218,7 +302,9 @@ def _fetched(con, sql: str) -> list[dict]:
 def _view(con, result: Result, made: list) -> str:
     """A temp view over a local result's per-query rows (listed in ``made``); returns its name."""
     name = new_view_name("per_query")
-    con.execute(f"CREATE TEMP VIEW {quote(name)} AS {result.per_query.sql_query()}")
+    relation = result.per_query
+    assert isinstance(relation, duckdb.DuckDBPyRelation)  # a local result's rows
+    con.execute(f"CREATE TEMP VIEW {quote(name)} AS {relation.sql_query()}")
     made.append(("VIEW", name))
     return name
 

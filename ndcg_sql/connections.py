@@ -31,12 +31,10 @@ import duckdb
 
 from .errors import OptionError
 from .identifiers import quote
-from .parameters import THREADS_PER_CORE
+from .parameters import DEFAULTS, THREADS_PER_CORE
 
-#: DuckDB memory_limit of a connection this package opens itself: large logs then spill to
-#: disk instead of growing hash tables and sorts up to DuckDB's own default (80 % of RAM).
-#: A 100M-row log peaks at about 1.6 GB with it and runs as fast as without (README, Performance).
-DEFAULT_MEMORY_LIMIT = "1500MB"
+#: DuckDB memory_limit of a connection this package opens itself (the option memory_limit's default).
+DEFAULT_MEMORY_LIMIT = DEFAULTS.memory_limit
 _MEMORY_SIZE = re.compile(r"^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
 #: The temp folder removal of each connection :func:`connect` opened.
 _folders: "weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, weakref.finalize]" = weakref.WeakKeyDictionary()
@@ -113,7 +111,7 @@ def set_threads(con: duckdb.DuckDBPyConnection, threads: int | None) -> None:
 class _Turns:
     """A connection's lock (one call at a time) and the drops waiting for it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.RLock()
         self.pending: list[tuple[str, str]] = []
 

@@ -67,6 +67,7 @@ macros (``dbt_macros/macros/generated/tmpl_dialects.sql``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from .errors import OptionError
 
@@ -222,6 +223,8 @@ DIALECTS: dict[str, Dialect] = {
 
 #: Names accepted for ``dialect=``: ours, plus sqlglot's spelling of Databricks.
 ALIASES = {"databricks": "spark", "spark2": "spark"}
+#: The type of ``dialect=``: the names of DIALECTS and ALIASES (tests/test_signatures.py checks).
+DialectName = Literal["duckdb", "bigquery", "snowflake", "spark", "postgres", "redshift", "databricks", "spark2"]
 
 
 def get(name: str) -> Dialect:

@@ -32,7 +32,7 @@ class Executor:
 
     dialect: dialects.Dialect
 
-    def fetch(self, sql: str | exp.Expression) -> tuple[list[str], list[tuple]]:
+    def fetch(self, sql: str | exp.Expr) -> tuple[list[str], list[tuple]]:
         raise NotImplementedError
 
     def steps(self) -> Steps:

@@ -44,7 +44,7 @@ Where the types come from:
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from .context import option_macros
 from .errors import OptionError
@@ -102,8 +102,8 @@ class Forms(NamedTuple):
     item_type: str | None  # "number" or "text" (the byte-order tie-break); None: not known
 
 
-def forms(run_types: dict[str, str], judgment_types: dict[str, str] | None, columns,
-          as_text: bool = False, kind_of: Callable[[object], str | None] = kind) -> Forms:
+def forms(run_types: Mapping[str, Any], judgment_types: Mapping[str, Any] | None, columns,
+          as_text: bool = False, kind_of: Callable[[Any], str | None] = kind) -> Forms:
     """How each id column is read (``_id_forms`` of ``sql/options/id_forms.sql``, the one rule),
     and the item ids' type as the SQL then reads them.
 

@@ -73,7 +73,7 @@ class LabelExpression:
     columns: tuple[str, ...]
 
 
-def _what(node: exp.Expression) -> str:
+def _what(node: exp.Expr) -> str:
     """How the error message names a node that is not allowed."""
     if isinstance(node, exp.Column):
         return f"the qualified column name {node.sql()} (name a column of the input alone)"
@@ -90,7 +90,7 @@ def _what(node: exp.Expression) -> str:
     return f"{node.key.upper()}"
 
 
-def _check(tree: exp.Expression, text: str) -> None:
+def _check(tree: exp.Expr, text: str) -> None:
     for node in tree.walk():
         allowed = type(node) in ALLOWED
         if isinstance(node, exp.Column):
@@ -129,13 +129,13 @@ def _nesting(text: str, target) -> None:
                               f"(at character {token.start + 1}); write it with fewer levels")
 
 
-def _as_number(predicate: exp.Expression) -> exp.Expression:
+def _as_number(predicate: exp.Expr) -> exp.Expr:
     """1 when true, 0 when false, NULL when NULL."""
     return exp.Case(ifs=[exp.If(this=predicate.copy(), true=exp.Literal.number(1)),
                          exp.If(this=exp.Not(this=exp.Paren(this=predicate.copy())), true=exp.Literal.number(0))])
 
 
-def _used_as_condition(node: exp.Expression) -> bool:
+def _used_as_condition(node: exp.Expr) -> bool:
     child, parent = node, node.parent
     while isinstance(parent, exp.Paren):
         child, parent = parent, parent.parent
@@ -144,11 +144,11 @@ def _used_as_condition(node: exp.Expression) -> bool:
     return isinstance(parent, (exp.If, exp.Case)) and child is parent.this
 
 
-def _double(node: exp.Expression) -> exp.Expression:
+def _double(node: exp.Expr) -> exp.Expr:
     return exp.Cast(this=node.copy(), to=exp.DataType.build("DOUBLE"))
 
 
-def _rewrite(tree: exp.Expression, fold: str | None) -> exp.Expression:
+def _rewrite(tree: exp.Expr, fold: str | None) -> exp.Expr:
     """The portable form (module docstring): names quoted, division, GREATEST/LEAST, comparisons."""
     tree = tree.copy()
     for column in list(tree.find_all(exp.Column)):
@@ -157,6 +157,7 @@ def _rewrite(tree: exp.Expression, fold: str | None) -> exp.Expression:
         column.replace(exp.Column(this=ident))
     # deepest first, so that a rewritten node carries its rewritten children along
     for node in reversed(list(tree.walk(bfs=True))):
+        new: exp.Expr
         if isinstance(node, exp.Div):
             new = exp.Div(this=_double(node.this),
                           expression=exp.Nullif(this=_double(node.expression), expression=exp.Literal.number(0)))
@@ -209,7 +210,7 @@ def parse(text, dialect: str = "duckdb") -> LabelExpression:
                           "write it with fewer levels") from None
 
 
-def _checked(text: str, tree: exp.Expression, target) -> LabelExpression:
+def _checked(text: str, tree: exp.Expr, target) -> LabelExpression:
     """:func:`parse`'s expression, checked and rewritten."""
     for node in tree.walk():
         node.comments = None

@@ -9,6 +9,7 @@ and closes with it. One call at a time runs on a connection (:func:`ndcg_sql.con
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,7 +29,7 @@ class Settings(NamedTuple):
     judgments_format: str | None
     memory_limit: str | None
     threads: int | None
-    temp_directory: str | None
+    temp_directory: str | os.PathLike[str] | None
     max_bootstrap_draws: int
 
 
@@ -43,7 +44,8 @@ def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Re
     if isinstance(most, bool) or not isinstance(most, int) or most < 1:
         raise OptionError(f"max_bootstrap_draws must be a positive integer; got {most!r}")
     owned = con is None
-    con = connect(settings.memory_limit, settings.threads, settings.temp_directory) if owned else con
+    if con is None:
+        con = connect(settings.memory_limit, settings.threads, settings.temp_directory)
     leftovers = Leftovers(con, owned)
     try:
         with turn(con):
@@ -76,7 +78,7 @@ def _evaluate(con, data, judgments, request: Request, early: context.Resolved, s
         seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms}
         if first.label is not None:
             where = "judgments" if judgments is not None else "ranking"
-            labelled = relations[1] if judgments is not None else relations[0]
+            labelled = relations[1] or relations[0]  # the judgments' when given
             checking.check_label_type(inputs.expression_type(con, labelled, first.label, where), first.label, where)
         segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
                                                  first.options.missing_queries)

@@ -129,9 +129,9 @@ class Measure:
     def threshold(self) -> float:
         return 1.0 if self.rel is None else self.rel
 
-    def definition(self) -> dict:
+    def definition(self) -> dict[str, object]:
         formula, source = DEFINITIONS[self.family]
-        out = {"measure": self.name, "formula": formula, "source": source}
+        out: dict[str, object] = {"measure": self.name, "formula": formula, "source": source}
         if self.family not in GRADED and self.family not in NO_THRESHOLD:
             out["relevant"] = f"label >= {_number_text(self.threshold)}"
         if self.family in PERSISTENCE:

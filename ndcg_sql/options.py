@@ -66,10 +66,9 @@ class Options:
 
     def report(self) -> dict:
         """The options as a JSON-ready dict, attached to every result."""
+        gain: str | dict[str, float] = self.gain
         if self.gain == "mapping":
             gain = {_label_key(label): value for label, value in self.gain_mapping}
-        else:
-            gain = self.gain
         return {
             "k": list(self.cutoffs),
             "gain": gain,

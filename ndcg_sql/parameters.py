@@ -1,52 +1,85 @@
-"""Every option of every entry point, declared once: name, default, type, documentation,
-allowed values and how the command line spells it.
+"""Every option of every entry point, declared once (:class:`Given`): name, type, default,
+documentation, allowed values and how the command line spells it.
 
 This module holds data only. The rules that check options against each other and
 turn them into the templates' context are written once, as Jinja macros in
 ``sql/options/`` that both the Python runner and the dbt package render
 (:mod:`ndcg_sql.context`); they read the choices, defaults and limits from
-:func:`option_table`. The Python entry points get their keyword parameters and
-their ``help()`` from :data:`PARAMETERS` (:mod:`ndcg_sql.request`), the command
-line its flags, choices, defaults and help (:mod:`ndcg_sql.cli`), and the dbt
-package the same table as a generated macro (``ndcg_sql._option_table()``).
+:func:`option_table`. Each Python entry point writes the options it takes in its signature,
+with the type declared here and the default from :data:`DEFAULTS` (tests/test_signatures.py
+checks every name, type and default against :data:`PARAMETERS`), and the "Keyword Args" of
+its docstring are written from the documentation here (``python -m tools.option_docs``). The
+command line gets its flags, choices, defaults and help from the table (:mod:`ndcg_sql.cli`),
+and the dbt package the same table as a generated macro (``ndcg_sql._option_table()``).
 """
 
 from __future__ import annotations
 
-from .declarations import Cli, Parameter
-from .dialects import DIALECTS
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Literal, TypeVar, get_args, get_type_hints
+
+from .declarations import Cli, Parameter, Variant, literal_choices
+from .dialects import DialectName
 from .errors import OptionError
 
 # ----------------------------------------------------------------- choices
+# Each is a ``Literal`` type, so that a type checker refuses another value; the tuple of its
+# values (``get_args``) is what the command line and the resolution macros read.
 #: gain(label): "exponential" is 2^label - 1 (Burges et al. 2005; LightGBM, XGBoost), "linear" the label
 #: (Jarvelin & Kekalainen 2002; trec_eval, scikit-learn); a mapping {label: gain} is the third kind.
-GAINS = ("exponential", "linear")
+Gain = Literal["exponential", "linear"]
+GAINS: tuple[str, ...] = get_args(Gain)
 #: discount(rank), rank 1 = top, b = log_base: "log" is 1/log_b(rank + 1) (Burges et al. 2005; with b = 2
 #: trec_eval, scikit-learn, LightGBM, XGBoost; scikit-learn's dcg_score(log_base=b)), "jarvelin" the original
 #: discount of Jarvelin & Kekalainen (ACM TOIS 2002): 1 for rank < b, 1/log_b(rank) for rank >= b.
-DISCOUNTS = ("log", "jarvelin")
+Discount = Literal["log", "jarvelin"]
+DISCOUNTS: tuple[str, ...] = get_args(Discount)
 #: Order inside a group of equal scores: "average" (every item of a tie group gets the group's mean
 #: gain; McSherry & Najork 2008, scikit-learn), "item-asc"/"item-desc" (item id, byte order for text;
 #: trec_eval: descending), "input-order" (a row-order column ascending; LightGBM's, XGBoost's stable sort).
-TIES = ("average", "item-asc", "item-desc", "input-order")
+Ties = Literal["average", "item-asc", "item-desc", "input-order"]
+TIES: tuple[str, ...] = get_args(Ties)
 #: NDCG of a query whose IDCG@k is 0: "zero" (trec_eval, scikit-learn), "skip" (left out of the mean),
 #: "one" (LightGBM).
-NO_RELEVANT = ("zero", "skip", "one")
+NoRelevant = Literal["zero", "skip", "one"]
+NO_RELEVANT: tuple[str, ...] = get_args(NoRelevant)
 #: With judgments, judged queries absent from the run: "ignore" (trec_eval) or "zero" (trec_eval -c).
-MISSING_QUERIES = ("ignore", "zero")
+MissingQueries = Literal["ignore", "zero"]
+MISSING_QUERIES: tuple[str, ...] = get_args(MissingQueries)
 #: Ranked items without a judgment: "zero" (counted as label 0; trec_eval's default) or "condense" (removed
 #: before ranking: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval judged_docs_only_flag).
-UNJUDGED = ("zero", "condense")
+Unjudged = Literal["zero", "condense"]
+UNJUDGED: tuple[str, ...] = get_args(Unjudged)
 #: Scores compared as doubles, or rounded to the nearest float32 first (trec_eval, XGBoost).
-SCORE_PRECISIONS = ("double", "float32")
+ScorePrecision = Literal["double", "float32"]
+SCORE_PRECISIONS: tuple[str, ...] = get_args(ScorePrecision)
 #: Negative labels: an error, or counted as label 0 (trec_eval).
-NEGATIVE_LABELS = ("error", "zero")
+NegativeLabels = Literal["error", "zero"]
+NEGATIVE_LABELS: tuple[str, ...] = get_args(NegativeLabels)
 #: The item ids' type where the SQL text is written before any data is read (byte order for text).
-ITEM_TYPES = ("text", "number")
+ItemType = Literal["text", "number"]
+ITEM_TYPES: tuple[str, ...] = get_args(ItemType)
 #: File formats (by name; otherwise from the file's ending, see ndcg_sql/inputs.py).
-FORMATS = ("parquet", "csv", "json", "trec-run", "trec-qrels")
+Format = Literal["parquet", "csv", "json", "trec-run", "trec-qrels"]
+FORMATS: tuple[str, ...] = get_args(Format)
 #: The statements of to_sql / ``ndcg-sql sql --statement``.
-STATEMENTS = ("per_query", "summary", "coverage")
+Statement = Literal["per_query", "summary", "coverage"]
+STATEMENTS: tuple[str, ...] = get_args(Statement)
+
+# ----------------------------------------------------------------- other types of the signatures
+#: One cutoff: a positive integer, or the whole list (None or "all").
+Cutoff = int | Literal["all"] | None
+#: k: one cutoff or several.
+Cutoffs = Cutoff | Sequence[Cutoff]
+#: gain: a name, or a mapping {label: gain}.
+GainOption = Gain | Mapping[float, float]
+#: Names of columns, or of measures: one (a comma-separated string for measures), several, or none.
+Names = str | Sequence[str] | None
+#: An input: a path, a table or view name (on a warehouse: "schema.table" or a sequence of
+#: parts), a DuckDB relation, or a pandas/polars/Arrow object.
+Source = object
 
 # ----------------------------------------------------------------- limits and rules
 #: Cutoffs used when the caller gives none: these and the whole list (None).
@@ -61,6 +94,8 @@ MAX_EXPONENTIAL_LABEL = 1023
 MAX_QUERY_GAIN_EXPONENT = 1023
 #: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
 MAX_REPLICATES = 100_000
+#: Largest number of sign patterns of compare's permutation test (rows = queries x patterns).
+MAX_PERMUTATIONS = 1_000_000
 #: Default bound of a local bootstrap's draws, replicates x per-query values (queries x cutoffs
 #: or measures): each draw is a row DuckDB groups, about 36 bytes spilled past the memory limit.
 #: 1,000 resamples of 30,000 queries at 6 cutoffs (1.8e8) ran 160 s on 2 cores and spilled 6.6 GiB
@@ -108,151 +143,216 @@ def size_from_text(text: str) -> str | None:
 ALL = ("evaluate", "compare", "plot", "sql")
 RUNS = ("evaluate", "compare", "plot")
 
-#: Every option, in signature order: first those of the metric SQL (every entry point, dbt too),
-#: then those of the summary, then those of the runners.
-PARAMETERS: tuple[Parameter, ...] = (
-    Parameter("k", DEFAULT_CUTOFFS, "int | None | Sequence[int | None]",
-              'cutoff(s): positive int(s); None or "all" is the whole list. Default: 1, 3, 5, 10, 20 and the '
-              "whole list. With measures the cutoffs are in the names (giving k too raises OptionError).",
-              cli=Cli(("evaluate", "plot", "sql"), metavar="K", nargs="+", helps={
-                  "evaluate": "cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)",
-                  "sql": "cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)",
-                  "plot": "cutoffs on the x axis: positive integers, not 'all' (default: 1 2 ... 20)"})),
-    Parameter("query_col", "query_id", "str", 'query id column name (case-sensitive; default "query_id").',
-              cli=Cli(ALL, metavar="NAME")),
-    Parameter("item_col", "item_id", "str", 'item id column name (default "item_id").', cli=Cli(ALL, metavar="NAME")),
-    Parameter("score_col", None, "str | None", 'score column, higher is better (default "score").',
-              cli=Cli(ALL, metavar="NAME")),
-    Parameter("rank_col", None, "str | None",
-              "logged rank column (1 = top; smaller is better), used instead of a score; giving both "
-              "score_col and rank_col raises OptionError.", cli=Cli(ALL, metavar="NAME")),
-    Parameter("label_col", "label", "str",
-              'relevance label column (number >= 0; of the judgments when they are given; default "label").',
-              cli=Cli(ALL, metavar="NAME")),
-    Parameter("label", None, "str | None",
-              "a relevance label computed from the input's columns, instead of label_col: a SQL expression "
-              "of column names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, "
-              "CASE, COALESCE, LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN "
-              "watch_seconds >= 180 THEN 2 WHEN watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' "
-              "columns when judgments are given. Parsed by sqlglot, names quoted, nothing else accepted "
-              "(ndcg_sql/labels.py).", cli=Cli(ALL, metavar="EXPR")),
-    Parameter("gain", "exponential", "str | dict[float, float]",
-              '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
-              "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3).",
-              cli=Cli(ALL, metavar="GAIN", parse=gain_from_text)),
-    Parameter("discount", "log", "str",
-              'discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval, '
-              'scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, '
-              "1/log_b(r) for r >= b. Reported with every result.", choices=DISCOUNTS, cli=Cli(ALL)),
-    Parameter("log_base", 2.0, "float",
-              "b of the discount, a finite number > 1 (default 2): with discount \"log\" it scales DCG by "
-              "ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).",
-              cli=Cli(ALL, metavar="B", parse=float)),
-    Parameter("ties", "average", "str",
-              '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
-              'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).',
-              choices=TIES, cli=Cli(ALL)),
-    Parameter("weight_col", None, "str | None",
-              "a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the "
-              "same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w) "
-              "(scikit-learn's sample_weight, LightGBM's query weights) and the standard error "
-              "sqrt(n / (n - 1) * sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with "
-              "bootstrap, compare, or missing_queries='zero' (a query absent from the run has no weight).",
-              cli=Cli(("evaluate", "plot", "sql"), metavar="NAME")),
-    Parameter("no_relevant", "zero", "str",
-              'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".',
-              choices=NO_RELEVANT, cli=Cli(ALL)),
-    Parameter("missing_queries", "ignore", "str",
-              'with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval -c).',
-              choices=MISSING_QUERIES, cli=Cli(ALL)),
-    Parameter("unjudged", "zero", "str",
-              'with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed '
-              "before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, "
-              "pytrec_eval judged_docs_only_flag=True).", choices=UNJUDGED, cli=Cli(ALL)),
-    Parameter("measures", None, "str | Sequence[str] | None",
-              "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
-              "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
-              "unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones "
-              "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in "
-              'ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order". '
-              "Per-query rows are then (query, measure, value) and the summary one row per measure.",
-              cli=Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
-                      defaults={"compare": ["nDCG@10"]},
-                      helps={"compare": "measures in ir_measures notation (default: nDCG@10)"})),
-    Parameter("convention", None, "str | None",
-              'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
-              '"trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), '
-              '"xgboost-minus" (ndcg@k-); see ndcg_sql/conventions.py. A given option with another '
-              "non-default value raises OptionError, and so do query weights or measures the tool does not have.",
-              cli=Cli(ALL, metavar="NAME")),
-    Parameter("row_col", None, "str | None",
-              'with ties="input-order" (and only then), the column holding each row\'s input position '
-              "(smaller first), e.g. a row number.", cli=Cli(ALL, metavar="NAME")),
-    Parameter("score_precision", "double", "str",
-              '"double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as '
-              "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).",
-              choices=SCORE_PRECISIONS, cli=Cli(ALL)),
-    Parameter("negative_labels", "error", "str", '"error" (InputError), or "zero" (count as label 0, as trec_eval).',
-              choices=NEGATIVE_LABELS, cli=Cli(ALL)),
-    Parameter("segments", None, "str | Sequence[str] | None",
-              "column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the "
-              "query key: every metric per (segment values, query); per-query rows carry the segment "
-              "columns and the summary has one row per (segment values, k or measure). Judgments without "
-              "the segment columns apply to every segment the query occurs in; judgments with them (same "
-              'names) are per (segment, query), and only then may missing_queries be "zero".',
-              cli=Cli(("evaluate", "compare", "sql"), metavar="COL", nargs="+")),
-    Parameter("intervals", None, "bool | None",
-              "add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a "
-              "95% interval of each mean (NULL below 2 queries) that respects the range of the values, and "
-              "its method: 'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), "
-              "'normal, clipped to [0, 1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, "
-              "AP, RR), 'normal' for CG and DCG. Default None: with measures or segments.",
-              cli=Cli(("evaluate", "sql"), flag=True)),
-    Parameter("bootstrap", 0, "int",
-              "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
-              "95% percentile bootstrap interval of each mean from N resamples of the queries, computed in "
-              "SQL (Efron & Tibshirani 1993, ch. 13).", cli=Cli(("evaluate", "plot", "sql"), metavar="N", parse=int)),
-    Parameter("seed", 0, "int",
-              "non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on "
-              "every engine and version: sql/random_draws.sql.j2).", cli=Cli(("evaluate", "plot", "compare", "sql"),
-                                                                              metavar="S", parse=int)),
-    Parameter("judgments", None, "path, table name, relation or frame",
-              "relevance judgments (qrels) with the query, item and label columns: labels and the ideal "
-              "ranking come from here.", cli=Cli(RUNS + ("sql",), metavar="FILE")),
-    Parameter("input_format", None, "str | None", "force the ranking file's format (its ending decides otherwise).",
-              choices=FORMATS, cli=Cli(RUNS)),
-    Parameter("judgments_format", None, "str | None", "force the judgments file's format.", choices=FORMATS,
-              cli=Cli(RUNS)),
-    Parameter("threads", None, "int | None",
-              f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core).",
-              cli=Cli(("evaluate",), metavar="N", parse=int)),
-    Parameter("memory_limit", "1500MB", "str | None",
-              "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
-              "(None, command line 'none': DuckDB's own, 80% of RAM).",
-              cli=Cli(RUNS, metavar="SIZE", parse=size_from_text)),
-    Parameter("temp_directory", None, "str | None",
-              "the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB "
-              "to spill to (default: the system's temp dir); that folder is removed when the result is closed "
-              "or collected, on an error, and at exit.", cli=Cli(RUNS, metavar="DIR")),
-    Parameter("max_bootstrap_draws", MAX_BOOTSTRAP_DRAWS, "int",
-              "largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local run "
-              "draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB "
-              "of temp files and 3 minutes on 2 cores).", cli=Cli(("evaluate", "plot"), metavar="N", parse=int)),
-    Parameter("dialect", "duckdb", "str", "the engine the SQL is for (transpiled by sqlglot).",
-              choices=tuple(DIALECTS), cli=Cli(("sql",))),
-    Parameter("item_type", "text", "str",
-              "the item ids' type, needed for an item-id tie-break when no data is read (text compares in "
-              "byte order).", choices=ITEM_TYPES, cli=Cli(("sql",))),
-    Parameter("id_types", None, "dict[str, str] | None", "the id columns' types as the engine writes them (query=INT64 "
-              "judgments_query=STRING; roles query, item, judgments_query, judgments_item): ids are then compared "
-              "as evaluate compares them (as text when they differ). Else as stored.", cli=Cli(("sql",), "ROLE=TYPE", "+")),
-    Parameter("segmented_judgments", False, "bool",
-              "with segments: the judgments carry the segment columns (judgments per (segment, query)).",
-              cli=Cli(("sql",), flag=True)),
-    Parameter("permutations", 10_000, "int",
-              "sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer).",
-              cli=Cli(("compare",), metavar="N", parse=int)),
-)
+#: Cutoffs of ``plot`` when the caller gives none (the k axis); measures of ``compare``.
+PLOTTED_CUTOFFS: tuple[int, ...] = tuple(range(1, 21))
+COMPARED_MEASURES: tuple[str, ...] = ("nDCG@10",)
+#: The Python entry points on a warehouse connection: there dialect and item_type default to None.
+ON_A_CONNECTION = {
+    "dialect": Variant(None, DialectName | None,
+                       'with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" '
+                       'or "duckdb" (a SparkSession: "spark" by default).'),
+    "item_type": Variant(None, ItemType | None,
+                         'with a warehouse connection: the item ids\' type ("text" or "number"; default: from one '
+                         "fetched id)."),
+}
+T = TypeVar("T")
+
+
+def option(default: T, doc: str, cli: Cli | None = None, **variants: Variant) -> T:
+    """One option's declaration in :class:`Given`: its default, documentation, command-line spelling,
+    and how an entry point takes it otherwise (``plot=Variant(...)``, by the function's name)."""
+    return field(default=default, metadata={"doc": doc, "cli": cli, "variants": variants})
+
+
+@dataclass(frozen=True)
+class Given:
+    """Every option of every entry point, declared once, in signature order: its type (the
+    annotation: a ``Literal`` lists the allowed values), its default, documentation and
+    command-line spelling. :data:`PARAMETERS` is this table as data; :data:`DEFAULTS` the
+    defaults, which the public signatures name (``gain: GainOption = DEFAULTS.gain``).
+
+    First the options of the metric SQL (every entry point, dbt too), then those of the
+    summary, then those of the runners.
+    """
+
+    k: Cutoffs = option(
+        DEFAULT_CUTOFFS,
+        'cutoff(s): positive int(s); None or "all" is the whole list. Default: 1, 3, 5, 10, 20 and the '
+        "whole list. With measures the cutoffs are in the names (giving k too raises OptionError).",
+        Cli(("evaluate", "plot", "sql"), metavar="K", nargs="+", helps={
+            "evaluate": "cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)",
+            "sql": "cutoffs: positive integers, 'all' for the whole list (default: 1 3 5 10 20 all)",
+            "plot": "cutoffs on the x axis: positive integers, not 'all' (default: 1 2 ... 20)"}),
+        plot=Variant(PLOTTED_CUTOFFS, Sequence[int], "the cutoffs on the x axis: positive integers (default 1 .. 20)."))
+    query_col: str = option("query_id", 'query id column name (case-sensitive; default "query_id").',
+                            Cli(ALL, metavar="NAME"))
+    item_col: str = option("item_id", 'item id column name (default "item_id").', Cli(ALL, metavar="NAME"))
+    score_col: str | None = option(None, 'score column, higher is better (default "score").',
+                                      Cli(ALL, metavar="NAME"))
+    rank_col: str | None = option(
+        None, "logged rank column (1 = top; smaller is better), used instead of a score; giving both "
+        "score_col and rank_col raises OptionError.", Cli(ALL, metavar="NAME"))
+    label_col: str = option(
+        "label", 'relevance label column (number >= 0; of the judgments when they are given; default "label").',
+        Cli(ALL, metavar="NAME"))
+    label: str | None = option(
+        None, "a relevance label computed from the input's columns, instead of label_col: a SQL expression "
+        "of column names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, "
+        "CASE, COALESCE, LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN "
+        "watch_seconds >= 180 THEN 2 WHEN watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' "
+        "columns when judgments are given. Parsed by sqlglot, names quoted, nothing else accepted "
+        "(ndcg_sql/labels.py).", Cli(ALL, metavar="EXPR"))
+    gain: GainOption = option(
+        "exponential",
+        '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
+        "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3).",
+        Cli(ALL, metavar="GAIN", parse=gain_from_text))
+    discount: Discount = option(
+        "log",
+        'discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval, '
+        'scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, '
+        "1/log_b(r) for r >= b. Reported with every result.", Cli(ALL))
+    log_base: float = option(
+        2.0,
+        "b of the discount, a finite number > 1 (default 2): with discount \"log\" it scales DCG by "
+        "ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).",
+        Cli(ALL, metavar="B", parse=float))
+    ties: Ties = option(
+        "average",
+        '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
+        'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).', Cli(ALL))
+    weight_col: str | None = option(
+        None,
+        "a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the "
+        "same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w) "
+        "(scikit-learn's sample_weight, LightGBM's query weights) and the standard error "
+        "sqrt(n / (n - 1) * sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with "
+        "bootstrap, compare, or missing_queries='zero' (a query absent from the run has no weight).",
+        Cli(("evaluate", "plot", "sql"), metavar="NAME"))
+    no_relevant: NoRelevant = option(
+        "zero", 'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".', Cli(ALL))
+    missing_queries: MissingQueries = option(
+        "ignore",
+        'with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval -c).',
+        Cli(ALL))
+    unjudged: Unjudged = option(
+        "zero",
+        'with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed '
+        "before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, "
+        "pytrec_eval judged_docs_only_flag=True).", Cli(ALL))
+    measures: Names = option(
+        None,
+        "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
+        "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
+        "unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones "
+        "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in "
+        'ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order". '
+        "Per-query rows are then (query, measure, value) and the summary one row per measure.",
+        Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
+            helps={"compare": "measures in ir_measures notation (default: nDCG@10)"}),
+        compare=Variant(COMPARED_MEASURES, str | Sequence[str]))
+    convention: str | None = option(
+        None,
+        'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
+        '"trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), '
+        '"xgboost-minus" (ndcg@k-); see ndcg_sql/conventions.py. A given option with another '
+        "non-default value raises OptionError, and so do query weights or measures the tool does not have.",
+        Cli(ALL, metavar="NAME"))
+    row_col: str | None = option(
+        None,
+        'with ties="input-order" (and only then), the column holding each row\'s input position '
+        "(smaller first), e.g. a row number.", Cli(ALL, metavar="NAME"))
+    score_precision: ScorePrecision = option(
+        "double",
+        '"double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as '
+        "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).", Cli(ALL))
+    negative_labels: NegativeLabels = option(
+        "error", '"error" (InputError), or "zero" (count as label 0, as trec_eval).', Cli(ALL))
+    segments: Names = option(
+        None,
+        "column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the "
+        "query key: every metric per (segment values, query); per-query rows carry the segment "
+        "columns and the summary has one row per (segment values, k or measure). Judgments without "
+        "the segment columns apply to every segment the query occurs in; judgments with them (same "
+        'names) are per (segment, query), and only then may missing_queries be "zero".',
+        Cli(("evaluate", "compare", "sql"), metavar="COL", nargs="+"))
+    intervals: bool | None = option(
+        None,
+        "add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a "
+        "95% interval of each mean (NULL below 2 queries) that respects the range of the values, and "
+        "its method: 'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), "
+        "'normal, clipped to [0, 1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, "
+        "AP, RR), 'normal' for CG and DCG. Default None: with measures or segments.",
+        Cli(("evaluate", "sql"), flag=True))
+    bootstrap: int = option(
+        0,
+        "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
+        "95% percentile bootstrap interval of each mean from N resamples of the queries, computed in "
+        "SQL (Efron & Tibshirani 1993, ch. 13).", Cli(("evaluate", "plot", "sql"), metavar="N", parse=int))
+    seed: int = option(
+        0,
+        "non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on "
+        "every engine and version: sql/random_draws.sql.j2).",
+        Cli(("evaluate", "plot", "compare", "sql"), metavar="S", parse=int))
+    judgments: Source = option(
+        None,
+        "relevance judgments (qrels) with the query, item and label columns: labels and the ideal "
+        "ranking come from here.", Cli(RUNS + ("sql",), metavar="FILE"))
+    input_format: Format | None = option(
+        None, "force the ranking file's format (its ending decides otherwise).", Cli(RUNS))
+    judgments_format: Format | None = option(None, "force the judgments file's format.", Cli(RUNS))
+    threads: int | None = option(
+        None, f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core).",
+        Cli(("evaluate",), metavar="N", parse=int))
+    # 1500MB: large logs spill to disk instead of growing hash tables and sorts up to DuckDB's own
+    # default (80 % of RAM); a 100M-row log peaks at about 1.6 GB with it and runs as fast as
+    # without (README, Performance).
+    memory_limit: str | None = option(
+        "1500MB",
+        "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
+        "(None, command line 'none': DuckDB's own, 80% of RAM).",
+        Cli(RUNS, metavar="SIZE", parse=size_from_text))
+    temp_directory: str | os.PathLike[str] | None = option(
+        None,
+        "the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB "
+        "to spill to (default: the system's temp dir); that folder is removed when the result is closed "
+        "or collected, on an error, and at exit.", Cli(RUNS, metavar="DIR"))
+    max_bootstrap_draws: int = option(
+        MAX_BOOTSTRAP_DRAWS,
+        "largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local run "
+        "draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB "
+        "of temp files and 3 minutes on 2 cores).", Cli(("evaluate", "plot"), metavar="N", parse=int))
+    dialect: DialectName = option(
+        "duckdb", "the engine the SQL is for (transpiled by sqlglot).", Cli(("sql",)), **{
+            entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "plot")})
+    item_type: ItemType = option(
+        "text",
+        "the item ids' type, needed for an item-id tie-break when no data is read (text compares in "
+        "byte order).", Cli(("sql",)), **{entry: ON_A_CONNECTION["item_type"] for entry in ("evaluate", "compare", "plot")})
+    id_types: Mapping[str, str] | Iterable[str] | None = option(
+        None,
+        "the id columns' types as the engine writes them, by role (query, item, judgments_query, "
+        'judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as '
+        '"query=INT64". Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in '
+        "TREC form when the two sides differ), and known item ids decide item_type. A role not given, a type "
+        "not listed (ndcg_sql/dialects.py type_names), or None: compared as stored.",
+        Cli(("sql",), "ROLE=TYPE", "+"))
+    segmented_judgments: bool = option(
+        False, "with segments: the judgments carry the segment columns (judgments per (segment, query)).",
+        Cli(("sql",), flag=True))
+    permutations: int = option(
+        10_000, f"sign patterns of compare's permutation test (1 .. {MAX_PERMUTATIONS:,}; exact when 2^queries "
+        "is fewer).", Cli(("compare",), metavar="N", parse=int))
+
+
+#: The defaults, typed: what the public signatures name as their defaults.
+DEFAULTS = Given()
+_TYPES = get_type_hints(Given)
+#: Every option, in signature order (:class:`Given` as data).
+PARAMETERS: tuple[Parameter, ...] = tuple(
+    Parameter(f.name, f.default, _TYPES[f.name], f.metadata["doc"], literal_choices(_TYPES[f.name]),
+              f.metadata["cli"], f.metadata["variants"])
+    for f in fields(Given))
 BY_NAME = {p.name: p for p in PARAMETERS}
 #: The options of the metric SQL and its summary: what every entry point resolves the same way
 #: (sql/options/ndcg_context.sql).

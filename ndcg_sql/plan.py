@@ -15,20 +15,27 @@ query reads, Snowflake and Databricks the compute, which the scans dominate), th
 the input checks and of the queries' coverage (:func:`with_counts`), each statement names
 every input table once (:func:`reading_input_once`), and the per-query rows, when asked, come
 in the same statement (:func:`with_per_query_rows`).
+
+:func:`sql_plan` resolves the options of ``to_sql`` for its dialect, from table names or files.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any, Iterable, Mapping, Sequence
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.optimizer.eliminate_ctes import eliminate_ctes
 
-from . import templates
+from . import context, dialects, templates
 from .context import Resolved
-from .sql_text import over_ctes
+from .errors import OptionError
+from .id_types import type_names as id_type_names
+from .parameters import DEFAULTS, METRIC
+from .request import Request
+from .sql_text import file_relation, over_ctes, table_name
 
 #: Step names (CTE names in one statement).
 PER_QUERY = "per_query_rows"
@@ -45,7 +52,7 @@ RANDOM_PRIME = 2**31 - 1
 class Steps:
     """Steps as the CTEs of one statement (DuckDB source SQL)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.parts: list[tuple[str, str]] = []
 
     def add(self, name: str, sql: str, keep: bool = False) -> str:
@@ -54,7 +61,7 @@ class Steps:
         self.parts.append((name, sql))
         return name
 
-    def statement(self, sql: str) -> exp.Expression | str:
+    def statement(self, sql: str) -> exp.Expr | str:
         """``sql`` with every step before it, as one statement."""
         return over_ctes(self.parts, sql) if self.parts else sql
 
@@ -73,7 +80,7 @@ def per_query_rows(steps: Steps, resolved: Resolved, keep: bool) -> str:
     return steps.add(PER_QUERY if resolved.measures is None else MEASURE_ROWS, text, keep)
 
 
-def per_query_statement(resolved: Resolved, ordered: bool = False) -> str | exp.Expression:
+def per_query_statement(resolved: Resolved, ordered: bool = False) -> str | exp.Expr:
     """The per-query rows as one statement: the NDCG rows (``ordered``: by query and k), or
     the long rows of named measures (sql/measure_rows.sql.j2, ordered by measure and query),
     with the CTEs its parts share written once at the top (Spark refuses a CTE name defined
@@ -137,7 +144,7 @@ def reading_input_once(resolved: Resolved) -> Resolved:
     return dataclasses.replace(resolved, context={**resolved.context, "read_input_once": True})
 
 
-def item_probe(resolved: Resolved) -> exp.Expression:
+def item_probe(resolved: Resolved) -> exp.Expr:
     """One item id of the ranking (sql/item_probe.sql.j2), with only the CTEs it reads: the
     judgments are not named."""
     tree = sqlglot.parse_one(templates.render("item_probe.sql.j2", **resolved.context), read="duckdb")
@@ -154,12 +161,14 @@ def coverage_sql(resolved: Resolved) -> str:
     return templates.render("coverage.sql.j2", **resolved.context)
 
 
-def with_counts(statement: exp.Expression, counts: list[tuple[str, list[str]]]) -> exp.Expression:
+def with_counts(statement: exp.Expr | str, counts: list[tuple[str, list[str]]]) -> exp.Expr:
     """The summary ``statement`` (one SELECT with its CTEs) with the one-row relations
     ``counts`` (step name, its columns), CTEs of it, cross-joined: their columns come first
     on every row, in the order given, then the summary's own, in its order. (A summary
     without rows, possible with segments only when no query was evaluated, then carries no
     count: the caller counts apart.)"""
+    if isinstance(statement, str):  # a statement of no step (Steps.statement)
+        statement = sqlglot.parse_one(statement, read="duckdb")
     if not counts:
         return statement
     columns = [exp.column(column, table=name) for name, names in counts for column in names]
@@ -174,7 +183,7 @@ SUMMARY_ROWS = "summary_rows"
 ROW_PART = "row_part"
 
 
-def _output_columns(select: exp.Expression, ctes: dict[str, exp.Expression]) -> list[exp.Identifier]:
+def _output_columns(select: exp.Expr, ctes: dict[str, exp.Expr]) -> list[exp.Identifier]:
     """The identifiers of a query's output columns, a ``t.*`` read from the CTE ``t`` names."""
     if isinstance(select, exp.Union):
         return _output_columns(select.left, ctes)
@@ -196,8 +205,8 @@ def _output_columns(select: exp.Expression, ctes: dict[str, exp.Expression]) -> 
     return found
 
 
-def with_per_query_rows(statement: exp.Expression, per_query: str, order: str
-                        ) -> tuple[exp.Expression, list[str], list[str]]:
+def with_per_query_rows(statement: exp.Expr, per_query: str, order: str
+                        ) -> tuple[exp.Expr, list[str], list[str]]:
     """The summary ``statement`` (one SELECT with its CTEs, the counts beside it: :func:`with_counts`)
     and the per-query rows of its CTE ``per_query``, in one statement: a warehouse then reads the input
     in one statement, not two. The rows are a UNION ALL: ``row_part`` 0 for a summary row (its columns
@@ -264,8 +273,48 @@ def per_query_order(resolved: Resolved) -> str:
 def evaluated(summary: list[dict], resolved: Resolved) -> int:
     """How many queries (with segments, (segment, query) pairs) were evaluated: the sum, over
     the summary rows of the first cutoff or measure, of their ``evaluated`` count."""
+    first: int | str | None
     if resolved.measures is None:
         first_key, first = "k", resolved.options.cutoffs[0]
     else:
         first_key, first = "measure", resolved.measures[0].name
     return sum(int(row["evaluated"] or 0) for row in summary if row[first_key] == first)
+
+
+def sql_plan(
+    table: str | Sequence[str] | None = None,
+    *,
+    file: str | None = None,
+    judgments_table: str | Sequence[str] | None = None,
+    judgments_file: str | None = None,
+    dialect: str = DEFAULTS.dialect,
+    item_type: str = DEFAULTS.item_type,
+    segmented_judgments: bool = DEFAULTS.segmented_judgments,
+    id_types: Mapping[str, str] | Iterable[str] | None = DEFAULTS.id_types,
+    **options: Any,
+) -> tuple[context.Resolved, dialects.Dialect]:
+    """The options of :func:`ndcg_sql.to_sql` resolved for its dialect: (resolved options and context, dialect).
+    ``options``: the metric options of :func:`ndcg_sql.to_sql`.
+
+    Raises:
+        OptionError: as :func:`ndcg_sql.to_sql`.
+        TypeError: an option that is not a metric option.
+    """
+    unknown = set(options) - set(METRIC)
+    if unknown:
+        raise TypeError(f"sql_plan() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
+    if (table is None) == (file is None):
+        raise OptionError("give exactly one of table and file")
+    target = dialects.get(dialect)
+    if target.name != "duckdb" and (file is not None or judgments_file is not None):
+        raise OptionError(f"files can be read by DuckDB only; for {target.name} give table names")
+    run = table_name(table, target.name) if table is not None else file_relation(str(file), "run")
+    judged = None
+    if judgments_table is not None:
+        judged = table_name(judgments_table, target.name)
+    elif judgments_file is not None:
+        judged = file_relation(judgments_file, "judgments")
+    hints = {"id_types": id_type_names(id_types)} if id_types is not None else None
+    resolved = context.resolve(Request(**options).metric(), run, judged, dialect=target.name, item_type=item_type,
+                               segmented_judgments=segmented_judgments, hints=hints)
+    return resolved, target

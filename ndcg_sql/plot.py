@@ -8,17 +8,23 @@ interval computed in SQL (``evaluate(bootstrap=N, seed=S)``,
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Mapping, Sequence
 
 from . import activity, writing
 from .api import evaluate
+from .dialects import DialectName
 from .errors import MissingDependency, OptionError
+from .parameters import (DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
+                         NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 
 #: The box plots' own colours, none of which is a run's line colour (matplotlib's cycle):
 #: the median line and the mean marker, explained on the panel.
 MEDIAN_COLOUR = "black"
 MEAN_MARKER = dict(marker="^", markerfacecolor="white", markeredgecolor="black", markersize=7)
+#: plot's own arguments; the others are evaluate's options, passed for every run.
+_OWN = ("runs", "output", "k", "distribution", "title")
 
 
 def ticks(cutoffs: Sequence[int]) -> list[int]:
@@ -42,36 +48,128 @@ def run_labels(paths: list[str]) -> list[str]:
 
 
 def plot(
-    runs: Mapping[str, object] | Sequence[object],
-    output: str,
-    k: Sequence[int] = tuple(range(1, 21)),
+    runs: Mapping[str, Source] | Sequence[Source],
+    output: str | os.PathLike[str],
+    k: Sequence[int] = PLOTTED_CUTOFFS,
     *,
-    bootstrap: int = 0,
-    seed: int = 0,
+    judgments: Source = DEFAULTS.judgments,
+    con: object = None,
     distribution: int | None = None,
     title: str | None = None,
-    **options,
-) -> dict:
+    query_col: str = DEFAULTS.query_col,
+    item_col: str = DEFAULTS.item_col,
+    score_col: str | None = DEFAULTS.score_col,
+    rank_col: str | None = DEFAULTS.rank_col,
+    label_col: str = DEFAULTS.label_col,
+    label: str | None = DEFAULTS.label,
+    gain: GainOption = DEFAULTS.gain,
+    discount: Discount = DEFAULTS.discount,
+    log_base: float = DEFAULTS.log_base,
+    ties: Ties = DEFAULTS.ties,
+    weight_col: str | None = DEFAULTS.weight_col,
+    no_relevant: NoRelevant = DEFAULTS.no_relevant,
+    missing_queries: MissingQueries = DEFAULTS.missing_queries,
+    unjudged: Unjudged = DEFAULTS.unjudged,
+    convention: str | None = DEFAULTS.convention,
+    row_col: str | None = DEFAULTS.row_col,
+    score_precision: ScorePrecision = DEFAULTS.score_precision,
+    negative_labels: NegativeLabels = DEFAULTS.negative_labels,
+    bootstrap: int = DEFAULTS.bootstrap,
+    seed: int = DEFAULTS.seed,
+    input_format: Format | None = DEFAULTS.input_format,
+    judgments_format: Format | None = DEFAULTS.judgments_format,
+    threads: int | None = DEFAULTS.threads,
+    memory_limit: str | None = DEFAULTS.memory_limit,
+    temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    max_bootstrap_draws: int = DEFAULTS.max_bootstrap_draws,
+    dialect: DialectName | None = None,
+    item_type: ItemType | None = None,
+) -> dict[str, list[dict[str, object]]]:
     """Write a PNG of mean NDCG@k against k, one line per run.
+
+    Each run is evaluated by :func:`ndcg_sql.evaluate` with the options given here; with
+    weight_col the lines are weighted means (the title says so; not with bootstrap), with
+    bootstrap=N a shaded 95% percentile bootstrap band from N resamples of the queries (fixed
+    by ``seed``). The y axis runs from 0 to 1, the whole range of NDCG, so that the heights of
+    two runs compare as ratios; the k axis labels k = 1 (the first cutoff) and about ten others.
 
     Args:
         runs: {label: ranking} or a list of rankings (labelled by position,
             or by path when given as strings); each as :func:`ndcg_sql.evaluate` takes.
         output: the PNG path; an existing file is replaced (atomically: :func:`ndcg_sql.writing.atomic`),
             never one of the runs or the judgments.
-        k: the cutoffs on the x axis (positive integers).
-        bootstrap: with N > 0, a shaded 95% percentile bootstrap band from N
-            resamples of the queries (fixed by ``seed``).
+        con: as :func:`ndcg_sql.evaluate`'s (default: a new connection per run).
         distribution: with a cutoff d, a second panel shows the per-query
             NDCG@d of each run (box plot in the run's colour: quartiles, the
             median as a black line, whiskers at 1.5 IQR, the mean as a white
             triangle; the panel's title says so); d must be among ``k``.
         title: the plot title (default: the options used).
-        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, weight_col, con, ...);
-            with weight_col the lines are weighted means (the title says so; not with bootstrap).
 
-    The y axis runs from 0 to 1, the whole range of NDCG, so that the heights of two runs
-    compare as ratios; the k axis labels k = 1 (the first cutoff) and about ten others.
+    Keyword Args:
+        k: the cutoffs on the x axis: positive integers (default 1 .. 20).
+        judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
+            come from here. Default: None.
+        query_col: query id column name (case-sensitive; default "query_id").
+        item_col: item id column name (default "item_id").
+        score_col: score column, higher is better (default "score").
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col
+            and rank_col raises OptionError. Default: None.
+        label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
+        label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
+            names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
+            LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
+            watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label:
+            gain} of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in
+            trec_eval, scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r <
+            b, 1/log_b(r) for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by
+            ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
+            trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
+        weight_col: a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the
+            same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w)
+            (scikit-learn's sample_weight, LightGBM's query weights) and the standard error sqrt(n / (n - 1) *
+            sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with bootstrap, compare, or
+            missing_queries='zero' (a query absent from the run has no weight). Default: None.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default:
+            'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0,
+            trec_eval -c). Default: 'ignore'.
+        unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
+            pytrec_eval judged_docs_only_flag=True). Default: 'zero'.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does:
+            "trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus"
+            (ndcg@k-); see ndcg_sql/conventions.py. A given option with another non-default value raises
+            OptionError, and so do query weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller
+            first), e.g. a row number. Default: None.
+        score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
+            trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
+        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the
+            95% percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
+            Tibshirani 1993, ch. 13). Default: 0.
+        seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
+            engine and version: sql/random_draws.sql.j2). Default: 0.
+        input_format: force the ranking file's format (its ending decides otherwise). Default: None.
+        judgments_format: force the judgments file's format. Default: None.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
+            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1500MB'.
+        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for
+            DuckDB to spill to (default: the system's temp dir); that folder is removed when the result is closed or
+            collected, on an error, and at exit.
+        max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
+            run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
+            files and 3 minutes on 2 cores).
+        dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
+            "duckdb" (a SparkSession: "spark" by default). Default: None.
+        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched
+            id).
 
     Returns:
         {label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers.
@@ -80,7 +178,10 @@ def plot(
         MissingDependency: matplotlib is not installed (an ImportError naming the extra).
         OptionError: no run, a k that is not a positive integer, ``output`` is one of the inputs.
         OSError: ``output`` cannot be written (the message names it and the cause).
+        TypeError: a keyword that is not an option of plot.
     """
+    # the options of evaluate, for every run: every argument but plot's own
+    options = {name: value for name, value in locals().items() if name not in _OWN}
     try:
         import matplotlib
 
@@ -97,7 +198,7 @@ def plot(
         raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
     if distribution is not None and distribution not in cutoffs:
         raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
-    writing.refuse_inputs({"output": output}, [*runs.values(), options.get("judgments")])
+    writing.refuse_inputs({"output": output}, [*runs.values(), judgments])
     plotted = {}
     spread = {}
     if distribution is None:
@@ -106,8 +207,8 @@ def plot(
         figure, (axes, box_axes) = plt.subplots(1, 2, figsize=(11, 4.5), gridspec_kw={"width_ratios": [3, 2]})
     colours = {}
     for label, run in runs.items():
-        with activity.doing(options.get("con"), f"run {label}"):
-            result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
+        with activity.doing(con, f"run {label}"):
+            result = evaluate(run, k=cutoffs, **options)
         with result:  # its temp tables go once read
             points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
                       for r in result.summary_records()]
@@ -126,10 +227,10 @@ def plot(
     axes.set_ylim(0.0, 1.02)  # NDCG lies in [0, 1]; a little room for points at 1
     axes.set_xlabel("k")
     axes.set_ylabel("mean NDCG@k")
-    gain = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
+    gain_shown = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
     label_used = options_used.get("label")
     weighted = f" weighted by {options_used['weight_col']}" if options_used.get("weight_col") else ""
-    axes.set_title(title or f"gain={gain} ties={options_used['ties']} ideal={options_used['ideal']}{weighted}"
+    axes.set_title(title or f"gain={gain_shown} ties={options_used['ties']} ideal={options_used['ideal']}{weighted}"
                    + (f"\nlabel: {label_used if len(label_used) <= 90 else label_used[:87] + '...'}" if label_used else "")
                    + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
     axes.grid(True, alpha=0.3)

@@ -54,10 +54,12 @@ class Found:
         Raises:
             InputError: an id column has no text form.
         """
-        if self.judgments is None:
+        ranking, judgments = self.ranking, self.judgments
+        if ranking is None or judgments is None:
             return None, None
-        found = id_types.forms({name: self.ranking[name] for name in (columns.query, columns.item)},
-                               {name: self.judgments[name] for name in (columns.j_query, columns.j_item)}, columns,
+        found = id_types.forms({name: ranking[name] for name in (columns.query, columns.item)},
+                               {name: judgments[name] for name in (columns.j_query, columns.j_item) if name is not None},
+                               columns,
                                as_text=as_text, kind_of=partial(id_types.warehouse_kind, executor.dialect))
         return {"id_forms": found.forms}, found.item_type
 

@@ -149,7 +149,7 @@ def _result(executor: Executor, resolved: Resolved, rows, summary, coverage: dic
 
 class WarehouseStatement(NamedTuple):
     """A warehouse's one statement (DuckDB-source tree) and how to read its rows."""
-    statement: object
+    statement: exp.Expr
     count_names: list[str]  # the counts that lead each summary row
     summary_names: list[str] | None  # with the per-query rows: the summary's columns (counts first)
     per_query_names: list[str] | None  # with the per-query rows: theirs
@@ -215,8 +215,9 @@ def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
                     else " (check=False: the input was not checked)")
             ) from failed.__cause__
     per_query_rows = None
-    if per_query_names is not None:  # row_part 0: summary rows, 1: per-query rows (plan.with_per_query_rows)
-        parts = {0: [], 1: []}
+    if per_query_names is not None and summary_names is not None:
+        # row_part 0: summary rows, 1: per-query rows (plan.with_per_query_rows)
+        parts: dict[int, list[tuple]] = {0: [], 1: []}
         for row in rows:
             parts[int(row[0])].append(row[1:])
         names, rows = summary_names, [row[:len(summary_names)] for row in parts[0]]

@@ -49,7 +49,7 @@ def file_relation(path: str, role: str, fmt: str | None = None) -> str:
     functions = {"parquet": "read_parquet", "csv": "read_csv", "json": "read_json"}
     if fmt not in functions:
         raise OptionError(f"{path}: SQL text can read Parquet, CSV or JSON files; load a {fmt} file into a table first")
-    arguments = [exp.Literal.string(str(path))]
+    arguments: list[exp.Expr] = [exp.Literal.string(str(path))]
     if fmt == "parquet":
         # a Parquet file's min/max statistics leave NaN out; without this DuckDB trusts them and may
         # answer a NaN test from them (no NaN seen), so a NaN label would pass the input checks
@@ -57,7 +57,7 @@ def file_relation(path: str, role: str, fmt: str | None = None) -> str:
     return exp.func(functions[fmt], *arguments).sql(dialect="duckdb")
 
 
-def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:
+def transpile(sql: str | exp.Expr, dialect: dialects.Dialect) -> str:
     """DuckDB source SQL (text or sqlglot tree) in ``dialect``.
 
     Raises:
@@ -71,7 +71,7 @@ def transpile(sql: str | exp.Expression, dialect: dialects.Dialect) -> str:
     return text + "\n"
 
 
-def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
+def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expr:
     """One statement: each (name, query) of ``parts`` as a CTE of that name,
     then ``outer_sql``. Every CTE the parts and ``outer_sql`` define, nested
     in subqueries too, is hoisted to the one WITH (before the CTE whose body
@@ -83,7 +83,7 @@ def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
         ValueError: two parts define a CTE of the same name differently.
     """
     ctes: list[exp.CTE] = []
-    seen: dict[str, exp.Expression] = {}
+    seen: dict[str, exp.Expr] = {}
 
     def take(cte: exp.CTE) -> None:
         text = cte.this  # sqlglot trees compare by structure
@@ -94,7 +94,7 @@ def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expression:
         seen[cte.alias] = text
         ctes.append(cte)
 
-    def hoist(tree: exp.Expression) -> exp.Expression:
+    def hoist(tree: exp.Expr) -> exp.Expr:
         """Move every WITH inside ``tree`` (its own first) out to ``ctes``; return ``tree`` without them."""
         own = tree.args.get("with_")
         if own is not None:

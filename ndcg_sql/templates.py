@@ -60,6 +60,11 @@ def render(template: str, **context) -> str:
     return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
+def macro(template: str, name: str) -> Callable[..., str]:
+    """The macro ``name`` of ``sql/<template>`` as a function (e.g. ``macro("ids.sql.j2", "id_of")``)."""
+    return getattr(environment().get_template(template).module, name)
+
+
 @lru_cache(maxsize=1)
 def option_macro_files() -> dict[str, str]:
     """{file name: text} of the option macros (``sql/options/*.sql``)."""

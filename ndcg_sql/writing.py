@@ -39,7 +39,7 @@ def _files(given) -> list[str]:
     return [path for path, in matched if os.path.isfile(path)]
 
 
-def refuse_inputs(outputs: Mapping[str, object], inputs: Iterable[object]) -> None:
+def refuse_inputs(outputs: Mapping[str, str | os.PathLike[str] | None], inputs: Iterable[object]) -> None:
     """Refuse an output that is one of the inputs (the same file, however named: a relative
     path, a symbolic or hard link, a file a pattern matches).
 
@@ -59,6 +59,8 @@ def refuse_inputs(outputs: Mapping[str, object], inputs: Iterable[object]) -> No
     if not existing:
         return  # an output that does not exist yet is no input
     for given in inputs:
+        if not isinstance(given, (str, os.PathLike)):
+            continue  # a relation, a frame: no file of the user's
         for path in _files(given):
             found = os.stat(path)
             if (found.st_dev, found.st_ino) in existing:
@@ -101,10 +103,10 @@ def atomic(path, binary: bool = False):
             file of its own passes unchanged).
     """
     target = os.path.realpath(path)
-    kind = dict(mode="wb") if binary else dict(mode="w", encoding="utf-8", newline="")
+    mode, encoding, newline = ("wb", None, None) if binary else ("w", "utf-8", "")
     if os.path.exists(target) and not os.path.isfile(target) and not os.path.isdir(target):
         try:
-            with open(target, **kind) as handle:
+            with open(target, mode, encoding=encoding, newline=newline) as handle:
                 yield handle
         except OSError as error:
             if error.filename not in (None, target):
@@ -112,17 +114,17 @@ def atomic(path, binary: bool = False):
             raise _failed(path, error) from error
         return
     try:
-        mode = os.stat(target).st_mode & 0o7777 if os.path.isfile(target) else _new_file_mode()
+        permissions = os.stat(target).st_mode & 0o7777 if os.path.isfile(target) else _new_file_mode()
         descriptor, temporary = tempfile.mkstemp(prefix=f".{Path(target).name}.", suffix=".tmp",
                                                  dir=os.path.dirname(target))
     except OSError as error:
         raise _failed(path, error) from error
     try:
-        with os.fdopen(descriptor, **kind) as handle:
+        with os.fdopen(descriptor, mode, encoding=encoding, newline=newline) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
+        os.chmod(temporary, permissions)
         os.replace(temporary, target)
     except OSError as error:
         if error.filename not in (None, temporary):

@@ -30,13 +30,11 @@
   {%- set segments = ndcg_sql._segment_list(options['segments'], options['query_col']) -%}
   {%- set segment_cols = [] -%}
   {%- for name in segments -%}{%- do segment_cols.append(ndcg_sql.quote_identifier(name)) -%}{%- endfor -%}
-  {%- set bootstrap, seed, intervals = options['bootstrap'], options['seed'], options['intervals'] -%}
+  {%- set bootstrap, intervals = options['bootstrap'], options['intervals'] -%}
   {%- if bootstrap is not integer or not 0 <= bootstrap <= table['max_replicates'] -%}
     {{ fail("bootstrap must be an integer from 0 to " ~ table['max_replicates'] ~ "; got " ~ ndcg_sql._shown(bootstrap)) }}
   {%- endif -%}
-  {%- if seed is not integer or not 0 <= seed < 9223372036854775808 -%}
-    {{ fail("seed must be a non-negative integer; got " ~ ndcg_sql._shown(seed)) }}
-  {%- endif -%}
+  {%- set seed = ndcg_sql._checked_seed(options['seed']) -%}
   {%- if intervals is not none and intervals is not boolean -%}
     {{ fail("intervals must be True, False or None (with measures or segments); got " ~ ndcg_sql._shown(intervals)) }}
   {%- endif -%}
