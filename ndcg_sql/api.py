@@ -9,8 +9,8 @@ data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on Du
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
-from typing import Iterable, Mapping, Sequence
 
 import duckdb
 
@@ -21,6 +21,7 @@ from .executors import StatementFailed, Warehouse
 from .parameters import (DEFAULTS, STATEMENTS, Cutoffs, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Statement, Ties,
                          Unjudged)
+from .plan import sql_plan
 from .request import Request
 from .results import Result
 from .sql_text import table_name, transpile
@@ -102,62 +103,61 @@ def evaluate(
         query_col: query id column name (case-sensitive; default "query_id").
         item_col: item id column name (default "item_id").
         score_col: score column, higher is better (default "score").
-        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col
-            and rank_col raises OptionError. Default: None.
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col and
+            rank_col raises OptionError. Default: None.
         label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
         label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
             sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
-        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label:
-            gain} of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
-        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in
-            trec_eval, scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r <
-            b, 1/log_b(r) for r >= b. Reported with every result. Default: 'log'.
-        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by
-            ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
+            of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval,
+            scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, 1/log_b(r)
+            for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by ln(2)/ln(b)
+            as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
         ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
             trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
         weight_col: a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the
             same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w)
-            (scikit-learn's sample_weight, LightGBM's query weights) and the standard error sqrt(n / (n - 1) *
-            sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with bootstrap, compare, or
+            (scikit-learn's sample_weight, LightGBM's query weights) and the standard error sqrt(n / (n - 1) * sum(w^2
+            (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with bootstrap, compare, or
             missing_queries='zero' (a query absent from the run has no weight). Default: None.
-        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default:
-            'zero'.
-        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0,
-            trec_eval -c). Default: 'ignore'.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default: 'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval
+            -c). Default: 'ignore'.
         unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
-            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
-            pytrec_eval judged_docs_only_flag=True). Default: 'zero'.
-        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k,
-            DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most
-            unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as
-            P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in
-            ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order".
-            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
-        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does:
-            "trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus"
-            (ndcg@k-); see ndcg_sql/conventions.py. A given option with another non-default value raises
-            OptionError, and so do query weights or measures the tool does not have. Default: None.
-        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller
-            first), e.g. a row number. Default: None.
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval
+            judged_docs_only_flag=True). Default: 'zero'.
+        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
+            P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
+            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
+            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
+            the summary one row per measure. Default: None.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
+            (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
+            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
+            weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
+            e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
         negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
-        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query
-            key: every metric per (segment values, query); per-query rows carry the segment columns and the summary
-            has one row per (segment values, k or measure). Judgments without the segment columns apply to every
-            segment the query occurs in; judgments with them (same names) are per (segment, query), and only then
-            may missing_queries be "zero". Default: None.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
+            every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
+            row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
+            query occurs in; judgments with them (same names) are per (segment, query), and only then may
+            missing_queries be "zero". Default: None.
         intervals: add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a 95%
             interval of each mean (NULL below 2 queries) that respects the range of the values, and its method:
-            'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), 'normal, clipped to [0,
-            1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, AP, RR), 'normal' for CG and DCG.
-            Default None: with measures or segments.
-        bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the
-            95% percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
+            'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), 'normal, clipped to [0, 1]'
+            (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, AP, RR), 'normal' for CG and DCG. Default
+            None: with measures or segments.
+        bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the 95%
+            percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
             Tibshirani 1993, ch. 13). Default: 0.
         seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
             engine and version: sql/random_draws.sql.j2). Default: 0.
@@ -166,16 +166,15 @@ def evaluate(
         threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
         memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
             (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1500MB'.
-        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for
-            DuckDB to spill to (default: the system's temp dir); that folder is removed when the result is closed or
+        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
+            to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
-        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched
-            id).
+        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
 
     Returns:
         :class:`ndcg_sql.Result`: per-query rows, summary, the options used and query counts.
@@ -298,62 +297,61 @@ def to_sql(
         query_col: query id column name (case-sensitive; default "query_id").
         item_col: item id column name (default "item_id").
         score_col: score column, higher is better (default "score").
-        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col
-            and rank_col raises OptionError. Default: None.
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col and
+            rank_col raises OptionError. Default: None.
         label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
         label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
             sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
-        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label:
-            gain} of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
-        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in
-            trec_eval, scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r <
-            b, 1/log_b(r) for r >= b. Reported with every result. Default: 'log'.
-        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by
-            ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
+            of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval,
+            scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, 1/log_b(r)
+            for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by ln(2)/ln(b)
+            as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
         ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
             trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
         weight_col: a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the
             same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w)
-            (scikit-learn's sample_weight, LightGBM's query weights) and the standard error sqrt(n / (n - 1) *
-            sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with bootstrap, compare, or
+            (scikit-learn's sample_weight, LightGBM's query weights) and the standard error sqrt(n / (n - 1) * sum(w^2
+            (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with bootstrap, compare, or
             missing_queries='zero' (a query absent from the run has no weight). Default: None.
-        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default:
-            'zero'.
-        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0,
-            trec_eval -c). Default: 'ignore'.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default: 'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval
+            -c). Default: 'ignore'.
         unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
-            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
-            pytrec_eval judged_docs_only_flag=True). Default: 'zero'.
-        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k,
-            DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most
-            unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as
-            P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in
-            ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order".
-            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
-        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does:
-            "trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus"
-            (ndcg@k-); see ndcg_sql/conventions.py. A given option with another non-default value raises
-            OptionError, and so do query weights or measures the tool does not have. Default: None.
-        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller
-            first), e.g. a row number. Default: None.
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval
+            judged_docs_only_flag=True). Default: 'zero'.
+        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
+            P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
+            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
+            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
+            the summary one row per measure. Default: None.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
+            (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
+            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
+            weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
+            e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
         negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
-        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query
-            key: every metric per (segment values, query); per-query rows carry the segment columns and the summary
-            has one row per (segment values, k or measure). Judgments without the segment columns apply to every
-            segment the query occurs in; judgments with them (same names) are per (segment, query), and only then
-            may missing_queries be "zero". Default: None.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
+            every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
+            row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
+            query occurs in; judgments with them (same names) are per (segment, query), and only then may
+            missing_queries be "zero". Default: None.
         intervals: add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a 95%
             interval of each mean (NULL below 2 queries) that respects the range of the values, and its method:
-            'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), 'normal, clipped to [0,
-            1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, AP, RR), 'normal' for CG and DCG.
-            Default None: with measures or segments.
-        bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the
-            95% percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
+            'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), 'normal, clipped to [0, 1]'
+            (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, AP, RR), 'normal' for CG and DCG. Default
+            None: with measures or segments.
+        bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the 95%
+            percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
             Tibshirani 1993, ch. 13). Default: 0.
         seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
             engine and version: sql/random_draws.sql.j2). Default: 0.
@@ -361,12 +359,12 @@ def to_sql(
         item_type: the item ids' type, needed for an item-id tie-break when no data is read (text compares in byte
             order). Default: 'text'.
         id_types: the id columns' types as the engine writes them, by role (query, item, judgments_query,
-            judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as
-            "query=INT64". Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in
-            TREC form when the two sides differ), and known item ids decide item_type. A role not given, a type not
-            listed (ndcg_sql/dialects.py type_names), or None: compared as stored. Default: None.
-        segmented_judgments: with segments: the judgments carry the segment columns (judgments per (segment,
-            query)). Default: False.
+            judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as "query=INT64".
+            Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in TREC form when the
+            two sides differ), and known item ids decide item_type. A role not given, a type not listed
+            (ndcg_sql/dialects.py type_names), or None: compared as stored. Default: None.
+        segmented_judgments: with segments: the judgments carry the segment columns (judgments per (segment, query)).
+            Default: False.
 
     Returns:
         One SELECT statement in the dialect. Input checks are not part of it: run
@@ -384,7 +382,7 @@ def to_sql(
     request = Request.of(locals())
     if what not in STATEMENTS:
         raise OptionError(f"what must be one of {', '.join(STATEMENTS)}; got {what!r}")
-    resolved, target = plan.sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
+    resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
                                 dialect=dialect, item_type=item_type, segmented_judgments=segmented_judgments,
                                 id_types=id_types, **request.metric())
     if what == "per_query":

@@ -9,7 +9,7 @@ Student's t distribution.
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 import duckdb
 
@@ -138,56 +138,54 @@ def compare(
             paired statistics are computed by the same SQL in a local DuckDB.
 
     Keyword Args:
-        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k,
-            DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most
-            unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as
-            P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in
-            ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order".
-            Per-query rows are then (query, measure, value) and the summary one row per measure. Default:
-            ('nDCG@10',).
+        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
+            P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
+            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
+            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
+            the summary one row per measure. Default: ('nDCG@10',).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
         item_col: item id column name (default "item_id").
         score_col: score column, higher is better (default "score").
-        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col
-            and rank_col raises OptionError. Default: None.
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col and
+            rank_col raises OptionError. Default: None.
         label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
         label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
             sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
-        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label:
-            gain} of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
-        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in
-            trec_eval, scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r <
-            b, 1/log_b(r) for r >= b. Reported with every result. Default: 'log'.
-        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by
-            ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
+            of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval,
+            scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, 1/log_b(r)
+            for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by ln(2)/ln(b)
+            as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
         ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
             trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
-        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default:
-            'zero'.
-        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0,
-            trec_eval -c). Default: 'ignore'.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default: 'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval
+            -c). Default: 'ignore'.
         unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
-            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
-            pytrec_eval judged_docs_only_flag=True). Default: 'zero'.
-        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does:
-            "trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus"
-            (ndcg@k-); see ndcg_sql/conventions.py. A given option with another non-default value raises
-            OptionError, and so do query weights or measures the tool does not have. Default: None.
-        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller
-            first), e.g. a row number. Default: None.
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval
+            judged_docs_only_flag=True). Default: 'zero'.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
+            (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
+            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
+            weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
+            e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
         negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
-        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query
-            key: every metric per (segment values, query); per-query rows carry the segment columns and the summary
-            has one row per (segment values, k or measure). Judgments without the segment columns apply to every
-            segment the query occurs in; judgments with them (same names) are per (segment, query), and only then
-            may missing_queries be "zero". Default: None.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
+            every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
+            row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
+            query occurs in; judgments with them (same names) are per (segment, query), and only then may
+            missing_queries be "zero". Default: None.
         seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
             engine and version: sql/random_draws.sql.j2). Default: 0.
         input_format: force the ranking file's format (its ending decides otherwise). Default: None.
@@ -195,13 +193,12 @@ def compare(
         threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
         memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
             (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1500MB'.
-        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for
-            DuckDB to spill to (default: the system's temp dir); that folder is removed when the result is closed or
+        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
+            to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
-        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched
-            id).
+        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
         permutations: sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer).
             Default: 10000.
 

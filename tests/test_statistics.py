@@ -212,11 +212,19 @@ def test_queries_only_one_run_has_are_counted_not_paired():
 
 @pytest.mark.parametrize("kwargs, words", [
     (dict(permutations=0), "permutations must be"), (dict(seed=-1), "seed must be"),
-    (dict(k=10), "not k"),
+    (dict(seed=True), "seed must be"), (dict(seed=2**63), "seed must be"),
 ])
 def test_compare_option_errors(kwargs, words):
     with pytest.raises(ndcg_sql.OptionError, match=words):
         ndcg_sql.compare(BM25, BM25, **TREC, **kwargs)
+
+
+@pytest.mark.parametrize("name", ["k", "intervals", "bootstrap", "weight_col"])
+def test_compare_has_no_k_intervals_bootstrap_or_weights(name):
+    """compare's signature names its options: these are not among them (its cutoffs are in the
+    measures' names; its paired tests weigh every query alike)."""
+    with pytest.raises(TypeError, match=f"unexpected keyword argument '{name}'"):
+        ndcg_sql.compare(BM25, BM25, **TREC, **{name: 10})
 
 
 def test_cli_compare_json_equals_python():

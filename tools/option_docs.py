@@ -29,8 +29,8 @@ FUNCTIONS = {"ndcg_sql.api": ("evaluate", "to_sql"), "ndcg_sql.compare": ("compa
 HEADER = "    Keyword Args:\n"
 #: Documentation that gives the default itself ("(default 2)", "; default: ...", "Default: ...").
 STATES_DEFAULT = re.compile(r"\(default|; default|Default")
-#: The docstring's line length (the repository's code is at most 120 columns).
-WIDTH = 116
+#: The docstring's line length (the code's lines are at most about 120 columns).
+WIDTH = 119
 
 
 def entries(function) -> str:

@@ -1,0 +1,135 @@
+"""The public functions' signatures are the option table: each option a function takes is a
+keyword argument with the table's type and default (or its declared variant for that function),
+each choice option a ``Literal`` of the table's choices, and the docstrings (as written in the
+source, which a static reader sees) document every option with the table's text."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import typing
+
+import pytest
+
+import ndcg_sql
+from conftest import ROOT
+from ndcg_sql import cli, connections, context, dialects, parameters
+from ndcg_sql.parameters import BY_NAME, METRIC, PARAMETERS
+from ndcg_sql.plot import plot
+
+FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare": ndcg_sql.compare, "plot": plot}
+#: The metric options a function does not take, and why: compare's cutoffs are in its measures'
+#: names and its paired tests weigh every query alike; plot draws NDCG@k of whole runs.
+LEFT_OUT = {"evaluate": set(), "to_sql": set(), "compare": {"k", "intervals", "bootstrap", "weight_col"},
+            "plot": {"measures", "segments", "intervals"}}
+#: Options the command line handles itself instead of passing them to the Python function.
+CLI_OWN = {"sql": {"judgments"}}
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_each_option_of_a_signature_is_the_tables(name):
+    function = FUNCTIONS[name]
+    hints = typing.get_type_hints(function)
+    taken = {p: q for p, q in inspect.signature(function).parameters.items() if p in BY_NAME}
+    assert set(METRIC) - LEFT_OUT[name] <= set(taken), set(METRIC) - LEFT_OUT[name] - set(taken)
+    assert not LEFT_OUT[name] & set(taken)
+    for option, parameter in taken.items():
+        want = BY_NAME[option].taken_by(name)
+        assert hints[option] == want.annotation, (name, option, hints[option], want.annotation)
+        assert parameter.default == want.default and type(parameter.default) is type(want.default), (name, option)
+        assert parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD), (name, option)
+    for option in (o for o in BY_NAME if name in BY_NAME[o].variants):
+        assert option in taken, f"{option} has a variant for {name}, which does not take it"
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "sql"])
+def test_every_option_of_a_command_is_a_parameter_of_its_function(command):
+    """The command line passes its options by name: its Python function must take each one."""
+    taken = set(inspect.signature(cli.TARGETS[command]).parameters)
+    given = {p.name for p in PARAMETERS if p.cli is not None and command in p.cli.commands}
+    assert given - CLI_OWN.get(command, set()) <= taken, given - taken
+
+
+def test_choices_are_the_literal_types():
+    """Each option with allowed values has a Literal type of exactly those values, and the
+    tables that list them elsewhere agree: the dialects (and their aliases), the statements of
+    to_sql, the choices the resolution macros read."""
+    with_choices = [p for p in PARAMETERS if p.choices]
+    assert {p.name for p in with_choices} >= {"discount", "ties", "no_relevant", "missing_queries", "unjudged",
+                                             "score_precision", "negative_labels", "input_format",
+                                             "judgments_format", "dialect", "item_type"}
+    for p in with_choices:
+        literal = p.annotation if typing.get_origin(p.annotation) is typing.Literal else next(
+            a for a in typing.get_args(p.annotation) if typing.get_origin(a) is typing.Literal)
+        assert typing.get_args(literal) == p.choices, p.name
+    assert set(typing.get_args(dialects.DialectName)) == set(dialects.DIALECTS) | set(dialects.ALIASES)
+    assert typing.get_args(typing.get_type_hints(ndcg_sql.to_sql)["what"]) == parameters.STATEMENTS
+    assert typing.get_args(parameters.Gain) == ("exponential", "linear")
+    table = parameters.option_table()
+    for name, values in table["choices"].items():
+        assert tuple(values) == BY_NAME[name].choices
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_an_unknown_keyword_is_a_type_error_before_anything_runs(name, tmp_path):
+    args = {"evaluate": ("missing.parquet",), "to_sql": ("runs",), "compare": ("a.parquet", "b.parquet"),
+            "plot": (["a.parquet"], str(tmp_path / "p.png"))}[name]
+    with pytest.raises(TypeError, match="itme_col"):
+        FUNCTIONS[name](*args, itme_col="x")
+    assert not (tmp_path / "p.png").exists()
+
+
+def _docstring_in_source(module, name: str) -> str:
+    """The docstring of ``name`` as written in the module's source (what a static reader sees)."""
+    tree = ast.parse((ROOT / (module.__name__.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    return ast.get_docstring(node) or ""
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_the_docstring_documents_every_option_with_the_tables_text(name):
+    function = FUNCTIONS[name]
+    written = _docstring_in_source(importlib.import_module(function.__module__), name)
+    assert inspect.getdoc(function) == written  # help() shows the same text
+    section = " ".join(written.split("Keyword Args:", 1)[1].split())
+    for option in inspect.signature(function).parameters:
+        if option in BY_NAME:
+            doc = " ".join(str(BY_NAME[option].taken_by(name).doc).split())
+            assert f"{option}: {doc}" in section, (name, option)
+
+
+def test_the_keyword_args_are_as_the_tool_writes_them():
+    from tools import option_docs
+
+    assert option_docs.stale() == [], "run python -m tools.option_docs"
+
+
+def test_a_default_is_written_once():
+    """The memory limit, the permutations and the seed's rule each have one home: the option
+    table (ndcg_sql/parameters.py), and sql/options/seed.sql for the seed, which compare calls."""
+    literals = {}
+    for path in sorted((ROOT / "ndcg_sql").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in ("1500MB", 10_000) and node.value is not True:
+                literals.setdefault(node.value, set()).add(path.name)
+    assert literals == {"1500MB": {"parameters.py"}, 10_000: {"parameters.py"}}, literals
+    assert connections.DEFAULT_MEMORY_LIMIT == parameters.DEFAULTS.memory_limit == "1500MB"
+    assert parameters.DEFAULTS.permutations == 10_000
+    check = context.option_macros()._checked_seed
+    assert check(2**63 - 1) == 2**63 - 1
+    for seed in (-1, 2**63, True, 1.5, "3"):
+        with pytest.raises(ndcg_sql.OptionError) as by_the_rule:
+            check(seed)
+        with pytest.raises(ndcg_sql.OptionError) as by_compare:
+            ndcg_sql.compare("a.parquet", "b.parquet", seed=seed)
+        with pytest.raises(ndcg_sql.OptionError) as by_to_sql:
+            ndcg_sql.to_sql("runs", seed=seed)
+        assert str(by_compare.value) == str(by_the_rule.value) == str(by_to_sql.value), seed
+
+
+def test_the_package_says_it_is_typed():
+    """py.typed (PEP 561) is in the package and among the files installed with it."""
+    assert (ROOT / "ndcg_sql" / "py.typed").is_file()
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"ndcg_sql" = ["py.typed"]' in pyproject.split("[tool.setuptools.package-data]", 1)[1]
