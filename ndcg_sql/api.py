@@ -191,7 +191,7 @@ def evaluate(
             message names the column and a few offending query ids.
         TypeError: a keyword that is not an option of evaluate.
     """
-    request = Request.of(locals())
+    request = Request.of(locals())  # the arguments the option table names
     options = request.metric()
     duck = con if isinstance(con, duckdb.DuckDBPyConnection) else None
     warehouse = Warehouse(con, dialect) if con is not None and duck is None else None
@@ -379,7 +379,7 @@ def to_sql(
             (never silently wrong SQL).
         TypeError: a keyword that is not an option of to_sql.
     """
-    request = Request.of(locals())
+    request = Request.of(locals())  # the arguments the option table names
     if what not in STATEMENTS:
         raise OptionError(f"what must be one of {', '.join(STATEMENTS)}; got {what!r}")
     resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
