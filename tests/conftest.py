@@ -1,3 +1,4 @@
+import os
 import re
 import sys
 from pathlib import Path
@@ -71,12 +72,47 @@ def engine_of(item) -> str | None:
     return "spark" if item.path.name == "test_spark_scale.py" else None
 
 
+#: Tests that need a system package besides Python's (PostgreSQL's server, Java for Spark, perl, the
+#: fakesnow environment) without starting an engine of tests/engines.py through the ``engine``
+#: fixture: a fixture's name, a file, or a test (file::function), or (file, fixture, parameter).
+SYSTEM_FIXTURES = ("postgres_project",)
+SYSTEM_TESTS = ("test_dbt_adapters.py", "test_beyond_measures.py::test_err_is_gdevals_through_ir_measures")
+SYSTEM_PARAMETERS = (("test_dbt_incremental.py", "target", "postgres"),)
+
+
+def needs_system_packages(item) -> bool:
+    """Whether a collected test needs more than ``pip install '.[test]'`` (marked ``engines``)."""
+    file, function = item.path.name, getattr(item, "originalname", item.name)
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return (engine_of(item) is not None or group_of(item.nodeid) in ENGINE_NAMES
+            or any(name in item.fixturenames for name in SYSTEM_FIXTURES)
+            or file in SYSTEM_TESTS or f"{file}::{function}" in SYSTEM_TESTS
+            or any(file == f and params.get(fixture) == value for f, fixture, value in SYSTEM_PARAMETERS))
+
+
+#: Files that need no system package but take a minute or more (dbt builds, every adapter's
+#: macros rendered, mypy, property tests): left out of the quick run with ``slow``.
+SLOW_FILES = ("test_dbt.py", "test_dbt_incremental.py", "test_dbt_expected.py", "test_one_source.py",
+              "test_portable_sql.py", "test_typing.py", "test_properties.py")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Order the tests by LONGEST_FIRST, after checking that :func:`group_of` (test ids) puts
-    every test that starts an engine in that engine's group (else each worker might start it)."""
+    """Mark each test ``engines`` (it needs a system package: :func:`needs_system_packages`) or
+    ``slow`` (SLOW_FILES), and order the tests by LONGEST_FIRST, after checking that
+    :func:`group_of` (test ids) puts every test that starts an engine in that engine's group
+    (else each worker might start it)."""
+    if "not engines" in (config.getoption("markexpr") or ""):
+        import engines
+
+        os.environ[engines.QUICK_RUN] = "1"  # starting an engine is then an error (engines.starting)
     wrong = [item.nodeid for item in items if engine_of(item) not in (None, group_of(item.nodeid))]
     if wrong:
         raise pytest.UsageError(f"tests/conftest.py group_of misses the engine of: {wrong[:5]}")
+    for item in items:
+        if needs_system_packages(item):
+            item.add_marker(pytest.mark.engines)
+        elif item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
     rank = {group: place for place, group in enumerate(LONGEST_FIRST)}
     # stable: the tests of a file keep their order (module fixtures are set up once)
     items.sort(key=lambda item: rank.get(group_of(item.nodeid), len(rank)))

@@ -13,7 +13,8 @@
   through ``fakesnow_server.py`` over a pipe. Its Python is
   NDCG_SQL_FAKESNOW_PYTHON, default ``.venv-snowflake/bin/python``.
 
-A missing engine is a test failure, never a skip. Each engine offers a DB-API
+A missing engine is a test failure, never a skip. In the quick run (``-m "not engines"``,
+tests/conftest.py) starting one is an error: a test that does is not marked ``engines``. Each engine offers a DB-API
 style connection (or a SparkSession) for :func:`ndcg_sql.evaluate`, and
 ``load(table, columns, rows)`` to create a table from Python rows.
 """
@@ -76,6 +77,17 @@ def _postgres_bindir() -> str | None:
     return os.path.dirname(found[-1]) if found else None
 
 
+#: Set by tests/conftest.py when the run deselects the tests marked ``engines``.
+QUICK_RUN = "NDCG_SQL_QUICK_RUN"
+
+
+def starting(name: str) -> None:
+    """Called as an engine starts: in the quick run, an error naming the engine."""
+    if os.environ.get(QUICK_RUN):
+        raise RuntimeError(f"the quick run (-m 'not engines') started {name}: mark the test 'engines' "
+                           "(tests/conftest.py needs_system_packages)")
+
+
 class Postgres:
     """Postgres with an ICU collation (en-US): string order is not byte order."""
 
@@ -84,6 +96,7 @@ class Postgres:
     locale = ["--locale=C.UTF-8", "--locale-provider=icu", "--icu-locale=en-US"]
 
     def __init__(self):
+        starting("Postgres")
         import psycopg
 
         dsn = os.environ.get(self.dsn_variable)
@@ -198,6 +211,7 @@ class Spark:
     dialect = "spark"
 
     def __init__(self):
+        starting("Spark")
         from pyspark.sql import SparkSession
 
         self.warehouse = tempfile.mkdtemp(prefix="ndcg_sql_spark_")
@@ -284,6 +298,7 @@ class BigQuery:
     dialect = "bigquery"
 
     def __init__(self):
+        starting("BigQuery")
         from zetasql.api import CatalogBuilder, PreparedQuery, TableBuilder, create_table_content
         from zetasql.types import AnalyzerOptions, LanguageOptions, TypeKind, ZetaSQLBuiltinFunctionOptions
 
@@ -395,6 +410,7 @@ class Snowflake:
     dialect = "snowflake"
 
     def __init__(self):
+        starting("Snowflake")
         python = fakesnow_python()
         if not os.path.exists(python):
             pytest.fail(
