@@ -34,9 +34,10 @@ from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .files import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
-from .output import print_comparison, print_table, write_csv, write_json
+from .output import named_comparison_records, print_comparison, print_table, write_csv, write_json
 from .parameters import PARAMETERS, STATEMENTS
-from .plot import plot, run_labels
+from .plot import plot
+from .report import run_labels
 
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
 TARGETS = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
@@ -53,10 +54,22 @@ INTERRUPTED, QUERY_INTERRUPTED = 130, "Query interrupted"
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with usage errors as one line (the usage stays in --help)."""
+    """argparse, with usage errors as one line (the usage stays in --help), each pointing to the
+    --help of the subcommand it concerns."""
+
+    #: the subcommands' parsers by name (the top-level parser's; None for a subcommand's)
+    subcommands: dict | None = None
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_args(self, args=None, namespace=None):
+        """argparse's, but an argument no parser knows is an error of the subcommand given."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            (self.subcommands or {}).get(getattr(parsed, "command", None), self).error(
+                "unrecognized arguments: " + " ".join(extras))
+        return parsed
 
 
 def _text_parser(parse):
@@ -105,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ndcg-sql", description="DCG, IDCG and NDCG@k of logged rankings, computed in SQL (DuckDB).")
     parser.add_argument("--version", action="version", version=f"ndcg-sql {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    parser.subcommands = commands.choices
     formats = ("table", "json", "csv")
 
     run = commands.add_parser("evaluate", help="compute NDCG@k (or named measures) of a ranking")
@@ -169,8 +183,17 @@ def _connect(args) -> duckdb.DuckDBPyConnection:
     return connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None))
 
 
+def _digits(args) -> int | None:
+    """The --digits of the table (an OptionError with --format json or csv, which keep full precision)."""
+    digits = getattr(args, "digits", None)
+    if digits is not None and args.format != "table":
+        raise OptionError(f"--digits rounds the table only; --format {args.format} keeps full precision")
+    return digits
+
+
 def _evaluate(args) -> int:
-    options = given(args, "evaluate", leave=("memory_limit", "temp_directory"))
+    digits = _digits(args)
+    options = given(args, "evaluate", leave=("memory_limit", "temp_directory", "digits"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run, options.get("judgments")])
     con = _connect(args)
     with _progress(args, con):
@@ -181,12 +204,13 @@ def _evaluate(args) -> int:
     elif args.format == "csv":
         write_csv(result.summary_records(), sys.stdout)
     else:
-        print_table(result, sys.stdout)
+        print_table(result, sys.stdout, digits)
     return 0
 
 
 def _compare(args) -> int:
-    options = given(args, "compare", leave=("memory_limit", "temp_directory"))
+    digits = _digits(args)
+    options = given(args, "compare", leave=("memory_limit", "temp_directory", "digits"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run_a, args.run_b, options.get("judgments")])
     con = _connect(args)
     with _progress(args, con):
@@ -195,9 +219,9 @@ def _compare(args) -> int:
     if args.format == "json":
         write_json(result.to_dict(), sys.stdout)
     elif args.format == "csv":
-        write_csv(result.summary_records(), sys.stdout)
+        write_csv(named_comparison_records(result), sys.stdout)
     else:
-        print_comparison(result.options, result.summary_records(), getattr(args, "segments", None) or (), sys.stdout)
+        print_comparison(result, sys.stdout, digits)
     return 0
 
 

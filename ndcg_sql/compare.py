@@ -18,6 +18,7 @@ from .executors import DEFAULT_MEMORY_LIMIT
 from .identifiers import quote
 from .inputs import new_view_name
 from .plan import RANDOM_PRIME
+from .report import run_names
 from .results import Comparison, Result, records as _records
 
 #: Default sign patterns of the permutation test (exact below 2^13 queries' worth).
@@ -87,6 +88,7 @@ def compare(
     seed: int = 0,
     con=None,
     temp_directory: str | None = None,
+    names: tuple[str, str] | None = None,
     **options,
 ) -> Comparison:
     """Compare two runs on the queries both evaluated, per measure (and per segment).
@@ -114,6 +116,9 @@ def compare(
             computed by the same SQL in a local DuckDB.
         temp_directory: where a connection compare opens gets the temp folder DuckDB spills to
             (default: the system's temp dir).
+        names: what the text and JSON outputs call A and B, two strings (default: runs given as
+            paths or table names by the shortest ends that tell them apart, as ``ndcg-sql plot``'s
+            legend; others by their kind, "a DataFrame": :func:`ndcg_sql.report.run_names`).
         **options: passed to :func:`ndcg_sql.evaluate` for both runs
             (judgments, gain, ties, column names, segments, dialect, ...).
             With ``segments``, one summary row per (segment values, measure),
@@ -123,7 +128,7 @@ def compare(
         :class:`Comparison`: ``close()`` it (or use ``with``) to drop its temp tables.
 
     Raises:
-        OptionError: bad options, permutations or seed.
+        OptionError: bad options, permutations, seed or names.
         MissingDependency: scipy is not installed (an ImportError naming the extra).
         InputError: bad input in either run.
     """
@@ -131,6 +136,10 @@ def compare(
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise OptionError(f"seed must be a non-negative integer; got {seed!r}")
+    if names is None:
+        names = tuple(run_names([run_a, run_b]))
+    elif not (isinstance(names, (list, tuple)) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+        raise OptionError(f"names must be two strings, the names of A and B; got {names!r}")
     if "k" in options or "intervals" in options or "bootstrap" in options:
         raise OptionError("compare takes measures (e.g. ['nDCG@10', 'P@5']), not k, intervals or bootstrap")
     if options.get("weight_col") is not None:
@@ -147,6 +156,7 @@ def compare(
             comparison = _compare(local, con if on_warehouse else local, on_warehouse, run_a, run_b, measures,
                                   permutations, seed, options, t_dist, runs, made, leftovers)
             drop(local, list(reversed(made)))
+            comparison.names = tuple(names)
             return comparison
     except BaseException:
         drop(local, list(reversed(made)))

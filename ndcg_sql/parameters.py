@@ -81,6 +81,8 @@ HEAD_LENGTH = {"default": 20, "max": 32}
 MAX_COUNTED_LABELS = 16
 #: Whole numbers up to this are exact doubles, and so are their sums while they stay below it.
 EXACT_WHOLE = 2**53
+#: Most significant digits a text table rounds its numbers to: 17 digits tell every double apart.
+MAX_DIGITS = 17
 K_BEYOND_LIST = ("DCG@k sums the items present; IDCG@k comes from the ideal ranking of the "
                  "list (or of all judged items) cut at k")
 
@@ -98,6 +100,27 @@ def gain_from_text(text: str):
     if len(set(labels)) != len(labels):
         raise OptionError(f"the gain mapping gives a label twice: {text!r}")
     return dict(pairs)
+
+
+def checked_digits(digits) -> int | None:
+    """The significant digits of a text table: None (full precision) or an integer 1 .. MAX_DIGITS.
+
+    Raises:
+        OptionError: anything else.
+    """
+    if digits is None:
+        return None
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
+        raise OptionError(f"digits must be an integer from 1 to {MAX_DIGITS}; got {digits!r}")
+    return digits
+
+
+def digits_from_text(text: str) -> int:
+    """The command line's --digits: an integer 1 .. MAX_DIGITS (OptionError otherwise)."""
+    try:
+        return checked_digits(int(text))
+    except ValueError:
+        raise OptionError(f"digits must be an integer from 1 to {MAX_DIGITS}; got {text!r}") from None
 
 
 def size_from_text(text: str) -> str | None:
@@ -200,7 +223,9 @@ PARAMETERS: tuple[Parameter, ...] = (
               "columns and the summary has one row per (segment values, k or measure). Judgments without "
               "the segment columns apply to every segment the query occurs in; judgments with them (same "
               'names) are per (segment, query), and only then may missing_queries be "zero".',
-              cli=Cli(("evaluate", "compare", "sql"), metavar="COL", nargs="+")),
+              cli=Cli(("evaluate", "compare", "plot", "sql"), metavar="COL", nargs="+", helps={
+                  "plot": "column name(s) of the rankings (experiment arm, date, ...): one line per (run, segment "
+                          "values), labelled arm=bm25"})),
     Parameter("intervals", None, "bool | None",
               "add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a "
               "95% interval of each mean (NULL below 2 queries) that respects the range of the values, and "
@@ -249,6 +274,10 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("segmented_judgments", False, "bool",
               "with segments: the judgments carry the segment columns (judgments per (segment, query)).",
               cli=Cli(("sql",), flag=True)),
+    Parameter("digits", None, "int | None",
+              f"significant digits of the numbers in the text table (1 to {MAX_DIGITS}; default: full precision, "
+              "the shortest text that reads back as the same double); JSON and CSV always carry full precision.",
+              cli=Cli(("evaluate", "compare"), metavar="N", parse=digits_from_text)),
     Parameter("permutations", 10_000, "int",
               "sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer).",
               cli=Cli(("compare",), metavar="N", parse=int)),

@@ -8,7 +8,7 @@ interval computed in SQL (``evaluate(bootstrap=N, seed=S)``,
 
 from __future__ import annotations
 
-from pathlib import Path
+import textwrap
 from typing import Mapping, Sequence
 
 from . import activity, writing
@@ -19,6 +19,8 @@ from .errors import MissingDependency, OptionError
 #: the median line and the mean marker, explained on the panel.
 MEDIAN_COLOUR = "black"
 MEAN_MARKER = dict(marker="^", markerfacecolor="white", markeredgecolor="black", markersize=7)
+#: Characters of a title line: a longer label expression is wrapped onto more lines, never cut.
+TITLE_WIDTH = 90
 
 
 def ticks(cutoffs: Sequence[int]) -> list[int]:
@@ -28,17 +30,6 @@ def ticks(cutoffs: Sequence[int]) -> list[int]:
         return sorted(cutoffs)
     step = max(1, round(max(cutoffs) / 10))
     return sorted({min(cutoffs), *(c for c in cutoffs if c % step == 0)})
-
-
-def run_labels(paths: list[str]) -> list[str]:
-    """The legend's names of the runs: the shortest ends of their paths that tell them apart
-    (``bm25.txt``, or ``arm=bm25/clicks.parquet`` when the file names are alike)."""
-    parts = [Path(path).parts for path in paths]
-    for n in range(1, max(len(p) for p in parts) + 1):
-        labels = ["/".join(p[-n:]) for p in parts]
-        if len(set(labels)) == len(labels):
-            return labels
-    return list(paths)
 
 
 def plot(
@@ -52,7 +43,8 @@ def plot(
     title: str | None = None,
     **options,
 ) -> dict:
-    """Write a PNG of mean NDCG@k against k, one line per run.
+    """Write a PNG of mean NDCG@k against k, one line per run (with ``segments``, per run and
+    segment values).
 
     Args:
         runs: {label: ranking} or a list of rankings (labelled by position,
@@ -67,14 +59,18 @@ def plot(
             median as a black line, whiskers at 1.5 IQR, the mean as a white
             triangle; the panel's title says so); d must be among ``k``.
         title: the plot title (default: the options used).
-        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, weight_col, con, ...);
-            with weight_col the lines are weighted means (the title says so; not with bootstrap).
+        **options: passed to :func:`ndcg_sql.evaluate` (judgments, gain, weight_col, segments, con, ...);
+            with weight_col the lines are weighted means (the title says so; not with bootstrap);
+            with segments each run draws one line per segment values, labelled "arm=bm25" (with
+            several runs after the run's label: "bm25.txt arm=bm25"), and the distribution panel
+            one box per line. The title gives the whole label expression, wrapped.
 
     The y axis runs from 0 to 1, the whole range of NDCG, so that the heights of two runs
     compare as ratios; the k axis labels k = 1 (the first cutoff) and about ten others.
 
     Returns:
-        {label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers.
+        {line label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers (the run's label,
+        or with segments the line's).
 
     Raises:
         MissingDependency: matplotlib is not installed (an ImportError naming the extra).
@@ -109,18 +105,17 @@ def plot(
         with activity.doing(options.get("con"), f"run {label}"):
             result = evaluate(run, k=cutoffs, bootstrap=bootstrap, seed=seed, **options)
         with result:  # its temp tables go once read
-            points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
-                      for r in result.summary_records()]
+            lines = _lines(result, label, distribution, alone=len(runs) == 1)
+        for name, (points, values) in lines.items():
+            plotted[name] = points
             if distribution is not None:
-                spread[label] = [r["ndcg"] for r in result.per_query_records()
-                                 if r["k"] == distribution and r["ndcg"] is not None]
-        plotted[label] = points
-        xs = [p["k"] for p in points]
-        line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
-        colours[label] = line.get_color()
-        if bootstrap:
-            axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
-                              color=line.get_color(), alpha=0.2, linewidth=0)
+                spread[name] = values
+            xs = [p["k"] for p in points]
+            line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(name))
+            colours[name] = line.get_color()
+            if bootstrap:
+                axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
+                                  color=line.get_color(), alpha=0.2, linewidth=0)
         options_used = result.options
     axes.set_xticks(ticks(cutoffs))
     axes.set_ylim(0.0, 1.02)  # NDCG lies in [0, 1]; a little room for points at 1
@@ -130,7 +125,8 @@ def plot(
     label_used = options_used.get("label")
     weighted = f" weighted by {options_used['weight_col']}" if options_used.get("weight_col") else ""
     axes.set_title(title or f"gain={gain} ties={options_used['ties']} ideal={options_used['ideal']}{weighted}"
-                   + (f"\nlabel: {label_used if len(label_used) <= 90 else label_used[:87] + '...'}" if label_used else "")
+                   + ("".join("\n" + line for line in textwrap.wrap(f"label: {label_used}", TITLE_WIDTH))
+                      if label_used else "")
                    + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
     axes.grid(True, alpha=0.3)
     axes.legend()
@@ -153,3 +149,28 @@ def plot(
     finally:
         plt.close(figure)
     return plotted
+
+
+def _lines(result, run_label, distribution: int | None, alone: bool) -> dict:
+    """{line label: (points, per-query NDCG@distribution)} of one run's result: one line, or with
+    segments one per segment values, labelled "arm=bm25" (after the run's label unless it is alone)."""
+    segments = result.options.get("segments") or []
+
+    def key(row: dict) -> tuple:
+        return tuple(row[s] for s in segments)
+
+    lines: dict[tuple, tuple[list, list]] = {}
+    for r in result.summary_records():
+        lines.setdefault(key(r), ([], []))[0].append(
+            {"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")})
+    if distribution is not None:
+        for r in result.per_query_records():
+            if r["k"] == distribution and r["ndcg"] is not None and key(r) in lines:
+                lines[key(r)][1].append(r["ndcg"])
+    if not segments:
+        return {run_label: line for line in lines.values()}
+    named = {}
+    for values, line in lines.items():
+        text = " ".join(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, values))
+        named[text if alone else f"{run_label} {text}"] = line
+    return named
