@@ -1,6 +1,6 @@
 """How the command line prints results: a text table (:mod:`ndcg_sql.report`; numbers in full
-precision, or rounded by --digits), CSV or JSON (numbers in full precision). The whole list is k = ``all`` in the table and in CSV, null in
-JSON (:data:`ndcg_sql.report.WHOLE_LIST`)."""
+precision, or rounded by --digits), CSV or JSON (numbers in full precision). The whole list is
+k = ``all`` in the table and in CSV, null in JSON (:data:`ndcg_sql.report.WHOLE_LIST`)."""
 
 from __future__ import annotations
 
