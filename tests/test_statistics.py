@@ -14,6 +14,7 @@ from scipy import stats
 
 import ndcg_sql
 from conftest import EXAMPLES
+from ndcg_sql import cli
 from test_cli import run_cli
 
 TOL = dict(rel=1e-9, abs=1e-9)
@@ -268,7 +269,7 @@ def test_cli_compare_table_counts_unpaired_queries(tmp_path):
     assert int(values["only_b"]) == 0 and int(values["queries"]) == len(kept & judged)
 
 
-def test_compare_names_its_runs_a_and_b_in_every_output():
+def test_compare_names_its_runs_a_and_b_in_every_output(capsys):
     """Table, JSON and CSV say which input is A and which B: the ends of their paths that tell
     them apart (here their folders, the file names being alike)."""
     click = EXAMPLES / "click_log"
@@ -276,15 +277,14 @@ def test_compare_names_its_runs_a_and_b_in_every_output():
     names = ("arm=splade/clicks.parquet", "arm=bm25/clicks.parquet")
     args = ("compare", a, b, "--rank-col", "position", "--label", "clicked", "--measures", "nDCG@10",
             "--permutations", "10")
-    table, as_json, as_csv = run_cli(*args), run_cli(*args, "--format", "json"), run_cli(*args, "--format", "csv")
-    assert table.returncode == as_json.returncode == as_csv.returncode == 0, table.stderr + as_csv.stderr
-    assert table.stdout.splitlines()[0] == (f"runs: A = {names[0]}, B = {names[1]}; differences are A - B, wins "
-                                            "are queries where A is better")
-    assert json.loads(as_json.stdout)["runs"] == {"a": names[0], "b": names[1]}
-    row, = csv.DictReader(io.StringIO(as_csv.stdout))
+    assert cli.main([*args, "--no-progress"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"runs: A = {names[0]}, B = {names[1]}; differences are A - B, wins are queries where A is better")
+    assert cli.main([*args, "--no-progress", "--format", "csv"]) == 0
+    row, = csv.DictReader(io.StringIO(capsys.readouterr().out))
     assert (row["run_a"], row["run_b"]) == names
+    # Python (the JSON is to_dict()): names given, or by default from the paths and the inputs' kinds
     options = dict(rank_col="position", label="clicked", permutations=10)
-    assert ndcg_sql.compare(a, b, **options).names == names
     named = ndcg_sql.compare(a, b, names=("splade", "bm25"), **options)
     assert named.to_dict()["runs"] == {"a": "splade", "b": "bm25"}
     assert str(named).startswith("runs: A = splade, B = bm25;")
@@ -294,7 +294,7 @@ def test_compare_names_its_runs_a_and_b_in_every_output():
         ndcg_sql.compare(a, b, names="splade", **options)
 
 
-def test_compare_table_rounds_to_digits_and_json_keeps_full_precision():
+def test_compare_table_rounds_to_digits_and_json_keeps_full_precision(capsys):
     """--digits N rounds the table's numbers to N significant digits: BM25's NDCG@10 is trec_eval's
     published 0.5058 at 4; JSON and CSV keep full precision, so --digits there is an option error."""
     comparison = ndcg_sql.compare(SPLADE, BM25, convention="trec_eval", judgments=QRELS, permutations=10)
@@ -305,9 +305,9 @@ def test_compare_table_rounds_to_digits_and_json_keeps_full_precision():
     assert json.loads(json.dumps(comparison.to_dict()))["summary"][0]["mean_b"] == 0.5058310024399073
     with pytest.raises(ndcg_sql.OptionError, match="digits must be an integer from 1 to 17"):
         comparison.to_text(digits=18)
-    done = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--convention", "trec_eval", "--digits", "4",
-                   "--permutations", "10")
-    assert done.returncode == 0 and "0.5058 " in done.stdout, done.stderr
+    assert cli.main(["compare", SPLADE, BM25, "--judgments", QRELS, "--convention", "trec_eval", "--digits", "4",
+                     "--permutations", "10", "--no-progress"]) == 0
+    assert "0.5058 " in capsys.readouterr().out
     bad = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--format", "csv", "--digits", "4")
     assert bad.returncode == 2 and "--digits rounds the table only" in bad.stderr
 
