@@ -35,9 +35,10 @@ from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .files import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
-from .output import print_comparison, print_table, write_csv, write_json
+from .output import named_comparison_records, print_comparison, print_table, write_csv, write_json
 from .parameters import PARAMETERS, STATEMENTS
-from .plot import plot, run_labels
+from .plot import plot
+from .report import MAX_DIGITS, digits_from_text, run_labels
 
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
 TARGETS: dict[str, Callable[..., object]] = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
@@ -48,16 +49,30 @@ PLACEHOLDERS = {"run": "ranking_table", "judgments": "judgments_table"}
 SQL_READABLE = ("parquet", "csv", "json")
 #: What the help of every output file option adds.
 REPLACED = "; an existing file is replaced (atomically), never one of the inputs"
+DIGITS_HELP = (f"significant digits of the numbers in the table (1 to {MAX_DIGITS}; default: full precision, the "
+               "shortest text that reads back as the same double); JSON and CSV always carry full precision")
 #: The exit status after Ctrl-C (128 + SIGINT, as shells report it), and the message of the
 #: RuntimeError DuckDB's Python client raises when Ctrl-C stops a running query.
 INTERRUPTED, QUERY_INTERRUPTED = 130, "Query interrupted"
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with usage errors as one line (the usage stays in --help)."""
+    """argparse, with usage errors as one line (the usage stays in --help), each pointing to the
+    --help of the subcommand it concerns."""
+
+    #: the subcommands' parsers by name (the top-level parser's; None for a subcommand's)
+    subcommands: dict | None = None
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_args(self, args=None, namespace=None):
+        """argparse's, but an argument no parser knows is an error of the subcommand given."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            (self.subcommands or {}).get(getattr(parsed, "command", None), self).error(
+                "unrecognized arguments: " + " ".join(extras))
+        return parsed
 
 
 def _text_parser(parse):
@@ -106,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ndcg-sql", description="DCG, IDCG and NDCG@k of logged rankings, computed in SQL (DuckDB).")
     parser.add_argument("--version", action="version", version=f"ndcg-sql {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    parser.subcommands = commands.choices
     formats = ("table", "json", "csv")
 
     run = commands.add_parser("evaluate", help="compute NDCG@k (or named measures) of a ranking")
@@ -115,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="also write the per-query rows as CSV (query, k, cg, dcg, idcg, ndcg; with --measures "
                           "query, measure, value)" + REPLACED)
     run.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    run.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
     add_options(run, "evaluate")
 
     pair = commands.add_parser("compare", help="compare two runs on the same queries (paired t-test, permutation test)")
@@ -124,6 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     pair.add_argument("--per-query", metavar="FILE", dest="per_query_file",
                       help="also write query, measure, a, b, difference as CSV" + REPLACED)
     pair.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    pair.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
     add_options(pair, "compare")
 
     picture = commands.add_parser("plot", help="write a PNG of mean NDCG@k against k (needs matplotlib)")
@@ -170,7 +188,16 @@ def _connect(args) -> duckdb.DuckDBPyConnection:
     return connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None))
 
 
+def _digits(args) -> int | None:
+    """The --digits of the table (an OptionError with --format json or csv, which keep full precision)."""
+    digits = getattr(args, "digits", None)
+    if digits is not None and args.format != "table":
+        raise OptionError(f"--digits rounds the table only; --format {args.format} keeps full precision")
+    return digits
+
+
 def _evaluate(args) -> int:
+    digits = _digits(args)
     options = given(args, "evaluate", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run, options.get("judgments")])
     con = _connect(args)
@@ -182,11 +209,12 @@ def _evaluate(args) -> int:
     elif args.format == "csv":
         write_csv(result.summary_records(), sys.stdout)
     else:
-        print_table(result, sys.stdout)
+        print_table(result, sys.stdout, digits)
     return 0
 
 
 def _compare(args) -> int:
+    digits = _digits(args)
     options = given(args, "compare", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run_a, args.run_b, options.get("judgments")])
     con = _connect(args)
@@ -196,9 +224,9 @@ def _compare(args) -> int:
     if args.format == "json":
         write_json(result.to_dict(), sys.stdout)
     elif args.format == "csv":
-        write_csv(result.summary_records(), sys.stdout)
+        write_csv(named_comparison_records(result), sys.stdout)
     else:
-        print_comparison(result.options, result.summary_records(), getattr(args, "segments", None) or (), sys.stdout)
+        print_comparison(result, sys.stdout, digits)
     return 0
 
 

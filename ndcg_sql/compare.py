@@ -23,10 +23,11 @@ from .inputs import new_view_name
 from .parameters import (COMPARED_MEASURES, DEFAULTS, MAX_PERMUTATIONS, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 from .plan import RANDOM_PRIME
+from .report import run_names
 from .results import Comparison, Result, records as _records
 
 #: compare's own arguments; the others are evaluate's options, passed for both runs.
-_OWN = ("run_a", "run_b", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory")
+_OWN = ("run_a", "run_b", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory", "names")
 
 
 def _t_distribution():
@@ -115,6 +116,7 @@ def compare(
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
     permutations: int = DEFAULTS.permutations,
+    names: tuple[str, str] | None = None,
 ) -> Comparison:
     """Compare two runs on the queries both evaluated, per measure (and per segment).
 
@@ -136,6 +138,9 @@ def compare(
             connection with ``dialect``: each run's per-query values are computed there
             (:func:`ndcg_sql.evaluate` with ``con=``), only those rows come back, and the
             paired statistics are computed by the same SQL in a local DuckDB.
+        names: what the text and JSON outputs call A and B, two strings (default: runs given as
+            paths or table names by the shortest ends that tell them apart, as ``ndcg-sql plot``'s
+            legend; others by their kind, "a DataFrame": :func:`ndcg_sql.report.run_names`).
 
     Keyword Args:
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
@@ -206,7 +211,7 @@ def compare(
         :class:`Comparison`: ``close()`` it (or use ``with``) to drop its temp tables.
 
     Raises:
-        OptionError: bad options, permutations or seed.
+        OptionError: bad options, permutations, seed or names.
         MissingDependency: scipy is not installed (an ImportError naming the extra).
         InputError: bad input in either run.
         TypeError: a keyword that is not an option of compare (k, intervals, bootstrap and
@@ -217,6 +222,11 @@ def compare(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
+    if names is None:
+        first, second = run_names([run_a, run_b])
+        names = (first, second)
+    elif not (isinstance(names, (list, tuple)) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+        raise OptionError(f"names must be two strings, the names of A and B; got {names!r}")
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
     local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(memory_limit, temp_directory=temp_directory)
@@ -228,6 +238,7 @@ def compare(
             comparison = _compare(local, con if on_warehouse else local, on_warehouse, run_a, run_b, measures,
                                   permutations, seed, options, t_dist, runs, made, leftovers)
             drop(local, list(reversed(made)))
+            comparison.names = names
             return comparison
     except BaseException:
         drop(local, list(reversed(made)))

@@ -275,7 +275,9 @@ class Given:
         "columns and the summary has one row per (segment values, k or measure). Judgments without "
         "the segment columns apply to every segment the query occurs in; judgments with them (same "
         'names) are per (segment, query), and only then may missing_queries be "zero".',
-        Cli(("evaluate", "compare", "sql"), metavar="COL", nargs="+"))
+        Cli(("evaluate", "compare", "plot", "sql"), metavar="COL", nargs="+", helps={
+            "plot": "column name(s) of the rankings (experiment arm, date, ...): one line per (run, segment "
+                    "values), labelled arm=bm25"}))
     intervals: bool | None = option(
         None,
         "add stderr, ci_low, ci_high and ci_method to the summary: the standard error s/sqrt(n) and a "

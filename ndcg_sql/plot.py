@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+import textwrap
 
 from . import activity, writing
 from .api import evaluate
 from .dialects import DialectName
 from .errors import MissingDependency, OptionError
 from .parameters import (DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
-                         NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
+                         Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 
 #: The box plots' own colours, none of which is a run's line colour (matplotlib's cycle):
 #: the median line and the mean marker, explained on the panel.
@@ -25,6 +25,8 @@ MEDIAN_COLOUR = "black"
 MEAN_MARKER = dict(marker="^", markerfacecolor="white", markeredgecolor="black", markersize=7)
 #: plot's own arguments; the others are evaluate's options, passed for every run.
 _OWN = ("runs", "output", "k", "distribution", "title")
+#: Characters of a title line: a longer label expression is wrapped onto more lines, never cut.
+TITLE_WIDTH = 90
 
 
 def ticks(cutoffs: Sequence[int]) -> list[int]:
@@ -34,17 +36,6 @@ def ticks(cutoffs: Sequence[int]) -> list[int]:
         return sorted(cutoffs)
     step = max(1, round(max(cutoffs) / 10))
     return sorted({min(cutoffs), *(c for c in cutoffs if c % step == 0)})
-
-
-def run_labels(paths: list[str]) -> list[str]:
-    """The legend's names of the runs: the shortest ends of their paths that tell them apart
-    (``bm25.txt``, or ``arm=bm25/clicks.parquet`` when the file names are alike)."""
-    parts = [Path(path).parts for path in paths]
-    for n in range(1, max(len(p) for p in parts) + 1):
-        labels = ["/".join(p[-n:]) for p in parts]
-        if len(set(labels)) == len(labels):
-            return labels
-    return list(paths)
 
 
 def plot(
@@ -74,6 +65,7 @@ def plot(
     row_col: str | None = DEFAULTS.row_col,
     score_precision: ScorePrecision = DEFAULTS.score_precision,
     negative_labels: NegativeLabels = DEFAULTS.negative_labels,
+    segments: Names = DEFAULTS.segments,
     bootstrap: int = DEFAULTS.bootstrap,
     seed: int = DEFAULTS.seed,
     input_format: Format | None = DEFAULTS.input_format,
@@ -149,6 +141,11 @@ def plot(
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
         negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
+            every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
+            row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
+            query occurs in; judgments with them (same names) are per (segment, query), and only then may
+            missing_queries be "zero". Default: None.
         bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the 95%
             percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
             Tibshirani 1993, ch. 13). Default: 0.
@@ -208,18 +205,17 @@ def plot(
         with activity.doing(con, f"run {label}"):
             result = evaluate(run, k=cutoffs, **options)
         with result:  # its temp tables go once read
-            points = [{"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")}
-                      for r in result.summary_records()]
+            lines = _lines(result, label, distribution, alone=len(runs) == 1)
+        for name, (points, values) in lines.items():
+            plotted[name] = points
             if distribution is not None:
-                spread[label] = [r["ndcg"] for r in result.per_query_records()
-                                 if r["k"] == distribution and r["ndcg"] is not None]
-        plotted[label] = points
-        xs = [p["k"] for p in points]
-        line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(label))
-        colours[label] = line.get_color()
-        if bootstrap:
-            axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
-                              color=line.get_color(), alpha=0.2, linewidth=0)
+                spread[name] = values
+            xs = [p["k"] for p in points]
+            line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(name))
+            colours[name] = line.get_color()
+            if bootstrap:
+                axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points],
+                                  color=line.get_color(), alpha=0.2, linewidth=0)
         options_used = result.options
     axes.set_xticks(ticks(cutoffs))
     axes.set_ylim(0.0, 1.02)  # NDCG lies in [0, 1]; a little room for points at 1
@@ -229,7 +225,8 @@ def plot(
     label_used = options_used.get("label")
     weighted = f" weighted by {options_used['weight_col']}" if options_used.get("weight_col") else ""
     axes.set_title(title or f"gain={gain_shown} ties={options_used['ties']} ideal={options_used['ideal']}{weighted}"
-                   + (f"\nlabel: {label_used if len(label_used) <= 90 else label_used[:87] + '...'}" if label_used else "")
+                   + ("".join("\n" + line for line in textwrap.wrap(f"label: {label_used}", TITLE_WIDTH))
+                      if label_used else "")
                    + (f"\nbands: 95% bootstrap, {bootstrap} resamples, seed {seed}" if bootstrap else ""), fontsize=9)
     axes.grid(True, alpha=0.3)
     axes.legend()
@@ -252,3 +249,28 @@ def plot(
     finally:
         plt.close(figure)
     return plotted
+
+
+def _lines(result, run_label, distribution: int | None, alone: bool) -> dict:
+    """{line label: (points, per-query NDCG@distribution)} of one run's result: one line, or with
+    segments one per segment values, labelled "arm=bm25" (after the run's label unless it is alone)."""
+    segments = result.options.get("segments") or []
+
+    def key(row: dict) -> tuple:
+        return tuple(row[s] for s in segments)
+
+    lines: dict[tuple, tuple[list, list]] = {}
+    for r in result.summary_records():
+        lines.setdefault(key(r), ([], []))[0].append(
+            {"k": r["k"], "ndcg": r["ndcg"], "low": r.get("bootstrap_low"), "high": r.get("bootstrap_high")})
+    if distribution is not None:
+        for r in result.per_query_records():
+            if r["k"] == distribution and r["ndcg"] is not None and key(r) in lines:
+                lines[key(r)][1].append(r["ndcg"])
+    if not segments:
+        return {run_label: line for line in lines.values()}
+    named = {}
+    for values, line in lines.items():
+        text = " ".join(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, values))
+        named[text if alone else f"{run_label} {text}"] = line
+    return named

@@ -117,7 +117,17 @@ class Result:
     def __str__(self) -> str:
         """The options, the query counts and the summary as a table (what ``ndcg-sql evaluate``
         prints; the per-query rows are in :attr:`per_query`)."""
-        return summary_text(self.options, self.coverage, self.summary_records())
+        return self.to_text()
+
+    def to_text(self, digits: int | None = None) -> str:
+        """What ``str(result)`` gives, with floats in full precision or rounded to ``digits``
+        significant digits (``ndcg-sql evaluate --digits N``).
+
+        Raises:
+            OptionError: ``digits`` is not None or an integer 1 .. 17.
+            ValueError: the result is closed.
+        """
+        return summary_text(self.options, self.coverage, self.summary_records(), digits)
 
     __repr__ = __str__
 
@@ -171,6 +181,8 @@ class Comparison:
         leftovers: the temp tables the relations read (and the connection compare opened, if
             it did): dropped by :meth:`close` (or ``with compare(...) as comparison:``), or
             once the comparison, its runs and their relations are collected.
+        names: what the text and JSON call run A and run B (:func:`ndcg_sql.report.run_names`,
+            or compare's ``names``).
     """
 
     per_query: duckdb.DuckDBPyRelation
@@ -179,6 +191,7 @@ class Comparison:
     b: Result = field(repr=False)
     options: dict = field(default_factory=dict)
     leftovers: Leftovers | None = field(default=None, repr=False, compare=False)
+    names: tuple[str, str] = ("A", "B")
 
     def close(self) -> None:
         """Drop the temp tables of the comparison and of its two runs (and close the connection
@@ -207,12 +220,25 @@ class Comparison:
         return _frame(self.summary, self.leftovers)
 
     def to_dict(self) -> dict:
-        """{"options", "summary"} with full-precision floats."""
-        return {"options": self.options, "summary": self.summary_records()}
+        """{"runs": {"a": name, "b": name}, "options", "summary"} with full-precision floats."""
+        return {"runs": {"a": self.names[0], "b": self.names[1]}, "options": self.options,
+                "summary": self.summary_records()}
 
     def __str__(self) -> str:
-        """The options and the summary as a table (what ``ndcg-sql compare`` prints)."""
-        return comparison_text(self.options, self.summary_records(), self.options.get("segments", []))
+        """Which run is A and which B, the options and the summary as a table (what ``ndcg-sql
+        compare`` prints)."""
+        return self.to_text()
+
+    def to_text(self, digits: int | None = None) -> str:
+        """What ``str(comparison)`` gives, with floats in full precision or rounded to ``digits``
+        significant digits (``ndcg-sql compare --digits N``).
+
+        Raises:
+            OptionError: ``digits`` is not None or an integer 1 .. 17.
+            ValueError: the comparison is closed.
+        """
+        return comparison_text(self.options, self.summary_records(), self.options.get("segments", []), self.names,
+                               digits)
 
     __repr__ = __str__
 

@@ -155,7 +155,10 @@ def test_compare_summary_is_a_relation_as_evaluate_summary():
     records = comparison.summary_records()
     assert [r["measure"] for r in records] == ["nDCG@10", "AP"]
     assert comparison.to_dict()["summary"] == records
-    assert str(comparison).splitlines()[0].startswith("options: ") and len(str(comparison).splitlines()) == 4
+    lines = str(comparison).splitlines()
+    assert lines[0] == ("runs: A = run.dl19.splade_pp_ed.top100.txt, B = run.dl19.bm25.top100.txt; differences are "
+                        "A - B, wins are queries where A is better")
+    assert lines[1].startswith("options: ") and len(lines) == 5
 
 
 # ------------------------------------------------------------------ progress that says something

@@ -241,7 +241,7 @@ def test_err_on_lambdarank_against_the_reference():
 
 def test_err_needs_a_tie_order_and_takes_no_threshold():
     data = pd.DataFrame({"query_id": 1, "item_id": ["a", "b"], "score": [1.0, 1.0], "label": [1, 0]})
-    with pytest.raises(ndcg_sql.OptionError, match="ERR@10 needs ties="):
+    with pytest.raises(ndcg_sql.OptionError, match="ERR@10 needs a tie order: trec_eval's ties="):
         ndcg_sql.evaluate(data, measures=["ERR@10"])
     with pytest.raises(ndcg_sql.OptionError, match="ERR has no relevance threshold"):
         parse_measure("ERR(rel=2)@10")

@@ -60,6 +60,19 @@ def test_table_output_names_the_options():
     assert "0.5058310024399073" in done.stdout  # trec_eval: 0.5058
 
 
+def test_table_rounds_to_digits():
+    """--digits N: the table's floats to N significant digits (trec_eval's NDCG@10 of the BM25 run is
+    0.5058), counts as they are; Result.to_text(digits=N) is the same text."""
+    args = ("evaluate", DL_RUN, "--judgments", DL_QRELS, "--convention", "trec_eval", "--k", "10", "--digits", "4")
+    done = run_cli(*args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].split() == ["10", "0.5058", "43", "0"]
+    result = ndcg_sql.evaluate(DL_RUN, judgments=DL_QRELS, convention="trec_eval", k=10)
+    assert result.to_text(digits=4) == done.stdout and "0.5058310024399073" in str(result)
+    with pytest.raises(ndcg_sql.OptionError, match="digits must be an integer from 1 to 17"):
+        result.to_text(digits=0)
+
+
 def test_table_options_line_has_every_option_of_the_json():
     """The text output's options line names every option the JSON reports (less k and measures, the rows)."""
     args = ("evaluate", DL_RUN, "--judgments", DL_QRELS, "--convention", "trec_eval", "--k", "10")
@@ -95,6 +108,14 @@ def test_gain_mapping_on_the_command_line():
          "missing_queries='zero' (--missing-queries zero) needs judgments (--judgments)"),
         (["sql", RUN, "--item-col", "doc_id", "--row-col", "score"], 2,
          "row_col (--row-col) is only used with ties='input-order' (ties is 'average')"),
+        (["evaluate", RUN, "--digits", "0"], 2, "digits must be an integer from 1 to 17; got '0'"),
+        (["evaluate", RUN, "--digits", "many"], 2, "digits must be an integer from 1 to 17; got 'many'"),
+        (["evaluate", RUN, "--format", "json", "--digits", "3"], 2,
+         "--digits rounds the table only; --format json keeps full precision"),
+        # an argument no parser knows points to the help of the subcommand given
+        (["plot", RUN, "-o", "x.png", "--colour", "red"], 2,
+         "ndcg-sql plot: error: unrecognized arguments: --colour red (see ndcg-sql plot --help)"),
+        (["evaluate", RUN, "--threads", "1", "extra"], 2, "(see ndcg-sql evaluate --help)"),
     ],
 )
 def test_errors_are_one_line_with_status(args, status, words):

@@ -186,7 +186,7 @@ def test_bad_names_raise_option_errors(text, words):
 
 def test_nonlinear_measures_refuse_tie_averaging():
     data = frame([(1, "a", 1.0, 1), (1, "b", 1.0, 0)])
-    with pytest.raises(ndcg_sql.OptionError, match="AP, RR need ties"):
+    with pytest.raises(ndcg_sql.OptionError, match="AP, RR need a tie order: trec_eval's ties='item-desc'"):
         ndcg_sql.evaluate(data, measures=["AP", "RR", "P@1"])
     result = ndcg_sql.evaluate(data, measures=["P@1"])  # P is linear: expected value 0.5
     assert result.summary_records()[0]["mean"] == 0.5
@@ -213,7 +213,11 @@ def test_cli_measures_json_and_per_query(tmp_path):
     assert {float(r["value"]) for r in rows if r["measure"] == "AP"} == {
         r["value"] for r in direct.per_query_records() if r["measure"] == "AP"}
     bad = run_cli("evaluate", run_path, "--judgments", qrels_path, "--measures", "AP")
-    assert bad.returncode == 2 and "AP needs ties" in bad.stderr and "or 'input-order', or a convention" in bad.stderr
+    # the message names each order's Python spelling and its flag
+    assert bad.returncode == 2 and "AP needs a tie order" in bad.stderr
+    for spelled in ("ties='item-desc' (--ties item-desc)", "'item-asc' (--ties item-asc)",
+                    "'input-order' (--ties input-order)", "convention='trec_eval' (--convention trec_eval)"):
+        assert spelled in bad.stderr, bad.stderr
 
 
 def test_sql_text_of_measures_runs_to_the_same_rows():

@@ -124,3 +124,47 @@ def test_plot_help_tells_the_cutoffs_it_takes():
     refused = run_cli("plot", "run.txt", "-o", "x.png", "--k", "5", "all")
     assert refused.returncode == 2 and "not 'all'" in refused.stderr
 
+
+
+def test_plot_segments_draw_one_line_per_segment_values(tmp_path):
+    """With segments each run draws one line per segment values (a log holding both arms of the
+    click-log example, the arm a column): each line is the numpy reference's mean NDCG@k of
+    that arm's rows; the command line takes --segments too."""
+    import duckdb
+    import reference
+
+    both = tmp_path / "both.parquet"
+    duckdb.sql(f"COPY (SELECT * FROM read_parquet('{EXAMPLES / 'click_log'}/*/clicks.parquet')) TO '{both}'")
+    rows = duckdb.sql(f"SELECT arm, query_id, item_id, position, CAST(clicked AS INT) FROM '{both}'").fetchall()
+    out = tmp_path / "arms.png"
+    plotted = plot([str(both)], str(out), k=[1, 3, 10], segments="arm", rank_col="position", label="clicked",
+                   distribution=10)
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    assert sorted(plotted) == ["arm=bm25", "arm=splade"]
+    for arm in ("bm25", "splade"):
+        _, means = reference.evaluate([r[1:] for r in rows if r[0] == arm], [1, 3, 10], higher_is_better=False)
+        assert [p["k"] for p in plotted[f"arm={arm}"]] == [1, 3, 10]
+        for point in plotted[f"arm={arm}"]:
+            assert point["ndcg"] == pytest.approx(means[point["k"]][0], rel=1e-12, abs=1e-12)
+    two = plot({"log": str(both), "again": str(both)}, str(out), k=[1], segments="arm", rank_col="position",
+               label="clicked")
+    assert sorted(two) == ["again arm=bm25", "again arm=splade", "log arm=bm25", "log arm=splade"]
+    assert cli.main(["plot", str(both), "--segments", "arm", "--rank-col", "position", "--label", "clicked",
+                     "--k", "1", "3", "-o", str(out), "--no-progress"]) == 0
+
+
+def test_plot_title_shows_the_whole_label_expression(tmp_path, monkeypatch):
+    """A long label expression is wrapped onto more title lines, never cut: the title's words are
+    the expression's."""
+    import matplotlib.pyplot as plt
+
+    figures = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", lambda figure=None: (figures.append(figure), close(figure)))
+    label = ("CASE WHEN dwell_seconds >= 180 THEN 3 WHEN dwell_seconds >= 60 THEN 2 WHEN dwell_seconds >= 10 "
+             "THEN 1 ELSE 0 END + CASE WHEN clicked THEN 1 ELSE 0 END")
+    run = EXAMPLES / "click_log" / "arm=bm25" / "clicks.parquet"
+    plot([str(run)], str(tmp_path / "t.png"), k=[1, 5], rank_col="position", label=label)
+    title = figures[-1].axes[0].get_title()
+    assert f"label: {label}" in " ".join(title.split())
+    assert max(len(line) for line in title.splitlines()) <= 90

@@ -187,3 +187,23 @@ def test_few_and_many_labels_match_reference(seed, spread, judged):
         result = ndcg_sql.evaluate(frame(rows), k=cutoffs, gain="linear")
         expected, means = reference.evaluate(rows, cutoffs, gain="linear")
     assert_matches(result, expected, means, cutoffs)
+
+
+def test_many_cutoffs_sum_the_head_once_and_match_reference(tmp_path):
+    # every cutoff at or past the head's end (32 positions) reads the head's CG and DCG, summed
+    # once per ranking, so the SQL grows by a few names per cutoff, not by a sum of 32 terms each;
+    # the numbers are the reference's at cutoffs before, at and past the ends of the head and lists
+    from ndcg_sql import to_sql as to_sql_text
+    import numpy as np
+    rng = np.random.default_rng(25)
+    rows = [(q, i, float(rng.integers(0, 30)) / 4.0, int(rng.integers(0, 4)))
+            for q in range(4) for i in range(int(rng.integers(1, 90)))]
+    path = tmp_path / "run.parquet"
+    frame(rows).to_parquet(path)
+    term = "COALESCE(gain_at_32, 0.0)"
+    few, many = (to_sql_text(file=str(path), k=list(range(1, n + 1))) for n in (40, 200))
+    assert many.count(term) == few.count(term) == 4  # CG and DCG of the run's head and the ideal's
+    cutoffs = [1, 5, 31, 32, 33, 60, 89, 90, 120, None]
+    result = ndcg_sql.evaluate(frame(rows), k=cutoffs)
+    expected, means = reference.evaluate(rows, cutoffs)
+    assert_matches(result, expected, means, cutoffs)

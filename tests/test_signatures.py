@@ -22,7 +22,7 @@ FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare"
 #: The metric options a function does not take, and why: compare's cutoffs are in its measures'
 #: names and its paired tests weigh every query alike; plot draws NDCG@k of whole runs.
 LEFT_OUT = {"evaluate": set(), "to_sql": set(), "compare": {"k", "intervals", "bootstrap", "weight_col"},
-            "plot": {"measures", "segments", "intervals"}}
+            "plot": {"measures", "intervals"}}
 #: Options the command line handles itself instead of passing them to the Python function.
 CLI_OWN = {"sql": {"judgments"}}
 

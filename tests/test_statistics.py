@@ -1,8 +1,11 @@
 """Standard errors, intervals and paired comparisons against scipy and numpy."""
 
+import csv
+import io
 import json
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,6 +14,7 @@ from scipy import stats
 
 import ndcg_sql
 from conftest import EXAMPLES
+from ndcg_sql import cli
 from test_cli import run_cli
 
 TOL = dict(rel=1e-9, abs=1e-9)
@@ -242,7 +246,8 @@ def test_cli_compare_table_and_per_query_csv(tmp_path):
     done = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--convention", "trec_eval",
                    "--measures", "nDCG@10", "--per-query", str(path))
     assert done.returncode == 0, done.stderr
-    options, header, row = done.stdout.splitlines()[:3]
+    runs, options, header, row = done.stdout.splitlines()[:4]
+    assert runs.startswith(f"runs: A = {Path(SPLADE).name}, B = {Path(BM25).name};")
     assert header.split()[:3] == ["measure", "queries", "mean_a"] and row.split()[:2] == ["nDCG@10", "43"]
     assert options.split() == ["options:", "gain=linear", "discount=1/log2(rank", "+", "1)", "ties=item-desc",
                                "ranking_by=score", "ideal=judgments", "no_relevant=zero", "missing_queries=ignore",
@@ -265,11 +270,54 @@ def test_cli_compare_table_counts_unpaired_queries(tmp_path):
     done = run_cli("compare", BM25, str(tmp_path / "b.txt"), "--judgments", QRELS, "--gain", "linear",
                    "--ties", "item-desc", "--measures", "nDCG@10")
     assert done.returncode == 0, done.stderr
-    header, row = (line.split() for line in done.stdout.splitlines()[1:3])
+    header, row = (line.split() for line in done.stdout.splitlines()[2:4])
     values = dict(zip(header, row))
     assert header[-2:] == ["only_a", "only_b"]
     assert int(values["only_a"]) == len((set(qids) - kept) & judged) == 5
     assert int(values["only_b"]) == 0 and int(values["queries"]) == len(kept & judged)
+
+
+def test_compare_names_its_runs_a_and_b_in_every_output(capsys):
+    """Table, JSON and CSV say which input is A and which B: the ends of their paths that tell
+    them apart (here their folders, the file names being alike)."""
+    click = EXAMPLES / "click_log"
+    a, b = str(click / "arm=splade" / "clicks.parquet"), str(click / "arm=bm25" / "clicks.parquet")
+    names = ("arm=splade/clicks.parquet", "arm=bm25/clicks.parquet")
+    args = ("compare", a, b, "--rank-col", "position", "--label", "clicked", "--measures", "nDCG@10",
+            "--permutations", "10")
+    assert cli.main([*args, "--no-progress"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"runs: A = {names[0]}, B = {names[1]}; differences are A - B, wins are queries where A is better")
+    assert cli.main([*args, "--no-progress", "--format", "csv"]) == 0
+    row, = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert (row["run_a"], row["run_b"]) == names
+    # Python (the JSON is to_dict()): names given, or by default from the paths and the inputs' kinds
+    options = dict(rank_col="position", label="clicked", permutations=10)
+    named = ndcg_sql.compare(a, b, names=("splade", "bm25"), **options)
+    assert named.to_dict()["runs"] == {"a": "splade", "b": "bm25"}
+    assert str(named).startswith("runs: A = splade, B = bm25;")
+    import duckdb
+    assert ndcg_sql.compare(Path(a), duckdb.read_parquet(b).df(), **options).names == ("clicks.parquet", "a DataFrame")
+    with pytest.raises(ndcg_sql.OptionError, match="names must be two strings"):
+        ndcg_sql.compare(a, b, names="splade", **options)
+
+
+def test_compare_table_rounds_to_digits_and_json_keeps_full_precision(capsys):
+    """--digits N rounds the table's numbers to N significant digits: BM25's NDCG@10 is trec_eval's
+    published 0.5058 at 4; JSON and CSV keep full precision, so --digits there is an option error."""
+    comparison = ndcg_sql.compare(SPLADE, BM25, convention="trec_eval", judgments=QRELS, permutations=10)
+    assert "0.5058310024399073" in str(comparison)
+    rounded = comparison.to_text(digits=4)
+    header, row = (line.split() for line in rounded.splitlines()[2:4])
+    assert dict(zip(header, row))["mean_b"] == "0.5058" and "0.5058310024399073" not in rounded
+    assert json.loads(json.dumps(comparison.to_dict()))["summary"][0]["mean_b"] == 0.5058310024399073
+    with pytest.raises(ndcg_sql.OptionError, match="digits must be an integer from 1 to 17"):
+        comparison.to_text(digits=18)
+    assert cli.main(["compare", SPLADE, BM25, "--judgments", QRELS, "--convention", "trec_eval", "--digits", "4",
+                     "--permutations", "10", "--no-progress"]) == 0
+    assert "0.5058 " in capsys.readouterr().out
+    bad = run_cli("compare", SPLADE, BM25, "--judgments", QRELS, "--format", "csv", "--digits", "4")
+    assert bad.returncode == 2 and "--digits rounds the table only" in bad.stderr
 
 
 # ------------------------------------------------------------------ seeded draws, per segment

@@ -5,16 +5,18 @@
     (names of the CG and DCG ones, whose means are summed at a scale: sql/summary.sql.j2),
     judged_needed (a measure looks at which items are judged: the ranked items carry a judged flag). AP,
     RR and Success are not linear in the relevance at each rank, so they need a tie order: with
-    ties='average' an option error. -#}
+    ties='average' an option error naming the orders (and, on the command line, their flags). -#}
 {% macro _measure_context(parsed, ties) -%}
   {%- set grammar = ndcg_sql._measure_grammar() -%}
   {%- set nonlinear = [] -%}
   {%- for m in parsed if m['family'] not in grammar['linear'] -%}{%- do nonlinear.append(m['name']) -%}{%- endfor -%}
   {%- if nonlinear and ties == 'average' -%}
     {{ ndcg_sql._option_error(nonlinear | join(', ') ~ (" needs" if nonlinear | length == 1 else " need")
-       ~ " ties='item-asc', 'item-desc' (trec_eval's) or 'input-order', or a convention that sets one ("
-       ~ ndcg_sql._spelled('ties') ~ ", " ~ ndcg_sql._spelled('convention') ~ "): they are not linear in the"
-       ~ " relevance at each rank, so tie averaging does not define them") }}
+       ~ " a tie order: trec_eval's ties='item-desc'" ~ ndcg_sql._flag('ties', 'item-desc') ~ ", 'item-asc'"
+       ~ ndcg_sql._flag('ties', 'item-asc') ~ " or 'input-order'" ~ ndcg_sql._flag('ties', 'input-order')
+       ~ ", or a convention that sets one, e.g. convention='trec_eval'" ~ ndcg_sql._flag('convention', 'trec_eval')
+       ~ ": they are not linear in the relevance at each rank, so tie averaging (ties='average')"
+       ~ " does not define them") }}
   {%- endif -%}
   {%- set named, graded, binary, thresholds, threshold_values, unbounded = [], [], [], [], [], [] -%}
   {%- for m in parsed -%}

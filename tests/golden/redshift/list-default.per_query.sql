@@ -121,6 +121,128 @@ WITH run_rows AS (
   FROM run_dcg_by_position
   GROUP BY
     qid
+), run_dcg_head AS (
+  SELECT
+    *,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+            ) + COALESCE(gain_at_3, 0.0)
+          ) + (
+            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+            ) + COALESCE(gain_at_8, 0.0)
+          ) + (
+            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
+            ) + COALESCE(gain_at_13, 0.0)
+          ) + (
+            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
+            ) + COALESCE(gain_at_18, 0.0)
+          ) + (
+            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
+          )
+        )
+      )
+    ) AS head_cg,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_2, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_3, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_4, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_5, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_7, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_8, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_9, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_10, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_12, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_13, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_14, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_15, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_17, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_18, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_19, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_20, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      )
+    ) AS head_dcg
+  FROM run_dcg_by_query
 ), run_dcg_at_cutoffs AS (
   SELECT
     qid,
@@ -230,243 +352,11 @@ WITH run_rows AS (
         )
       )
     ) AS dcg_4,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
-            ) + COALESCE(gain_at_3, 0.0)
-          ) + (
-            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
-            ) + COALESCE(gain_at_8, 0.0)
-          ) + (
-            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
-            ) + COALESCE(gain_at_13, 0.0)
-          ) + (
-            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
-            ) + COALESCE(gain_at_18, 0.0)
-          ) + (
-            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
-          )
-        )
-      )
-    ) AS cg_5,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_2, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_3, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_4, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_5, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_7, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_8, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_9, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_10, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_12, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_13, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_14, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_15, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_17, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_18, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_19, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_20, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      )
-    ) AS dcg_5,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
-            ) + COALESCE(gain_at_3, 0.0)
-          ) + (
-            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
-            ) + COALESCE(gain_at_8, 0.0)
-          ) + (
-            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
-            ) + COALESCE(gain_at_13, 0.0)
-          ) + (
-            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
-            ) + COALESCE(gain_at_18, 0.0)
-          ) + (
-            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
-          )
-        )
-      )
-    ) + COALESCE(tail_cg_6, 0.0) AS cg_6,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_2, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_3, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_4, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_5, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_7, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_8, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_9, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_10, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_12, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_13, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_14, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_15, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_17, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_18, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_19, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_20, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      )
-    ) + COALESCE(tail_dcg_6, 0.0) AS dcg_6
-  FROM run_dcg_by_query
+    head_cg AS cg_5,
+    head_dcg AS dcg_5,
+    head_cg + COALESCE(tail_cg_6, 0.0) AS cg_6,
+    head_dcg + COALESCE(tail_dcg_6, 0.0) AS dcg_6
+  FROM run_dcg_head
 ), ideal_dcg_by_position AS (
   SELECT
     qid,
@@ -518,6 +408,128 @@ WITH run_rows AS (
   FROM ideal_dcg_by_position
   GROUP BY
     qid
+), ideal_dcg_head AS (
+  SELECT
+    *,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+            ) + COALESCE(gain_at_3, 0.0)
+          ) + (
+            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+            ) + COALESCE(gain_at_8, 0.0)
+          ) + (
+            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
+            ) + COALESCE(gain_at_13, 0.0)
+          ) + (
+            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
+            ) + COALESCE(gain_at_18, 0.0)
+          ) + (
+            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
+          )
+        )
+      )
+    ) AS head_cg,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_2, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_3, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_4, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_5, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_7, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_8, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_9, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_10, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_12, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_13, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_14, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_15, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
+              ) + COALESCE(gain_at_17, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_18, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_19, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
+            ) + COALESCE(gain_at_20, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
+            )
+          )
+        )
+      )
+    ) AS head_dcg
+  FROM ideal_dcg_by_query
 ), ideal_dcg_at_cutoffs AS (
   SELECT
     qid,
@@ -627,243 +639,11 @@ WITH run_rows AS (
         )
       )
     ) AS ideal_dcg_4,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
-            ) + COALESCE(gain_at_3, 0.0)
-          ) + (
-            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
-            ) + COALESCE(gain_at_8, 0.0)
-          ) + (
-            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
-            ) + COALESCE(gain_at_13, 0.0)
-          ) + (
-            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
-            ) + COALESCE(gain_at_18, 0.0)
-          ) + (
-            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
-          )
-        )
-      )
-    ) AS ideal_cg_5,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_2, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_3, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_4, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_5, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_7, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_8, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_9, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_10, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_12, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_13, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_14, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_15, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_17, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_18, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_19, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_20, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      )
-    ) AS ideal_dcg_5,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
-            ) + COALESCE(gain_at_3, 0.0)
-          ) + (
-            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
-            ) + COALESCE(gain_at_8, 0.0)
-          ) + (
-            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
-            ) + COALESCE(gain_at_13, 0.0)
-          ) + (
-            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
-            ) + COALESCE(gain_at_18, 0.0)
-          ) + (
-            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
-          )
-        )
-      )
-    ) + COALESCE(tail_cg_6, 0.0) AS ideal_cg_6,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_2, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_3, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_4, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_5, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_7, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_8, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_9, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_10, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(11 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_12, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(12 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_13, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(13 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_14, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(14 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_15, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(15 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(16 AS DOUBLE PRECISION) + 1.0), 0)
-              ) + COALESCE(gain_at_17, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(17 AS DOUBLE PRECISION) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_18, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(18 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_19, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(19 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_20, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(20 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          )
-        )
-      )
-    ) + COALESCE(tail_dcg_6, 0.0) AS ideal_dcg_6
-  FROM ideal_dcg_by_query
+    head_cg AS ideal_cg_5,
+    head_dcg AS ideal_dcg_5,
+    head_cg + COALESCE(tail_cg_6, 0.0) AS ideal_cg_6,
+    head_dcg + COALESCE(tail_dcg_6, 0.0) AS ideal_dcg_6
+  FROM ideal_dcg_head
 ), cutoffs AS (
   SELECT
     1 AS cutoff_id,

@@ -120,6 +120,128 @@ WITH run_rows AS (
   FROM run_dcg_by_position
   GROUP BY
     qid
+), run_dcg_head AS (
+  SELECT
+    *,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+            ) + COALESCE(gain_at_3, 0.0)
+          ) + (
+            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+            ) + COALESCE(gain_at_8, 0.0)
+          ) + (
+            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
+            ) + COALESCE(gain_at_13, 0.0)
+          ) + (
+            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
+            ) + COALESCE(gain_at_18, 0.0)
+          ) + (
+            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
+          )
+        )
+      )
+    ) AS head_cg,
+    (
+      (
+        (
+          (
+            (
+              COALESCE(gain_at_1, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(1 AS DOUBLE) + 1.0), 0)
+              ) + COALESCE(gain_at_2, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_3, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_4, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE) + 1.0), 0)
+            ) + COALESCE(gain_at_5, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_6, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE) + 1.0), 0)
+              ) + COALESCE(gain_at_7, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_8, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_9, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE) + 1.0), 0)
+            ) + COALESCE(gain_at_10, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE) + 1.0), 0)
+            )
+          )
+        )
+      ) + (
+        (
+          (
+            (
+              COALESCE(gain_at_11, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(11 AS DOUBLE) + 1.0), 0)
+              ) + COALESCE(gain_at_12, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(12 AS DOUBLE) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_13, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(13 AS DOUBLE) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_14, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(14 AS DOUBLE) + 1.0), 0)
+            ) + COALESCE(gain_at_15, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(15 AS DOUBLE) + 1.0), 0)
+            )
+          )
+        ) + (
+          (
+            (
+              COALESCE(gain_at_16, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(16 AS DOUBLE) + 1.0), 0)
+              ) + COALESCE(gain_at_17, 0.0) * (
+                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(17 AS DOUBLE) + 1.0), 0)
+              )
+            ) + COALESCE(gain_at_18, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(18 AS DOUBLE) + 1.0), 0)
+            )
+          ) + (
+            COALESCE(gain_at_19, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(19 AS DOUBLE) + 1.0), 0)
+            ) + COALESCE(gain_at_20, 0.0) * (
+              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(20 AS DOUBLE) + 1.0), 0)
+            )
+          )
+        )
+      )
+    ) AS head_dcg
+  FROM run_dcg_by_query
 ), run_dcg_at_cutoffs AS (
   SELECT
     qid,
@@ -181,6 +303,63 @@ WITH run_rows AS (
         )
       )
     ) AS dcg_1,
+    head_cg + COALESCE(tail_cg_2, 0.0) AS cg_2,
+    head_dcg + COALESCE(tail_dcg_2, 0.0) AS dcg_2
+  FROM run_dcg_head
+), ideal_dcg_by_position AS (
+  SELECT
+    qid,
+    position,
+    gain,
+    SUM(CASE WHEN position > 20 THEN gain END) OVER (
+      PARTITION BY qid
+      ORDER BY position ASC NULLS FIRST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tail_cg,
+    SUM(
+      CASE
+        WHEN position > 20
+        THEN gain * (
+          CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(position AS DOUBLE) + 1.0), 0)
+        )
+      END
+    ) OVER (
+      PARTITION BY qid
+      ORDER BY position ASC NULLS FIRST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tail_dcg
+  FROM ideal_items
+), ideal_dcg_by_query AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
+    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
+    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
+    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
+    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
+    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
+    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
+    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
+    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
+    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
+    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
+    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
+    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
+    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
+    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
+    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
+    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
+    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
+    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20,
+    MAX(tail_cg) AS tail_cg_2,
+    MAX(tail_dcg) AS tail_dcg_2
+  FROM ideal_dcg_by_position
+  GROUP BY
+    qid
+), ideal_dcg_head AS (
+  SELECT
+    *,
     (
       (
         (
@@ -219,7 +398,7 @@ WITH run_rows AS (
           )
         )
       )
-    ) + COALESCE(tail_cg_2, 0.0) AS cg_2,
+    ) AS head_cg,
     (
       (
         (
@@ -298,59 +477,8 @@ WITH run_rows AS (
           )
         )
       )
-    ) + COALESCE(tail_dcg_2, 0.0) AS dcg_2
-  FROM run_dcg_by_query
-), ideal_dcg_by_position AS (
-  SELECT
-    qid,
-    position,
-    gain,
-    SUM(CASE WHEN position > 20 THEN gain END) OVER (
-      PARTITION BY qid
-      ORDER BY position ASC NULLS FIRST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tail_cg,
-    SUM(
-      CASE
-        WHEN position > 20
-        THEN gain * (
-          CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(position AS DOUBLE) + 1.0), 0)
-        )
-      END
-    ) OVER (
-      PARTITION BY qid
-      ORDER BY position ASC NULLS FIRST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tail_dcg
-  FROM ideal_items
-), ideal_dcg_by_query AS (
-  SELECT
-    qid,
-    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
-    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
-    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
-    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
-    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
-    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
-    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
-    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
-    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
-    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
-    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
-    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
-    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
-    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
-    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
-    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
-    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
-    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
-    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
-    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20,
-    MAX(tail_cg) AS tail_cg_2,
-    MAX(tail_dcg) AS tail_dcg_2
-  FROM ideal_dcg_by_position
-  GROUP BY
-    qid
+    ) AS head_dcg
+  FROM ideal_dcg_by_query
 ), ideal_dcg_at_cutoffs AS (
   SELECT
     qid,
@@ -412,125 +540,9 @@ WITH run_rows AS (
         )
       )
     ) AS ideal_dcg_1,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
-            ) + COALESCE(gain_at_3, 0.0)
-          ) + (
-            COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
-            ) + COALESCE(gain_at_8, 0.0)
-          ) + (
-            COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) + COALESCE(gain_at_12, 0.0)
-            ) + COALESCE(gain_at_13, 0.0)
-          ) + (
-            COALESCE(gain_at_14, 0.0) + COALESCE(gain_at_15, 0.0)
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) + COALESCE(gain_at_17, 0.0)
-            ) + COALESCE(gain_at_18, 0.0)
-          ) + (
-            COALESCE(gain_at_19, 0.0) + COALESCE(gain_at_20, 0.0)
-          )
-        )
-      )
-    ) + COALESCE(tail_cg_2, 0.0) AS ideal_cg_2,
-    (
-      (
-        (
-          (
-            (
-              COALESCE(gain_at_1, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(1 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_2, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_3, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_4, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_5, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_6, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_7, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_8, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_9, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_10, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE) + 1.0), 0)
-            )
-          )
-        )
-      ) + (
-        (
-          (
-            (
-              COALESCE(gain_at_11, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(11 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_12, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(12 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_13, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(13 AS DOUBLE) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_14, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(14 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_15, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(15 AS DOUBLE) + 1.0), 0)
-            )
-          )
-        ) + (
-          (
-            (
-              COALESCE(gain_at_16, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(16 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_17, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(17 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_18, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(18 AS DOUBLE) + 1.0), 0)
-            )
-          ) + (
-            COALESCE(gain_at_19, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(19 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_20, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(20 AS DOUBLE) + 1.0), 0)
-            )
-          )
-        )
-      )
-    ) + COALESCE(tail_dcg_2, 0.0) AS ideal_dcg_2
-  FROM ideal_dcg_by_query
+    head_cg + COALESCE(tail_cg_2, 0.0) AS ideal_cg_2,
+    head_dcg + COALESCE(tail_dcg_2, 0.0) AS ideal_dcg_2
+  FROM ideal_dcg_head
 ), cutoffs AS (
   SELECT
     1 AS cutoff_id,

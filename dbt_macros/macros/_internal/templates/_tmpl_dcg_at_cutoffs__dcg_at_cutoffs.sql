@@ -33,14 +33,26 @@
   GROUP BY qid
 ),
 {%- endif %}
+{%- set tail_ids = tail_cutoffs | map(attribute='id') | list %}
+{%- set whole_head = cutoffs | selectattr('k', 'none') | list + cutoffs | rejectattr('k', 'none') | selectattr('k', 'ge', head_length) | list %}
+{%- if whole_head %}
+{{ name }}_head AS ( -- one row per query: the gains at the head positions, and CG and DCG of the whole head (summed once, for every cutoff at or past its end)
+  SELECT
+    *,
+    {{ ndcg_sql._tmpl_dcg_at_cutoffs__head_sum(ndcg_context, head_length, false) }} AS head_cg,
+    {{ ndcg_sql._tmpl_dcg_at_cutoffs__head_sum(ndcg_context, head_length, true) }} AS head_dcg
+  FROM {{ name }}_by_query
+),
+{%- endif %}
 {{ name }}_at_cutoffs AS ( -- one row per query: CG and DCG at every cutoff
   SELECT
     qid
     {%- for cutoff in cutoffs %}
-    {%- set in_tail = cutoff.id in tail_cutoffs | map(attribute='id') | list %},
-    {{ ndcg_sql._tmpl_dcg_at_cutoffs__head_sum(ndcg_context, cutoff.k if cutoff.k is not none else head_length, false) }}{% if in_tail %} + COALESCE(tail_cg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}cg_{{ cutoff.id }},
-    {{ ndcg_sql._tmpl_dcg_at_cutoffs__head_sum(ndcg_context, cutoff.k if cutoff.k is not none else head_length, true) }}{% if in_tail %} + COALESCE(tail_dcg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}dcg_{{ cutoff.id }}
+    {%- set in_tail = cutoff.id in tail_ids %}
+    {%- set whole = cutoff.k is none or cutoff.k >= head_length %},
+    {% if whole %}head_cg{% else %}{{ ndcg_sql._tmpl_dcg_at_cutoffs__head_sum(ndcg_context, cutoff.k, false) }}{% endif %}{% if in_tail %} + COALESCE(tail_cg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}cg_{{ cutoff.id }},
+    {% if whole %}head_dcg{% else %}{{ ndcg_sql._tmpl_dcg_at_cutoffs__head_sum(ndcg_context, cutoff.k, true) }}{% endif %}{% if in_tail %} + COALESCE(tail_dcg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}dcg_{{ cutoff.id }}
     {%- endfor %}
-  FROM {{ name }}_by_query
+  FROM {{ name }}_{% if whole_head %}head{% else %}by_query{% endif %}
 )
 {%- endmacro -%}
