@@ -71,22 +71,33 @@ def _values(family: str) -> str:
 
 
 def measures_table() -> str:
+    """A table of the families (how each is written, what counts as relevant, the tie orders it
+    takes, the range of its values), then each family's formula and source."""
     aliases: dict[str, list[str]] = {}
     for alias, family in measures.ALIASES.items():
         if alias != family.lower():
-            aliases.setdefault(family, []).append(alias.upper() if len(alias) <= 3 else alias.capitalize())
-    rows = []
+            aliases.setdefault(family, []).append({"hit": "Hit"}.get(alias, alias.upper()))
+    rows, formulas = [], []
     for family, (formula, source) in measures.DEFINITIONS.items():
         names = ", ".join(code(n) for n in _names(family))
         if family in aliases:
             names += " (also " + ", ".join(code(a) for a in aliases[family]) + ")"
         ties = "any" if family in measures.LINEAR else "item-asc, item-desc or input-order"
-        relevant = ("gain" if family in measures.GRADED else "—" if family in measures.NO_THRESHOLD
-                    else "label ≥ rel (default 1)")
+        if family in measures.GRADED:
+            relevant = "gain"
+        elif family in measures.JUDGED:
+            relevant = "whether judged"
+        elif family in measures.NO_THRESHOLD:
+            relevant = f"graded: the label, above {measures.ERR_MAX_GRADE} counted as {measures.ERR_MAX_GRADE}"
+        else:
+            relevant = "label ≥ rel (default 1)"
         if family in measures.PERSISTENCE:
             relevant += f"; persistence p (default {measures.DEFAULT_P})"
-        rows.append([names, code(formula), cell(source), cell(relevant), cell(ties), cell(_values(family))])
-    return table(["name", "formula", "source", "relevance", "ties", "per-query values"], rows)
+        rows.append([names, cell(relevant), cell(ties), cell(_values(family))])
+        formulas.append(f"- **{family}**: `{formula}`. {cell(source)}.")
+    return (table(["name", "relevance", "ties", "per-query values"], rows)
+            + "\n\nFormulas and sources (rel(r) = 1 when the label at rank r is relevant, else 0):\n\n"
+            + "\n".join(formulas))
 
 
 # ----------------------------------------------------------------- conventions
@@ -135,24 +146,34 @@ def _dbt_arguments() -> set[str]:
     return {argument["name"] for macro in macros for argument in macro.get("arguments", [])}
 
 
-def options_table() -> str:
+def options_reference() -> str:
+    """One section per option: its Python type and default, allowed values, command-line flag and
+    subcommands, dbt argument, and its documentation."""
     dbt_names = {python: dbt for dbt, python in DBT_NAMES.items()}
     in_dbt = _dbt_arguments()
-    rows = []
+    out = []
     for p in parameters.PARAMETERS:
-        default = "whole list and " + ", ".join(map(str, p.default[:-1])) if p.name == "k" else repr(p.default)
-        python = f"{code(p.name)}: {code(p.annotation)} = {code(default)}"
+        default = "the whole list and " + ", ".join(map(str, p.default[:-1])) if p.name == "k" else repr(p.default)
+        facts = [f"Python: `{p.name}: {p.annotation}`, default `{default}`"]
         if p.choices:
-            python += "<br>one of " + ", ".join(code(c) for c in p.choices)
-        if p.cli is None:
-            command_line = "—"
+            facts.append("one of " + ", ".join(f"`{c}`" for c in p.choices))
+        if p.cli is not None:
+            if p.cli.flag:
+                spelled = p.flag
+            elif p.choices and p.cli.metavar is None:
+                spelled = f"{p.flag} {{{','.join(p.choices)}}}"
+            else:
+                spelled = f"{p.flag} {p.cli.metavar or p.name.upper()}" + (" ..." if p.cli.nargs == "+" else "")
+            facts.append(f"command line: `{spelled}` ({', '.join(p.cli.commands)})")
+            facts += [f"`{command}` default `{value}`" for command, value in p.cli.defaults.items()]
         else:
-            spelled = p.flag if p.cli.flag else f"{p.flag} {p.cli.metavar or p.name.upper()}" + (
-                " ..." if p.cli.nargs == "+" else "")
-            command_line = code(spelled) + "<br>" + cell(", ".join(p.cli.commands))
+            facts.append("command line: none")
         dbt = dbt_names.get(p.name, p.name)
-        rows.append([python, command_line, code(dbt) if dbt in in_dbt else "—", cell(p.doc)])
-    return table(["Python (type = default)", "command line (subcommands)", "dbt", "meaning"], rows)
+        facts.append(f"dbt: `{dbt}`" if dbt in in_dbt else "dbt: none")
+        helps = "".join(f"\n\n`ndcg-sql {command}`: {cell(text)}" for command, text in p.cli.helps.items()
+                        if text != p.doc) if p.cli else ""
+        out.append(f"### `{p.name}`\n\n" + " · ".join(facts) + f"\n\n{cell(p.doc)}{helps}")
+    return "\n\n".join(out)
 
 
 # ----------------------------------------------------------------- command line
@@ -192,7 +213,7 @@ def dbt_macros() -> str:
     return "\n\n".join(out)
 
 
-GENERATED = {"measures": measures_table, "conventions": conventions_table, "options": options_table,
+GENERATED = {"measures": measures_table, "conventions": conventions_table, "options": options_reference,
              "cli-help": cli_help, "dbt-macros": dbt_macros}
 
 

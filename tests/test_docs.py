@@ -31,7 +31,7 @@ DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "dbt_macros" /
              *sorted((ROOT / "docs").glob("*.md"))]
 #: What a block's marker may say.
 MARKER = re.compile(r"^<!-- (not run|output of the block above|file)(?::\s*(.*?))?\s*-->$")
-FENCE = re.compile(r"^```(\w*)\s*$")
+FENCE = re.compile(r"^```(\w*)(?:\s+[^`]*)?$")  # a language, then attributes such as title="..."
 SNIPPET = re.compile(r'^--8<-- "([^"]+)"$')
 #: Top-level entries of the repository a page's examples never see (a page runs in a folder
 #: of its own, with links to everything else): outputs, environments, caches.
@@ -58,7 +58,7 @@ def blocks(path: Path) -> list[Block]:
     found, index = [], 0
     while index < len(lines):
         opening = FENCE.match(lines[index])
-        if not opening or not opening.group(1):
+        if not opening:
             index += 1
             continue
         end = next(i for i in range(index + 1, len(lines)) if lines[i].rstrip() == "```")
@@ -114,6 +114,8 @@ def test_outputs_of_examples_are_ignored_by_git():
 
 # ----------------------------------------------------------------- markers and snippets
 def test_every_marker_is_known_and_not_run_blocks_say_why():
+    assert all(block.language for block in ALL), [block.where for block in ALL if not block.language]
+    assert sum(block.language in RUNNABLE and block.marker != "not run" for block in ALL) >= 30
     for block in ALL:
         if block.marker == "not run":
             assert len(block.argument) > 10, f"{block.where}: say why the block is not run"
@@ -190,13 +192,14 @@ def load_generator():
 
 def test_generated_tables_hold_every_measure_option_and_convention():
     generate = load_generator()
-    measures_rows = generate.measures_table().splitlines()[2:]
-    assert len(measures_rows) == len(measures.DEFINITIONS)
-    options = generate.options_table()
+    measures_text = generate.measures_table()
+    assert len([line for line in measures_text.splitlines() if line.startswith("| <code>")]) == len(measures.DEFINITIONS)
+    assert all(f"- **{family}**: `{formula}`" in measures_text for family, (formula, _) in measures.DEFINITIONS.items())
+    options = generate.options_reference()
     for p in parameters.PARAMETERS:
-        assert f"<code>{p.name}</code>:" in options, p.name
+        assert f"### `{p.name}`" in options, p.name
         if p.cli is not None:
-            assert f"<code>{p.flag}" in options, p.flag
+            assert f"`{p.flag}" in options, p.flag
     with pytest.raises(KeyError, match="no generated part"):
         generate.expand("<!-- generated: nothing -->")
     for path in (ROOT / "docs").glob("*.md"):
@@ -217,7 +220,7 @@ def test_the_site_builds_strictly_offline(tmp_path):
     assert "--8&lt;--" not in pages["dbt/index.html"]  # every snippet included
     assert "Rules of the project" in pages["contributing/index.html"] and "0.1.0" in pages["changelog/index.html"]
     options = pages["options/index.html"]
-    assert all(f"<code>{p.name}</code>" in options for p in parameters.PARAMETERS)
+    assert all(f'id="{p.name}"' in options for p in parameters.PARAMETERS)
     assert all(family in pages["measures/index.html"] for family in measures.DEFINITIONS)
     assert "usage: ndcg-sql evaluate" in pages["cli/index.html"]
     assert "ndcg_per_query" in pages["dbt-macros/index.html"]
