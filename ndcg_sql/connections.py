@@ -35,7 +35,7 @@ from .parameters import THREADS_PER_CORE
 
 #: DuckDB memory_limit of a connection this package opens itself: large logs then spill to
 #: disk instead of growing hash tables and sorts up to DuckDB's own default (80 % of RAM).
-#: A 100M-row log peaks at about 1.6 GB with it and runs as fast as without (README, Performance).
+#: A 100M-row log peaks at about 1.6 GB with it and runs as fast as without (docs/performance.md).
 DEFAULT_MEMORY_LIMIT = "1500MB"
 _MEMORY_SIZE = re.compile(r"^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
 #: The temp folder removal of each connection :func:`connect` opened.
