@@ -193,7 +193,8 @@ def load_generator():
 def test_generated_tables_hold_every_measure_option_and_convention():
     generate = load_generator()
     measures_text = generate.measures_table()
-    assert len([line for line in measures_text.splitlines() if line.startswith("| <code>")]) == len(measures.DEFINITIONS)
+    rows = [line for line in measures_text.splitlines() if line.startswith("| <code>")]
+    assert len(rows) == len(measures.DEFINITIONS)
     assert all(f"- **{family}**: `{formula}`" in measures_text for family, (formula, _) in measures.DEFINITIONS.items())
     options = generate.options_reference()
     for p in parameters.PARAMETERS:
