@@ -1,4 +1,4 @@
-"""The measurements in README's Performance section, in one command:
+"""The measurements in the performance page (docs/performance.md), in one command:
 
     python -m benchmarks.suite            # about 15 minutes on 2 cores; needs ~3 GB of disk in benchmarks/data/
 

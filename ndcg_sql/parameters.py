@@ -99,7 +99,7 @@ MAX_PERMUTATIONS = 1_000_000
 #: Default bound of a local bootstrap's draws, replicates x per-query values (queries x cutoffs
 #: or measures): each draw is a row DuckDB groups, about 36 bytes spilled past the memory limit.
 #: 1,000 resamples of 30,000 queries at 6 cutoffs (1.8e8) ran 160 s on 2 cores and spilled 6.6 GiB
-#: (1500MB limit), so this bound is about 3 minutes and 7 GiB there (README, Bad input).
+#: (1500MB limit), so this bound is about 3 minutes and 7 GiB there (docs/safety.md, Runaway work).
 MAX_BOOTSTRAP_DRAWS = 200_000_000
 #: Most DuckDB threads accepted, per CPU core: past the cores a thread adds memory and start-up
 #: time, not speed (threads=10,000 took 30 s on a 2,000-row file that 2 threads read in 3 s);

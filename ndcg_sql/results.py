@@ -153,7 +153,7 @@ class Result:
         return _frame(self.per_query, self.leftovers)
 
     def to_dict(self, per_query: bool = False) -> dict:
-        """{"options", "coverage", "summary"[, "definitions"][, "per_query"]} with full-precision floats."""
+        """``{"options", "coverage", "summary"[, "definitions"][, "per_query"]}`` with full-precision floats."""
         out = {"options": self.options, "coverage": self.coverage, "summary": self.summary_records()}
         if self.definitions:
             out["definitions"] = self.definitions

@@ -1,4 +1,4 @@
-"""The analyst's path (issue 13): from a click log to a chart with the README's commands as
+"""The analyst's path (issue 13): from a click log to a chart with the documentation's commands as
 written; one name for the whole list; results that print their summary; progress that names
 its step; the plot; SQL for files an engine cannot read; missing libraries.
 
@@ -84,36 +84,39 @@ def test_click_log_label_gives_the_reference_ndcg_per_arm_and_the_paired_test():
     assert reference.close(row["t"], float(t.statistic)) and reference.close(row["t_p_value"], float(t.pvalue))
 
 
-# ------------------------------------------------------------------ the README's commands, as written
+# ------------------------------------------------------------------ the documentation's commands, as written
 
 
-def readme_block(heading: str) -> str:
-    """The first ```sh block under a README heading."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def doc_block(page: str, heading: str) -> str:
+    """The first ```sh block under a heading of a documentation page (docs/PAGE)."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
     section = text[text.index(heading):]
     return re.search(r"```sh\n(.*?)```", section, re.DOTALL).group(1)
 
 
 def run_block(block: str, cwd: Path) -> subprocess.CompletedProcess:
-    """A README block run by bash in ``cwd`` (where examples/ is the repository's), with the
-    activated environment's PATH, as a reader who followed the README runs it."""
+    """A documentation block run by bash in ``cwd`` (where examples/ is the repository's), with the
+    activated environment's PATH, as a reader who followed the documentation runs it."""
     (cwd / "examples").symlink_to(EXAMPLES)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     return subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=cwd, env=env, capture_output=True, text=True)
 
 
-def test_readme_analyst_quickstart_runs_as_written(tmp_path):
-    block = readme_block("## Analyst quickstart")
+def test_analyst_quickstart_runs_as_written(tmp_path):
+    """The analyst path's commands (README's command-line example too) write the chart to out/."""
+    block = doc_block("analyst.md", "# The analyst path")
+    assert block in (ROOT / "README.md").read_text(encoding="utf-8")
     assert len([line for line in block.splitlines() if line.strip()]) <= 12
     done = run_block(block, tmp_path)
     assert done.returncode == 0, done.stderr
-    assert (tmp_path / "ndcg.png").read_bytes().startswith(b"\x89PNG")
-    assert f"wrote {tmp_path / 'ndcg.png'}" in done.stdout
+    assert (tmp_path / "out" / "ndcg.png").read_bytes().startswith(b"\x89PNG")
+    assert f"wrote {tmp_path / 'out' / 'ndcg.png'}" in done.stdout
     assert "splade" in done.stdout and "nDCG@10" in done.stdout
 
 
-def test_readme_bundled_example_commands_run_as_written(tmp_path):
-    block = readme_block("## Bundled examples")
+def test_getting_started_commands_run_as_written(tmp_path):
+    block = doc_block("getting-started.md", "## A first evaluation") + doc_block("getting-started.md",
+                                                                                "## The bundled examples")
     commands = [line for line in block.splitlines() if line.startswith("ndcg-sql ")]
     assert any("lightgbm_lambdarank/rank.test.scored.csv" in c for c in commands)
     done = run_block(block, tmp_path)
@@ -234,16 +237,16 @@ def test_sql_of_trec_files_says_how_to_load_them_and_runs_once_loaded():
 # ------------------------------------------------------------------ dbt: the label in SQL of one's own
 
 
-def test_readme_dbt_label_pattern_gives_the_reference():
-    """The README's dbt model (a CTE computing the label, then ndcg_per_query over it), rendered
+def test_dbt_label_pattern_gives_the_reference():
+    """The documentation's dbt model over the click log (examples/click_log/clicks_per_query.sql,
+    which docs/dbt.md includes: a CTE computing the label, then ndcg_per_query over it), rendered
     by the macros (tests/dbt_standin.py) and run by DuckDB on the click log, equals the reference
     with NIST's grades."""
     import jinja2
 
     import dbt_standin
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```sql\n(-- models/clicks_per_query\.sql.*?)```", text, re.DOTALL).group(1)
+    block = (EXAMPLES / "click_log" / "clicks_per_query.sql").read_text(encoding="utf-8")
     macros = dbt_standin.load(dbt_standin.package_files(ROOT / "dbt_macros"))
     sql = jinja2.Environment().from_string(block).render(ref=lambda name: name, ndcg_sql=macros)
     con = duckdb.connect()

@@ -1,0 +1,238 @@
+"""The generated parts of the documentation site, written from the code when the site is built.
+
+A page holds a line ``<!-- generated: NAME -->``; mkdocs (``hooks:`` in mkdocs.yml) calls
+:func:`on_page_markdown`, which replaces the line with ``GENERATED[NAME]()``: the measures
+table from ``ndcg_sql/measures.py``, the conventions table from ``ndcg_sql/conventions.py``,
+the options reference from ``ndcg_sql.parameters.PARAMETERS``, each subcommand's ``--help``
+from the command line's parser, and the dbt macros' reference from
+``dbt_macros/macros/macros.yml`` (itself written from the macros by ``python -m tools.dbt_gen``).
+So the pages cannot disagree with the code. An unknown NAME stops the build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+from ndcg_sql import cli, conventions, measures, parameters
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tools/, the dbt package's generator (not installed)
+from tools.dbt_docs import DBT_NAMES  # noqa: E402
+MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.MULTILINE)
+
+
+def cell(text: object) -> str:
+    """Text as one cell of a Markdown table: nothing in it read as Markdown or HTML."""
+    text = html.escape(str(text), quote=False)
+    return re.sub(r"([\\`*_\[\]|])", r"\\\1", text).replace("\n", " ")
+
+
+def code(text: object) -> str:
+    """Text as code in a table cell."""
+    return "<code>" + html.escape(str(text), quote=False).replace("|", "&#124;") + "</code>"
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- measures
+def _names(family: str) -> list[str]:
+    """How a family is written: with a cutoff, and without one (the whole list) where allowed."""
+    params = []
+    if family not in measures.GRADED and family not in measures.NO_THRESHOLD:
+        params.append("rel=2")
+    if family in measures.PERSISTENCE:
+        params.append("p=0.9")
+    with_params = f"{family}({','.join(params)})" if params else None
+    forms = [f"{family}@k"] if family in measures.NEED_CUTOFF else [f"{family}@k", family]
+    if with_params:
+        forms.append(f"{with_params}@k" if family in measures.NEED_CUTOFF else with_params)
+    return forms
+
+
+def _values(family: str) -> str:
+    if family in measures.ZERO_ONE:
+        return "0 or 1 (interval: Wilson)"
+    if family in measures.UNBOUNDED:
+        return "≥ 0, unbounded (interval: normal)"
+    at_1 = " (at @1: 0 or 1, Wilson)" if family in measures.ZERO_ONE_AT_1 else ""
+    return f"in [0, 1] (interval: normal, clipped){at_1}"
+
+
+def measures_table() -> str:
+    """A table of the families (how each is written, what counts as relevant, the tie orders it
+    takes, the range of its values), then each family's formula and source."""
+    aliases: dict[str, list[str]] = {}
+    for alias, family in measures.ALIASES.items():
+        if alias != family.lower():
+            aliases.setdefault(family, []).append({"hit": "Hit"}.get(alias, alias.upper()))
+    rows, formulas = [], []
+    for family, (formula, source) in measures.DEFINITIONS.items():
+        names = ", ".join(code(n) for n in _names(family))
+        if family in aliases:
+            names += " (also " + ", ".join(code(a) for a in aliases[family]) + ")"
+        ties = "any" if family in measures.LINEAR else "item-asc, item-desc or input-order"
+        if family in measures.GRADED:
+            relevant = "gain"
+        elif family in measures.JUDGED:
+            relevant = "whether judged"
+        elif family in measures.NO_THRESHOLD:
+            relevant = f"graded: the label, above {measures.ERR_MAX_GRADE} counted as {measures.ERR_MAX_GRADE}"
+        else:
+            relevant = "label ≥ rel (default 1)"
+        if family in measures.PERSISTENCE:
+            relevant += f"; persistence p (default {measures.DEFAULT_P})"
+        rows.append([names, cell(relevant), cell(ties), cell(_values(family))])
+        formulas.append(f"- **{family}**: `{formula}`. {cell(source)}.")
+    return (table(["name", "relevance", "ties", "per-query values"], rows)
+            + "\n\nFormulas and sources (rel(r) = 1 when the label at rank r is relevant, else 0):\n\n"
+            + "\n".join(formulas))
+
+
+# ----------------------------------------------------------------- conventions
+def _convention_rows() -> list[tuple[str, object]]:
+    """(row label, function of a convention's entry, or None for the defaults -> text)."""
+    default = {name: parameters.BY_NAME[name].default for name in
+               ("discount", "log_base", "gain", "ties", "no_relevant", "score_precision", "negative_labels")}
+
+    def option(name):
+        return lambda entry: str(default[name] if entry is None else entry.get(name, "as given"))
+
+    def weights(entry):
+        if entry is None or entry.get("weights", True) and entry.get("no_relevant_weight") != "one":
+            return "sum(w x) / sum(w)"
+        if entry.get("weights", True) is False:
+            return "refused"
+        return "sum(w x) / sum(w), a query with no relevant item adding 1, not w (k only)"
+
+    return [
+        ("tool", lambda entry: "—" if entry is None else entry["peer"]),
+        ("discount", option("discount")), ("log base", option("log_base")), ("gain", option("gain")),
+        ("ties", option("ties")), ("no relevant item", option("no_relevant")),
+        ("scores compared as", option("score_precision")), ("negative labels", option("negative_labels")),
+        ("labels read", lambda entry: "whole part (atol)" if entry and entry.get("label_reading") == "atol"
+         else "as given"),
+        ("ids compared", lambda entry: "as text" if entry and entry.get("ids") == "text" else "by their types"),
+        ("judgments", lambda entry: "refused" if entry and entry.get("judgments_allowed") is False else "yes"),
+        ("query weights", weights),
+        ("measures", lambda entry: "all" if entry is None else ", ".join(entry["peer_measures"])),
+    ]
+
+
+def conventions_table() -> str:
+    names = list(conventions.CONVENTIONS)
+    header = ["", "default (no convention)"] + [code(name) for name in names]
+    rows = [[cell(label), cell(value(None))] + [cell(value(conventions.CONVENTIONS[name])) for name in names]
+            for label, value in _convention_rows()]
+    out = table(header, rows)
+    aliases = ", ".join(f"{code(alias)} = {code(name)}" for alias, name in conventions.ALIASES.items())
+    return out + f"\n\nOther names accepted: {aliases}."
+
+
+# ----------------------------------------------------------------- options
+def _dbt_arguments() -> set[str]:
+    macros = yaml.safe_load((ROOT / "dbt_macros" / "macros" / "macros.yml").read_text(encoding="utf-8"))["macros"]
+    return {argument["name"] for macro in macros for argument in macro.get("arguments", [])}
+
+
+def options_reference() -> str:
+    """One section per option: its Python type and default, allowed values, command-line flag and
+    subcommands, dbt argument, and its documentation."""
+    dbt_names = {python: dbt for dbt, python in DBT_NAMES.items()}
+    in_dbt = _dbt_arguments()
+    out = []
+    for p in parameters.PARAMETERS:
+        default = "the whole list and " + ", ".join(map(str, p.default[:-1])) if p.name == "k" else repr(p.default)
+        facts = [f"Python: `{p.name}: {shown_type(p.annotation)}`, default `{default}`"]
+        facts += [f"`{function}()`: default `{variant.default!r}`" for function, variant in p.variants.items()]
+        if p.choices:
+            facts.append("one of " + ", ".join(f"`{c}`" for c in p.choices))
+        if p.cli is not None:
+            if p.cli.flag:
+                spelled = p.flag
+            elif p.choices and p.cli.metavar is None:
+                spelled = f"{p.flag} {{{','.join(p.choices)}}}"
+            else:
+                spelled = f"{p.flag} {p.cli.metavar or p.name.upper()}" + (" ..." if p.cli.nargs == "+" else "")
+            facts.append(f"command line: `{spelled}` ({', '.join(p.cli.commands)})")
+        else:
+            facts.append("command line: none")
+        dbt = dbt_names.get(p.name, p.name)
+        facts.append(f"dbt: `{dbt}`" if dbt in in_dbt else "dbt: none")
+        helps = "".join(f"\n\n`ndcg-sql {command}`: {cell(text)}" for command, text in p.cli.helps.items()
+                        if text != p.doc) if p.cli else ""
+        out.append(f"### `{p.name}`\n\n" + " · ".join(facts) + f"\n\n{cell(p.doc)}{helps}")
+    return "\n\n".join(out)
+
+
+def shown_type(annotation) -> str:
+    """A type as the signatures write it (``typing`` objects without the module's name)."""
+    text = annotation.__name__ if isinstance(annotation, type) else str(annotation)
+    return text.replace("typing.", "").replace("collections.abc.", "")
+
+
+# ----------------------------------------------------------------- command line
+def cli_help() -> str:
+    parser = cli.build_parser()
+    subcommands = next(a for a in parser._actions if a.dest == "command").choices
+    blocks = []
+    previous = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "100"  # argparse wraps to the terminal's width
+    try:
+        for name, sub in subcommands.items():
+            with contextlib.redirect_stdout(io.StringIO()) as text:
+                sub.print_help()
+            blocks.append(f"### ndcg-sql {name}\n\n```text\n{text.getvalue().rstrip()}\n```")
+    finally:
+        if previous is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = previous
+    return "\n\n".join(blocks)
+
+
+# ----------------------------------------------------------------- dbt macros
+def dbt_macros() -> str:
+    macros = yaml.safe_load((ROOT / "dbt_macros" / "macros" / "macros.yml").read_text(encoding="utf-8"))["macros"]
+    kinds = [("Models", lambda n: n.startswith("ndcg_")), ("Generic tests", lambda n: n.startswith("test_")),
+             ("Helpers and engine pieces", lambda n: not n.startswith(("ndcg_", "test_")))]
+    out = []
+    for title, belongs in kinds:
+        out.append(f"## {title}")
+        for macro in sorted((m for m in macros if belongs(m["name"])), key=lambda m: m["name"]):
+            name = macro["name"].removeprefix("test_")
+            out.append(f"### `ndcg_sql.{name}`\n\n{cell(macro['description'])}")
+            if macro.get("arguments"):
+                out.append(table(["argument", "description"],
+                                 [[code(a["name"]), cell(a["description"])] for a in macro["arguments"]]))
+    return "\n\n".join(out)
+
+
+GENERATED = {"measures": measures_table, "conventions": conventions_table, "options": options_reference,
+             "cli-help": cli_help, "dbt-macros": dbt_macros}
+
+
+def expand(markdown: str) -> str:
+    """The page with each ``<!-- generated: NAME -->`` line replaced by what NAME generates."""
+    def one(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in GENERATED:
+            raise KeyError(f"no generated part named {name!r}; known: {', '.join(GENERATED)}")
+        return GENERATED[name]()
+    return MARKER.sub(one, markdown)
+
+
+def on_page_markdown(markdown: str, **_) -> str:
+    """mkdocs hook: the page's generated parts filled in."""
+    return expand(markdown)
