@@ -20,7 +20,7 @@ Fetch = Callable[[str], tuple[list, list]]
 #: The option naming a column of each role, as Python and the command line spell it.
 ROLE_OPTIONS = {role: f"{name}= / --{name.replace('_', '-')}" for role, name in (
     ("query", "query_col"), ("item", "item_col"), ("score", "score_col"), ("rank", "rank_col"),
-    ("label", "label_col"), ("row order", "row_col"), ("weight", "weight_col"))}
+    ("label", "label_col"), ("row order", "row_col"), ("weight", "weight_col"), ("segment", "segments"))}
 ROLE_OPTIONS["label"] += " (or compute one: label= / --label)"
 
 
@@ -127,7 +127,8 @@ def require(types, wanted: dict[str, str] | list[tuple[str, str]], where: str) -
     if missing:
         options = [ROLE_OPTIONS[role] for role, name in pairs if name not in types and role in ROLE_OPTIONS]
         hint = f" (name yours with {', '.join(options)})" if options else ""
-        raise InputError(f"the {where} has no {', no '.join(missing)}; its columns are: {', '.join(types)}{hint}")
+        has = "have" if where == "judgments" else "has"
+        raise InputError(f"the {where} {has} no {', no '.join(missing)}; its columns are: {', '.join(types)}{hint}")
 
 
 def check_label_type(type_name: str, label: LabelExpression, where: str) -> None:
@@ -152,7 +153,7 @@ def segmented_judgments(run_types: dict, judgment_types: dict | None, segments, 
     """
     if not segments:
         return False
-    require(run_types, {f"segment {i}": s for i, s in enumerate(segments, 1)}, "ranking")
+    require(run_types, [("segment", s) for s in segments], "ranking")
     if judgment_types is None:
         return False
     present = [s for s in segments if s in judgment_types]
@@ -224,6 +225,13 @@ def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_
         names, rows = fetch(counts_sql(context, checks))
         counts = {name.lower(): value for name, value in zip(names, rows[0])}
     refuse_empty_inputs(counts)
+    hidden = {index: seen for index, seen in (revealed or {}).items() if not int(counts[f"check_{index}"] or 0)}
+    if hidden:  # the engine folded per-row tests by the input's false statistics: no other count is trusted
+        raise InputError("bad input:\n  " + "\n  ".join(validation.describe_hidden(
+            checks[index], seen, query_col, [r[0] for r in fetch(templates.render(
+                "validate_examples.sql.j2", relation=checks[index].relation, source=None,
+                condition=validation.as_text_condition(checks[index]), limit=validation.EXAMPLES + 1,
+                **context))[1]]) for index, seen in hidden.items()))
     problems = []
     for index, check in enumerate(checks):
         failing = int(counts[f"check_{index}"] or 0)
@@ -240,9 +248,6 @@ def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_
                 value=check.values, limit=validation.EXAMPLES + 1, **context))[1]]
         input_rows = int(counts[f"rows_{index}"] or 0) if check.rows else None
         problems.append(validation.describe_failure(check, failing, query_col, examples or [], input_rows, values))
-    for index, seen in (revealed or {}).items():
-        if not int(counts[f"check_{index}"] or 0):
-            problems.append(validation.describe_hidden(checks[index], seen))
     if must_find and not problems:
         problems.append(DISAGREEMENT)
     if problems:

@@ -22,7 +22,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import duckdb
 import sqlglot.errors
@@ -30,7 +30,7 @@ import sqlglot.errors
 from . import __version__, dialects, progress, writing
 from .api import evaluate, to_sql
 from .compare import compare
-from .connections import terminated_as_exit
+from .connections import close, terminated_as_exit
 from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .files import file_format
@@ -54,6 +54,8 @@ DIGITS_HELP = (f"significant digits of the numbers in the table (1 to {MAX_DIGIT
 #: The exit status after Ctrl-C (128 + SIGINT, as shells report it), and the message of the
 #: RuntimeError DuckDB's Python client raises when Ctrl-C stops a running query.
 INTERRUPTED, QUERY_INTERRUPTED = 130, "Query interrupted"
+#: The exit status after SIGTERM (128 + 15), as :func:`ndcg_sql.connections.terminated_as_exit` raises it.
+TERMINATED = 143
 
 
 class Parser(argparse.ArgumentParser):
@@ -183,9 +185,16 @@ def _write_per_query(path: str | None, records) -> None:
             write_csv(records(), handle)
 
 
-def _connect(args) -> duckdb.DuckDBPyConnection:
-    """The DuckDB connection a command runs on, with its --memory-limit and --temp-directory."""
-    return connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None))
+@contextmanager
+def _connected(args) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The DuckDB connection a command runs on, with its --memory-limit and --temp-directory,
+    closed on every way out: closing waits for the threads of a statement Ctrl-C or SIGTERM
+    interrupted, and a process exiting under them would abort."""
+    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None))
+    try:
+        yield con
+    finally:
+        close(con)
 
 
 def _digits(args) -> int | None:
@@ -200,16 +209,16 @@ def _evaluate(args) -> int:
     digits = _digits(args)
     options = given(args, "evaluate", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run, options.get("judgments")])
-    con = _connect(args)
-    with _progress(args, con):
-        result = evaluate(args.run, con=con, **options)
-    _write_per_query(args.per_query_file, result.per_query_records)
-    if args.format == "json":
-        write_json(result.to_dict(), sys.stdout)
-    elif args.format == "csv":
-        write_csv(result.summary_records(), sys.stdout)
-    else:
-        print_table(result, sys.stdout, digits)
+    with _connected(args) as con:
+        with _progress(args, con):
+            result = evaluate(args.run, con=con, **options)
+        _write_per_query(args.per_query_file, result.per_query_records)
+        if args.format == "json":
+            write_json(result.to_dict(), sys.stdout)
+        elif args.format == "csv":
+            write_csv(result.summary_records(), sys.stdout)
+        else:
+            print_table(result, sys.stdout, digits)
     return 0
 
 
@@ -217,16 +226,16 @@ def _compare(args) -> int:
     digits = _digits(args)
     options = given(args, "compare", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run_a, args.run_b, options.get("judgments")])
-    con = _connect(args)
-    with _progress(args, con):
-        result = compare(args.run_a, args.run_b, con=con, **options)
-    _write_per_query(args.per_query_file, result.per_query_records)
-    if args.format == "json":
-        write_json(result.to_dict(), sys.stdout)
-    elif args.format == "csv":
-        write_csv(named_comparison_records(result), sys.stdout)
-    else:
-        print_comparison(result, sys.stdout, digits)
+    with _connected(args) as con:
+        with _progress(args, con):
+            result = compare(args.run_a, args.run_b, con=con, **options)
+        _write_per_query(args.per_query_file, result.per_query_records)
+        if args.format == "json":
+            write_json(result.to_dict(), sys.stdout)
+        elif args.format == "csv":
+            write_csv(named_comparison_records(result), sys.stdout)
+        else:
+            print_comparison(result, sys.stdout, digits)
     return 0
 
 
@@ -237,8 +246,7 @@ def _plot(args) -> int:
         if not all(str(c).isdigit() for c in options["k"]):
             raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
         options["k"] = [int(c) for c in options["k"]]
-    con = _connect(args)
-    with _progress(args, con):
+    with _connected(args) as con, _progress(args, con):
         plot(dict(zip(run_labels(args.runs), args.runs)), args.output, distribution=args.distribution, con=con,
              **options)
     print(f"wrote {Path(args.output).resolve()}")
@@ -284,13 +292,30 @@ def _sql(args) -> int:
     return 0
 
 
+def run() -> None:
+    """The ``ndcg-sql`` command: :func:`main`, then exit with its status. After Ctrl-C or SIGTERM
+    the process ends at once (``os._exit``, once ndcg_sql's own files and folders are removed and
+    the output flushed): the threads of the statement DuckDB stopped may still be winding down,
+    and the interpreter's shutdown under them aborts the process."""
+    status = main()
+    if status in (INTERRUPTED, TERMINATED):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``ndcg-sql``; returns the exit status."""
+    """The command line's work; returns the exit status (130 after Ctrl-C, 143 after SIGTERM)."""
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         with terminated_as_exit():
             return _dispatch(parser, args)
+    except SystemExit as stop:
+        if stop.code != TERMINATED:
+            raise
+        return TERMINATED
     except (KeyboardInterrupt, RuntimeError) as error:
         if isinstance(error, RuntimeError) and str(error) != QUERY_INTERRUPTED:
             raise
@@ -332,4 +357,4 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -161,9 +161,12 @@ def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], T]) -> T:
         except BaseException as error:  # raised in the caller's thread below
             outcome["error"] = error
 
-    worker = threading.Thread(target=work, name="ndcg_sql statement", daemon=True)
-    worker.start()
+    # not a daemon: the interpreter never exits while a statement runs in C++ (a daemon thread would
+    # be torn down there, which aborts the process); started inside the try, so an exception
+    # arriving as it starts still interrupts it
+    worker = threading.Thread(target=work, name="ndcg_sql statement", daemon=False)
     try:
+        worker.start()
         worker.join()
     except BaseException:
         while worker.is_alive():  # the statement may not have started yet: interrupt until it ends

@@ -121,10 +121,10 @@ def check_bootstrap(executor: DuckDB, per_query_relation: str, replicates: int, 
     rows = int(counted[0][0])
     if replicates * rows > most:
         raise OptionError(
-            f"bootstrap={replicates} resamples of {rows:,} per-query values is {replicates * rows:,} draws, "
-            f"more than max_bootstrap_draws={most:,} (each draw is a row DuckDB groups, spilled to temp files "
-            "past the memory limit): lower bootstrap, ask fewer cutoffs (k) or measures, use intervals=True "
-            "(no resampling), or raise max_bootstrap_draws (--max-bootstrap-draws)")
+            f"bootstrap={replicates} (--bootstrap) resamples of {rows:,} per-query values is {replicates * rows:,} "
+            f"draws, more than max_bootstrap_draws={most:,} (each draw is a row DuckDB groups, spilled to temp "
+            "files past the memory limit): lower bootstrap, ask fewer cutoffs (k, --k) or measures, use "
+            "intervals=True (--intervals; no resampling), or raise max_bootstrap_draws (--max-bootstrap-draws)")
 
 
 def _coverage(names, rows) -> dict:

@@ -268,12 +268,21 @@ def _number_text(value) -> str:
     return str(value)
 
 
-def describe_hidden(check: Check, value: float) -> str:
+def as_text_condition(check: Check) -> str:
+    """The values a revealed check refuses, found through their text (DuckDB): no statistics of the
+    input describe a number's text, so no engine folds this test (slow: for error messages only)."""
+    texts = "'nan', '-nan'" + (", 'inf', '-inf'" if check.infinite else "")
+    return f"CAST(TRY_CAST({check.revealed_by} AS DOUBLE) AS VARCHAR) IN ({texts})"
+
+
+def describe_hidden(check: Check, value: float, query_col: str, examples: list) -> str:
     """A message line for a check the first pass revealed (``value``: NaN or infinite) that no row counted."""
+    where = (f", e.g. in {query_col} {', '.join(map(str, examples[:EXAMPLES]))}{', ...' if len(examples) > EXAMPLES else ''}"
+             if examples else "")
     return (f"{check.column_kind} {check.column!r}: {check.problem} (the {'smallest' if value < 0 else 'largest'} "
-            f"value read is {value}, yet no row is counted: the input's statistics hide them from the engine's "
-            "filters, as a Parquet file's min/max leave NaN out; read the file with "
-            "read_parquet(..., can_have_nan = true), as ndcg_sql does for a path, or replace the values)")
+            f"value read is {value}{where}; the input's statistics hide them from the engine's row tests, as a "
+            "Parquet file's min/max leave NaN out: read the file with read_parquet(..., can_have_nan = true), as "
+            "ndcg_sql does for a path, or replace the values)")
 
 
 def describe_failure(check: Check, rows: int, query_col: str, examples: list,

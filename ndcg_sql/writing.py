@@ -102,17 +102,18 @@ def atomic(path, binary: bool = False):
             the message names ``path`` and the cause (an OSError of the body that names a
             file of its own passes unchanged).
     """
-    target = os.path.realpath(path)
     mode, encoding, newline = ("wb", None, None) if binary else ("w", "utf-8", "")
-    if os.path.exists(target) and not os.path.isfile(target) and not os.path.isdir(target):
+    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+        # opened by the name given: /dev/stdout's target, a pipe, has no path of its own
         try:
-            with open(target, mode, encoding=encoding, newline=newline) as handle:
+            with open(path, mode, encoding=encoding, newline=newline) as handle:
                 yield handle
         except OSError as error:
-            if error.filename not in (None, target):
+            if error.filename not in (None, os.fspath(path)):
                 raise
             raise _failed(path, error) from error
         return
+    target = os.path.realpath(path)
     try:
         permissions = os.stat(target).st_mode & 0o7777 if os.path.isfile(target) else _new_file_mode()
         descriptor, temporary = tempfile.mkstemp(prefix=f".{Path(target).name}.", suffix=".tmp",

@@ -90,10 +90,15 @@ def needs_system_packages(item) -> bool:
             or any(file == f and params.get(fixture) == value for f, fixture, value in SYSTEM_PARAMETERS))
 
 
-#: Files that need no system package but take a minute or more (dbt builds, every adapter's
-#: macros rendered, mypy, property tests): left out of the quick run with ``slow``.
+#: Files that need no system package but take half a minute or more of a worker (dbt builds, every
+#: adapter's macros rendered, mypy, property tests, the documentation's examples, statement counts):
+#: left out of the quick run with ``slow``, which then takes under 3 minutes on 2 cores.
 SLOW_FILES = ("test_dbt.py", "test_dbt_incremental.py", "test_dbt_expected.py", "test_one_source.py",
-              "test_portable_sql.py", "test_typing.py", "test_properties.py")
+              "test_portable_sql.py", "test_typing.py", "test_properties.py", "test_one_scan.py",
+              "test_dbt_gen.py", "test_docs.py", "test_analyst.py",
+              "test_id_types.py::test_one_logical_input_in_every_physical_type_gives_the_same_values",
+              "test_measures.py::test_measures_do_not_depend_on_row_order_or_threads",
+              "test_edges_cli.py::test_a_signal_as_the_output_opens_exits_with_its_status_never_aborts")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -111,7 +116,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if needs_system_packages(item):
             item.add_marker(pytest.mark.engines)
-        elif item.path.name in SLOW_FILES:
+        elif item.path.name in SLOW_FILES or f"{item.path.name}::{getattr(item, 'originalname', item.name)}" in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
     rank = {group: place for place, group in enumerate(LONGEST_FIRST)}
     # stable: the tests of a file keep their order (module fixtures are set up once)

@@ -170,6 +170,18 @@ def test_the_help_says_outputs_are_replaced_never_inputs(capsys):
         assert f"{flag} FILE" in text and "an existing file is replaced (atomically), never one of the inputs" in text
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="a system without /dev/stdout")
+def test_per_query_to_dev_stdout_writes_into_the_pipe(files):
+    """/dev/stdout names a pipe here, which has no folder to hold a temporary file: written in place."""
+    done = subprocess.run([sys.executable, "-m", "ndcg_sql.cli", "evaluate", "run.csv", "--k", "1", "--per-query",
+                           "/dev/stdout", "--no-progress"], cwd=files, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    per_query = done.stdout.splitlines()[:3]
+    # hand-worked: q1 ranks a (label 2) first, q2 ranks a (label 1) first: both ideal at k = 1
+    assert per_query == ["query_id,k,cg,dcg,idcg,ndcg", "q1,1,3.0,3.0,3.0,1.0", "q2,1,1.0,1.0,1.0,1.0"]
+    assert sorted(os.listdir(files)) == ["logs", "qrels.csv", "run.csv"]  # nothing left behind
+
+
 # ------------------------------------------------------------------ Ctrl-C
 #: ndcg-sql with evaluate replaced by Python work that says "ready" on stdout, then runs until Ctrl-C.
 UNTIL_INTERRUPTED = """
@@ -197,6 +209,39 @@ def test_ctrl_c_is_one_line_and_exit_status_130(tmp_path):
         process.kill()
     assert process.returncode == 130, err
     assert err == "ndcg-sql: interrupted\n"
+
+
+#: ``ndcg-sql`` (cli.run, the console script) on a log of 100,000 queries, sent a signal the
+#: moment its --per-query file is opened: the per-query statement is then in flight on DuckDB's
+#: threads. Exiting through the interpreter's shutdown while those threads wind the interrupted
+#: statement down aborted the process about every other time (SIGABRT, "terminate called ...").
+SIGNAL_AS_THE_OUTPUT_OPENS = """
+import glob, os, signal, sys, threading, time
+from ndcg_sql import cli
+
+SENT = getattr(signal, sys.argv[1])
+
+def signal_when_the_output_opens():
+    while not glob.glob(".out.csv*"):
+        time.sleep(0.001)
+    os.kill(os.getpid(), SENT)
+
+threading.Thread(target=signal_when_the_output_opens, daemon=True).start()
+sys.argv = ["ndcg-sql", "evaluate", "log.parquet", "--per-query", "out.csv", "--no-progress"]
+cli.run()
+"""
+
+
+@pytest.mark.parametrize("name, status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_signal_as_the_output_opens_exits_with_its_status_never_aborts(tmp_path, name, status):
+    duckdb.sql(f"COPY (SELECT 'q' || (i // 10) AS query_id, 'd' || (i % 10) AS item_id, (hash(i) % 1000) / 10.0 "
+               f"AS score, hash(i * 7) % 4 AS label FROM range(1000000) t(i)) TO '{tmp_path / 'log.parquet'}'")
+    for _ in range(4):
+        done = subprocess.run([sys.executable, "-c", SIGNAL_AS_THE_OUTPUT_OPENS, name], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == status, done.stderr[-500:]
+        assert "terminate" not in done.stderr
+        assert sorted(os.listdir(tmp_path)) == ["log.parquet"]  # no output, no temporary file
 
 
 @pytest.mark.parametrize("interruption", [

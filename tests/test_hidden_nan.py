@@ -94,8 +94,10 @@ def test_a_relation_read_without_the_nan_flag_is_refused(tmp_path):
     with pytest.raises(InputError) as caught:
         ndcg_sql.evaluate(relation, con=con, gain="linear", k=[10])
     message = str(caught.value)
-    assert "column 'label': NaN or infinite labels" in message
+    assert "column 'label': NaN or infinite labels" in message and "e.g. in query_id q1" in message
     assert "can_have_nan" in message
+    # the per-row tests folded by the false statistics give no other (false) reason
+    assert "add up past" not in message and message.count("\n") == 1
 
 
 def test_the_cli_refuses_a_hidden_nan(tmp_path, capsys):

@@ -71,7 +71,7 @@ def test_two_segment_columns_split_a_query():
 
 
 @pytest.mark.parametrize("segments, words", [
-    (["nope"], "no segment 1 column 'nope'"), (["query_id"], "other than the query column"),
+    (["nope"], "no segment column 'nope'"), (["query_id"], "other than the query column"),
     ([], "one or more column names"), (["arm", "arm"], "distinct"),
 ])
 def test_segment_errors(segments, words):
