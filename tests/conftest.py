@@ -4,6 +4,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -99,6 +100,20 @@ SLOW_FILES = ("test_dbt.py", "test_dbt_incremental.py", "test_dbt_expected.py", 
               "test_id_types.py::test_one_logical_input_in_every_physical_type_gives_the_same_values",
               "test_measures.py::test_measures_do_not_depend_on_row_order_or_threads",
               "test_edges_cli.py::test_a_signal_as_the_output_opens_exits_with_its_status_never_aborts")
+
+
+#: Examples drawn per property (hypothesis profiles): the full run draws 40; the quick run
+#: (``-m "not slow"``) draws 12 of the same strategies, the same tests on fewer random tables.
+settings.register_profile("full", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("quick", settings.get_profile("full"), max_examples=12)
+
+
+def pytest_configure(config):
+    """Load the ``quick`` hypothesis profile in a run that leaves ``slow`` out, unless
+    ``--hypothesis-profile`` names one; else ``full``. Runs before any test module is imported,
+    so the module-level ``settings()`` of the tests inherit it."""
+    if config.getoption("hypothesis_profile", None) is None:
+        settings.load_profile("quick" if "not slow" in (config.getoption("markexpr") or "") else "full")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -12,7 +12,8 @@ import ndcg_sql
 import reference
 from conftest import per_query_map
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+#: The loaded hypothesis profile (tests/conftest.py): 40 examples a property, 12 in the quick run.
+SETTINGS = settings()
 
 ITEM_IDS = st.one_of(
     st.integers(min_value=-50, max_value=50),
