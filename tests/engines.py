@@ -26,9 +26,7 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest

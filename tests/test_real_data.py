@@ -2,7 +2,6 @@
 no-relevant policy (LightGBM lambdarank: graded labels, tied scores, all-zero
 queries; TREC DL19 SPLADE++: integer scores with real ties, judgments)."""
 
-from collections import defaultdict
 
 import pandas as pd
 import pytest

@@ -28,7 +28,6 @@ import json
 import re
 
 import sqlglot
-from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 
 from ndcg_sql import conventions, dialects, identifiers, measures, parameters, validation
