@@ -1,9 +1,10 @@
 """The public entry points :func:`evaluate` and :func:`to_sql` (and :func:`ndcg_sql.compare`).
 
 Both take the options of :mod:`ndcg_sql.parameters` as keyword arguments (types and defaults
-declared there, their documentation written from there by ``python -m tools.option_docs``) and resolve them once with :func:`ndcg_sql.context.resolve`; evaluate then checks the
-data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB
-(:mod:`ndcg_sql.local`) or on a warehouse connection, to_sql writes the same statements as text.
+declared there, their documentation written from there by ``python -m tools.option_docs``) and
+resolve them once with :func:`ndcg_sql.context.resolve`; evaluate then checks the data
+(:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB (:mod:`ndcg_sql.local`)
+or on a warehouse connection, to_sql writes the same statements as text.
 """
 
 from __future__ import annotations
@@ -222,7 +223,8 @@ def _on_warehouse(executor: Warehouse, table, judgments, resolved: context.Resol
     try:
         found = probe.before(executor, first, columns, (table, judgments))
         segmented = found.check(resolved, columns)
-        id_forms, seen_item_type = found.id_hints(executor, columns, as_text=conventions.ids_as_text(resolved.convention))
+        as_text = conventions.ids_as_text(resolved.convention)
+        id_forms, seen_item_type = found.id_hints(executor, columns, as_text=as_text)
         item_type = item_type or seen_item_type
         seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
         rendered = context.render(resolved, *relations, seen)

@@ -4,8 +4,8 @@ computation), and those with the relations and what the data shows -> the SQL te
 
 The rules live in one place, the Jinja macros of ``sql/options/`` (entries:
 ``_resolve_options`` and ``_ranking_context``, which dbt calls as one, ``_ndcg_context`` in
-``sql/options/ndcg_context.sql``), which the dbt package loads unchanged. This module renders them for the Python runner, ``to_sql`` and the
-warehouse runner, with the pieces dbt gets as generated macros: the option tables
+``sql/options/ndcg_context.sql``), which the dbt package loads unchanged. This module renders
+them for the Python runner, ``to_sql`` and the warehouse runner, with the pieces dbt gets as generated macros: the option tables
 (:mod:`ndcg_sql.parameters`, :mod:`ndcg_sql.conventions`, :mod:`ndcg_sql.measures`),
 and the target engine's quoting, case rule and byte-order expression
 (:mod:`ndcg_sql.dialects`). The templates are written in DuckDB SQL, so names are
