@@ -1,15 +1,17 @@
 """The public entry points :func:`evaluate` and :func:`to_sql` (and :func:`ndcg_sql.compare`).
 
 Both take the options of :mod:`ndcg_sql.parameters` as keyword arguments (types and defaults
-declared there, their documentation written from there by ``python -m tools.option_docs``) and resolve them with :func:`ndcg_sql.context.resolve`; evaluate then checks the
-data (:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB
-(:mod:`ndcg_sql.local`) or on a warehouse connection, to_sql writes the same statements as text.
+declared there, their documentation written from there by ``python -m tools.option_docs``) and
+resolve them once with :func:`ndcg_sql.context.resolve`; evaluate then checks the data
+(:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB (:mod:`ndcg_sql.local`)
+or on a warehouse connection, to_sql writes the same statements as text.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 
 import duckdb
@@ -195,44 +197,45 @@ def evaluate(
     options = request.metric()
     duck = con if isinstance(con, duckdb.DuckDBPyConnection) else None
     warehouse = Warehouse(con, dialect) if con is not None and duck is None else None
-    # the options first, before any data is read (whether judgments carry the segment columns,
+    # the options, once, before any data is read (whether judgments carry the segment columns,
     # and so whether missing_queries="zero" may go with segments, only the data tells)
-    early = context.resolve(options, "run", "judgments" if judgments is not None else None,
-                            dialect=warehouse.dialect.name if warehouse else "duckdb",
-                            segmented_judgments=judgments is not None)
+    resolved = context.resolve(options, judgments is not None,
+                               dialect=warehouse.dialect.name if warehouse else "duckdb",
+                               item_type=(item_type or "text") if warehouse else "text",
+                               segmented_judgments=judgments is not None)
     if warehouse is not None:
-        return _on_warehouse(warehouse, data, judgments, options, item_type, per_query, check)
-    return local.evaluate(duck, data, judgments, request, early, local.Settings(
+        return _on_warehouse(warehouse, data, judgments, resolved, options, item_type, per_query, check)
+    return local.evaluate(duck, data, judgments, request, resolved, local.Settings(
         input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws))
 
 
-def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, check) -> Result:
+def _on_warehouse(executor: Warehouse, table, judgments, resolved: context.Resolved, options: dict, item_type,
+                  per_query, check) -> Result:
     """:func:`evaluate` on a warehouse connection (table names there). The named columns are checked
     as on DuckDB from what :mod:`ndcg_sql.probe` reads (no row); an engine's failure is worded, the
     connection usable again (:class:`ndcg_sql.executors.StatementFailed`)."""
     target = executor.dialect
     relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
-    first = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
-                            segmented_judgments=judgments is not None)
-    columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
+    first = context.render(resolved, *relations)
+    columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
     # after a failed statement: a missing table or column, in DuckDB's words
     refuse_missing = partial(probe.refuse_missing, executor, first, columns, (table, judgments))
     try:
         found = probe.before(executor, first, columns, (table, judgments))
-        segmented = found.check(first, columns)
-        hints, seen_item_type = found.id_hints(executor, columns, as_text=conventions.ids_as_text(first.convention))
+        segmented = found.check(resolved, columns)
+        as_text = conventions.ids_as_text(resolved.convention)
+        id_forms, seen_item_type = found.id_hints(executor, columns, as_text=as_text)
         item_type = item_type or seen_item_type
-        resolved = context.resolve(options, *relations, dialect=target.name, item_type=item_type or "text",
-                                   segmented_judgments=segmented, hints=hints)
-        if item_type is None and resolved.context["item_order"] != "item":
+        seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
+        rendered = context.render(resolved, *relations, seen)
+        if item_type is None and rendered.context["item_order"] != "item":
             # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
-            _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(resolved)))
+            _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(rendered)))
             if not (rows and isinstance(rows[0][0], str)):
-                resolved = context.resolve(options, *relations, dialect=target.name, item_type="number",
-                                           segmented_judgments=segmented, hints=hints)
+                rendered = context.render(resolved, *relations, replace(seen, item_type="number"))
         checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
                                        label_expression=resolved.label is not None) if check else None
-        return runner.run(executor, plan.reading_input_once(resolved), per_query=per_query, checks=checks,
+        return runner.run(executor, plan.reading_input_once(rendered), per_query=per_query, checks=checks,
                           diagnose=refuse_missing)
     except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
         refuse_missing()

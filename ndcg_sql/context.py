@@ -1,9 +1,11 @@
-"""The one context builder: options as given -> resolved options and the SQL templates' context.
+"""The one context builder: options as given -> resolved options (:func:`resolve`, once per
+computation), and those with the relations and what the data shows -> the SQL templates' context
+(:func:`render`).
 
-The rules live in one place, the Jinja macros of ``sql/options/`` (entry:
-``_ndcg_context`` in ``sql/options/ndcg_context.sql``), which the dbt package loads
-unchanged. This module renders them for the Python runner, ``to_sql`` and the
-warehouse runner, with the pieces dbt gets as generated macros: the option tables
+The rules live in one place, the Jinja macros of ``sql/options/`` (entries:
+``_resolve_options`` and ``_ranking_context``, which dbt calls as one, ``_ndcg_context`` in
+``sql/options/ndcg_context.sql``), which the dbt package loads unchanged. This module renders
+them for the Python runner, ``to_sql`` and the warehouse runner, with the pieces dbt gets as generated macros: the option tables
 (:mod:`ndcg_sql.parameters`, :mod:`ndcg_sql.conventions`, :mod:`ndcg_sql.measures`),
 and the target engine's quoting, case rule and byte-order expression
 (:mod:`ndcg_sql.dialects`). The templates are written in DuckDB SQL, so names are
@@ -13,10 +15,10 @@ quoted as DuckDB writes them (after the target's case rule) and sqlglot transpil
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from types import SimpleNamespace
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from sqlglot import exp
 
@@ -97,11 +99,11 @@ def plain(value):
 
 @dataclass(frozen=True)
 class Resolved:
-    """What the options resolve to: the conventions (:class:`Options`), the measures, the
-    segment columns, the summary's shape, the ordering column, and the templates' context."""
+    """What the options resolve to, before any data is read (:func:`resolve`): the conventions
+    (:class:`Options`), the measures, the segment columns, the summary's shape, the ordering
+    column, and what the context's macros take (``decided``, read by :func:`render`)."""
 
     options: Options
-    context: dict
     measures: tuple[Measure, ...] | None
     segments: tuple[str, ...]
     intervals: bool
@@ -110,6 +112,8 @@ class Resolved:
     convention: str | None
     order_col: str
     query_col: str
+    dialect: str
+    decided: Mapping = field(repr=False, compare=False)
     label: labels.LabelExpression | None = None
     weight_col: str | None = None
 
@@ -123,7 +127,7 @@ class Resolved:
             report["k"] = None
         if self.label is not None:
             report["label"] = self.label.shown
-        if self.context.get("weighted"):
+        if self.weight_col is not None:
             report["weight_col"] = self.weight_col
         if self.segments:
             report["segments"] = list(self.segments)
@@ -136,18 +140,55 @@ class Resolved:
         return [m.definition() for m in self.measures] if self.measures is not None else []
 
 
-def resolve(options: dict, relation: str, judgments: str | None = None, *, dialect: str = "duckdb",
-            item_type: str = "text", segmented_judgments: bool = False, hints: dict | None = None) -> Resolved:
-    """Resolve the options of one computation (``sql/options/ndcg_context.sql``).
+@dataclass(frozen=True)
+class Seen:
+    """What a look at the data (or, for :func:`ndcg_sql.to_sql`, the declared id types) shows;
+    each None when not known. None of it is an option: :func:`render` takes it as it is.
+
+    Attributes:
+        segmented_judgments: the judgments carry the segment columns (None: as resolved).
+        item_type: "text" or "number", the item ids' type (None: as resolved).
+        id_forms: how each id column is read, {"run_query": form, ...} (:mod:`ndcg_sql.id_types`).
+        id_types: the id columns' types as the engine writes them, by role (to_sql's ``id_types``).
+        longest_list: the items of the longest list (or judged query).
+        labels: (lowest, highest, how many are not whole numbers) of the labels the ideal
+            ranking comes from.
+    """
+
+    segmented_judgments: bool | None = None
+    item_type: str | None = None
+    id_forms: Mapping[str, str] | None = None
+    id_types: Mapping[str, str] | None = None
+    longest_list: int | None = None
+    labels: Sequence | None = None
+
+    def hints(self) -> dict:
+        """The macros' ``hints`` (``sql/options/ranking_context.sql``): what is known, by name."""
+        return {name: plain(value) for name, value in vars(self).items() if value is not None}
+
+
+@dataclass(frozen=True)
+class Rendered(Resolved):
+    """The resolved options with the templates' context for given relations and what the data
+    shows (:func:`render`)."""
+
+    context: dict = field(default_factory=dict)
+
+
+def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: str = "text",
+            segmented_judgments: bool = False) -> Resolved:
+    """Check and resolve the options of one computation (``_resolve_options`` in
+    ``sql/options/ndcg_context.sql``), once: nothing here depends on the data.
 
     Args:
         options: every option of :data:`ndcg_sql.parameters.METRIC` as given
             (:meth:`ndcg_sql.request.Request.metric`).
-        relation, judgments: the input relations as SQL text (quoted names).
+        judged: judgments are given.
         dialect: the engine the SQL is for (quoting case, byte order, float32).
-        item_type: "text" or "number" (byte order for the item-id tie-break).
-        segmented_judgments: the judgments carry the segment columns.
-        hints: what a look at the data found ("longest_list", "labels"), or None.
+        item_type: "text" or "number" (byte order for the item-id tie-break), unless the
+            data shows otherwise (:class:`Seen`).
+        segmented_judgments: the judgments carry the segment columns (so missing_queries="zero"
+            may go with segments), unless the data shows otherwise.
 
     Raises:
         OptionError: an option outside its domain or contradicting another, an engine
@@ -159,11 +200,10 @@ def resolve(options: dict, relation: str, judgments: str | None = None, *, diale
     # a label expression reaches the macros only as sqlglot wrote it back (ndcg_sql/labels.py)
     label = labels.parse(given.pop("label"), dialect) if given.get("label") is not None else None
     given["label_sql"] = label.sql if label is not None else None
-    out = option_macros(dialect)._ndcg_context(given, relation, judgments, plain(hints))
-    resolved = out["options"]
+    decided = option_macros(dialect)._resolve_options(given, judged)
+    resolved = decided["options"]
     return Resolved(
         options=Options.of(resolved),
-        context=out["context"],
         measures=measures.of(resolved["measures"]) if resolved["measures"] is not None else None,
         segments=tuple(resolved["segments"]),
         intervals=resolved["intervals"],
@@ -172,9 +212,28 @@ def resolve(options: dict, relation: str, judgments: str | None = None, *, diale
         convention=resolved["convention"],
         order_col=resolved["order_col"],
         query_col=options["query_col"],
+        dialect=dialect,
+        decided=decided,
         label=label,
         weight_col=options.get("weight_col"),
     )
+
+
+def render(resolved: Resolved, relation: str, judgments: str | None = None, seen: Seen = Seen()) -> Rendered:
+    """The templates' context (``_ranking_context`` in ``sql/options/ranking_context.sql``) from
+    the resolved options, the input relations and what the data shows; checks no option.
+
+    Args:
+        resolved: from :func:`resolve` (or an earlier :func:`render`).
+        relation, judgments: the input relations as SQL text (quoted names).
+        seen: what a look at the data found.
+
+    Raises:
+        InputError: ``seen.id_types`` gives an id column a type with no text form.
+    """
+    context = option_macros(resolved.dialect)._ranking_context(resolved.decided, relation, judgments, seen.hints())
+    own = {f.name: getattr(resolved, f.name) for f in fields(Resolved)}
+    return Rendered(**own, context=context)
 
 
 def parse_measures(names) -> tuple[Measure, ...]:

@@ -10,6 +10,7 @@ and closes with it. One call at a time runs on a connection (:func:`ndcg_sql.con
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -33,9 +34,10 @@ class Settings(NamedTuple):
     max_bootstrap_draws: int
 
 
-def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Request, early: context.Resolved,
+def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Request, resolved: context.Resolved,
              settings: Settings) -> Result:
-    """:func:`ndcg_sql.evaluate` on ``con`` (None: a connection of the result's own).
+    """:func:`ndcg_sql.evaluate` on ``con`` (None: a connection of the result's own), with its
+    options as :func:`ndcg_sql.context.resolve` resolved them.
 
     Raises:
         OptionError, InputError: as :func:`ndcg_sql.evaluate`.
@@ -50,13 +52,13 @@ def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Re
     try:
         with turn(con):
             set_threads(con, settings.threads)
-            return _evaluate(con, data, judgments, request, early, settings, leftovers)
+            return _evaluate(con, data, judgments, request, resolved, settings, leftovers)
     except BaseException:
         leftovers.release()
         raise
 
 
-def _evaluate(con, data, judgments, request: Request, early: context.Resolved, settings: Settings,
+def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved, settings: Settings,
               leftovers: Leftovers) -> Result:
     options = request.metric()
     views = []
@@ -67,28 +69,30 @@ def _evaluate(con, data, judgments, request: Request, early: context.Resolved, s
             judgment_types = judgments_view = None
             if judgments is not None:
                 judgments_view, judgment_types = inputs.load(con, judgments, "judgments", settings.judgments_format,
-                                                             conventions.labels_by_atol(early.convention))
+                                                             conventions.labels_by_atol(resolved.convention))
                 views.append(judgments_view)
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
-        first = context.resolve(options, *relations, segmented_judgments=judgments is not None)
-        columns = checking.Columns.of(options, first.order_col, judgments is not None, first.label)
-        checking.check_columns(run_types, judgment_types, columns, first.options.input_kind)
+        columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
+        checking.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
-        as_text = conventions.ids_as_text(first.convention)
-        seen = {"id_forms": id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms}
-        if first.label is not None:
+        as_text = conventions.ids_as_text(resolved.convention)
+        id_forms = id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms
+        if resolved.label is not None:
             where = "judgments" if judgments is not None else "ranking"
             labelled = relations[1] or relations[0]  # the judgments' when given
-            checking.check_label_type(inputs.expression_type(con, labelled, first.label, where), first.label, where)
-        segmented = checking.segmented_judgments(run_types, judgment_types, first.segments,
-                                                 first.options.missing_queries)
-        first = context.resolve(options, *relations, segmented_judgments=segmented, hints=seen)
+            checking.check_label_type(inputs.expression_type(con, labelled, resolved.label, where), resolved.label,
+                                      where)
+        segmented = checking.segmented_judgments(run_types, judgment_types, resolved.segments,
+                                                 resolved.options.missing_queries)
+        seen = context.Seen(segmented_judgments=segmented, id_forms=id_forms)
         executor = DuckDB(con)
-        checks = validation.checks_for(first.options, columns.roles(), label_expression=first.label is not None)
+        checks = validation.checks_for(resolved.options, columns.roles(), label_expression=resolved.label is not None)
         with activity.doing(con, "checking the input"):
-            hints = checking.profile_input(executor.fetch, first.context, checks, request.query_col)
-        resolved = context.resolve(options, *relations, segmented_judgments=segmented, hints={**hints, **seen})
-        result = runner.run(executor, resolved, leftovers=leftovers, max_bootstrap_draws=settings.max_bootstrap_draws)
+            profile = checking.profile_input(executor.fetch, context.render(resolved, *relations, seen).context,
+                                             checks, request.query_col)
+        rendered = context.render(resolved, *relations, replace(seen, longest_list=profile["longest_list"],
+                                                                 labels=profile["labels"]))
+        result = runner.run(executor, rendered, leftovers=leftovers, max_bootstrap_draws=settings.max_bootstrap_draws)
     except duckdb.Error as error:
         for view in views:
             inputs.drop(con, view)
@@ -101,7 +105,7 @@ def _evaluate(con, data, judgments, request: Request, early: context.Resolved, s
         for view in views:
             inputs.drop(con, view)
         raise
-    if plan.keeps_per_query(resolved):
+    if plan.keeps_per_query(rendered):
         for view in views:  # the per-query rows are in a table: the inputs are read no more
             inputs.drop(con, view)
     else:  # the per-query relation reads them when it is read

@@ -30,7 +30,7 @@ from sqlglot import exp
 from sqlglot.optimizer.eliminate_ctes import eliminate_ctes
 
 from . import context, dialects, templates
-from .context import Resolved
+from .context import Rendered
 from .errors import OptionError
 from .id_types import type_names as id_type_names
 from .parameters import DEFAULTS, METRIC
@@ -66,21 +66,21 @@ class Steps:
         return over_ctes(self.parts, sql) if self.parts else sql
 
 
-def keeps_per_query(resolved: Resolved) -> bool:
+def keeps_per_query(resolved: Rendered) -> bool:
     """Whether the summary reads the per-query rows more than once (then a DuckDB run keeps
     them in a temp table; otherwise they are not stored: on a large log they outweigh
     everything else)."""
     return bool(resolved.measures is not None or resolved.segments or resolved.intervals or resolved.bootstrap)
 
 
-def per_query_rows(steps: Steps, resolved: Resolved, keep: bool) -> str:
+def per_query_rows(steps: Steps, resolved: Rendered, keep: bool) -> str:
     """Add the per-query rows as a step; returns the relation holding them."""
     text = templates.render("per_query.sql.j2" if resolved.measures is None else "measure_rows.sql.j2",
                             **resolved.context)
     return steps.add(PER_QUERY if resolved.measures is None else MEASURE_ROWS, text, keep)
 
 
-def per_query_statement(resolved: Resolved, ordered: bool = False) -> str | exp.Expr:
+def per_query_statement(resolved: Rendered, ordered: bool = False) -> str | exp.Expr:
     """The per-query rows as one statement: the NDCG rows (``ordered``: by query and k), or
     the long rows of named measures (sql/measure_rows.sql.j2, ordered by measure and query),
     with the CTEs its parts share written once at the top (Spark refuses a CTE name defined
@@ -90,7 +90,7 @@ def per_query_statement(resolved: Resolved, ordered: bool = False) -> str | exp.
     return over_ctes([], templates.render("measure_rows.sql.j2", **resolved.context))
 
 
-def summary_sql(resolved: Resolved, per_query: str) -> str:
+def summary_sql(resolved: Rendered, per_query: str) -> str:
     """The summary over the per-query relation (sql/summary.sql.j2)."""
     return templates.render("summary.sql.j2", **{**resolved.context, "per_query_relation": per_query})
 
@@ -109,7 +109,7 @@ def poisson_thresholds(prime: int = RANDOM_PRIME, tail: float = 1e-12) -> list[i
         term /= j
 
 
-def bootstrap_sql(resolved: Resolved, per_query: str, summary: str) -> str:
+def bootstrap_sql(resolved: Rendered, per_query: str, summary: str) -> str:
     """``summary`` with bootstrap_low and bootstrap_high, the 95% percentile interval of each
     mean by the Poisson bootstrap, keyed by query (per segment too; sql/bootstrap_intervals.sql.j2)."""
     context = resolved.context
@@ -122,7 +122,7 @@ def bootstrap_sql(resolved: Resolved, per_query: str, summary: str) -> str:
     )
 
 
-def build(steps: Steps, resolved: Resolved) -> tuple[str, str]:
+def build(steps: Steps, resolved: Rendered) -> tuple[str, str]:
     """Add the per-query rows (and, with a bootstrap, the plain summary) as steps.
 
     Returns:
@@ -136,7 +136,7 @@ def build(steps: Steps, resolved: Resolved) -> tuple[str, str]:
     return per_query, summary
 
 
-def reading_input_once(resolved: Resolved) -> Resolved:
+def reading_input_once(resolved: Rendered) -> Rendered:
     """``resolved`` whose statements name each input table once (``read_input_once`` of
     sql/normalised_rows.sql.j2): how a warehouse runs them. ``to_sql``, dbt and DuckDB
     keep the tables named where each CTE reads them (DuckDB would otherwise keep every
@@ -144,7 +144,7 @@ def reading_input_once(resolved: Resolved) -> Resolved:
     return dataclasses.replace(resolved, context={**resolved.context, "read_input_once": True})
 
 
-def item_probe(resolved: Resolved) -> exp.Expr:
+def item_probe(resolved: Rendered) -> exp.Expr:
     """One item id of the ranking (sql/item_probe.sql.j2), with only the CTEs it reads: the
     judgments are not named."""
     tree = sqlglot.parse_one(templates.render("item_probe.sql.j2", **resolved.context), read="duckdb")
@@ -155,7 +155,7 @@ def item_probe(resolved: Resolved) -> exp.Expr:
             return tree
 
 
-def coverage_sql(resolved: Resolved) -> str:
+def coverage_sql(resolved: Rendered) -> str:
     """With judgments, the one row of query counts (sql/coverage.sql.j2): run queries without
     any judgment, judged queries absent from the run (:data:`COVERAGE_COLUMNS`)."""
     return templates.render("coverage.sql.j2", **resolved.context)
@@ -259,7 +259,7 @@ def with_per_query_rows(statement: exp.Expr, per_query: str, order: str
     return combined, [c.name for c in summary], [c.name for c in rows]
 
 
-def per_query_order(resolved: Resolved) -> str:
+def per_query_order(resolved: Rendered) -> str:
     """ORDER BY of the per-query rows as given back: (segments,) query, k; or by measure as asked."""
     context = resolved.context
     first = "".join(f"{s} ASC NULLS LAST, " for s in context["segment_cols"])
@@ -270,7 +270,7 @@ def per_query_order(resolved: Resolved) -> str:
     return f"{place} ASC NULLS FIRST, {first}{query} ASC NULLS LAST"
 
 
-def evaluated(summary: list[dict], resolved: Resolved) -> int:
+def evaluated(summary: list[dict], resolved: Rendered) -> int:
     """How many queries (with segments, (segment, query) pairs) were evaluated: the sum, over
     the summary rows of the first cutoff or measure, of their ``evaluated`` count."""
     first: int | str | None
@@ -292,7 +292,7 @@ def sql_plan(
     segmented_judgments: bool = DEFAULTS.segmented_judgments,
     id_types: Mapping[str, str] | Iterable[str] | None = DEFAULTS.id_types,
     **options: Any,
-) -> tuple[context.Resolved, dialects.Dialect]:
+) -> tuple[context.Rendered, dialects.Dialect]:
     """The options of :func:`ndcg_sql.to_sql` resolved for its dialect: (resolved options and context, dialect).
     ``options``: the metric options of :func:`ndcg_sql.to_sql`.
 
@@ -314,7 +314,7 @@ def sql_plan(
         judged = table_name(judgments_table, target.name)
     elif judgments_file is not None:
         judged = file_relation(judgments_file, "judgments")
-    hints = {"id_types": id_type_names(id_types)} if id_types is not None else None
-    resolved = context.resolve(Request(**options).metric(), run, judged, dialect=target.name, item_type=item_type,
-                               segmented_judgments=segmented_judgments, hints=hints)
-    return resolved, target
+    seen = context.Seen(id_types=id_type_names(id_types) if id_types is not None else None)
+    resolved = context.resolve(Request(**options).metric(), judged is not None, dialect=target.name,
+                               item_type=item_type, segmented_judgments=segmented_judgments)
+    return context.render(resolved, run, judged, seen), target

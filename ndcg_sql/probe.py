@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from . import checking, id_types, identifiers
-from .context import Resolved
+from .context import Rendered, Resolved
 from .errors import InputError
 from .executors import StatementFailed, Warehouse
 
@@ -47,7 +47,7 @@ class Found:
 
     def id_hints(self, executor: Warehouse, columns: checking.Columns, as_text: bool) -> tuple[dict | None, str | None]:
         """With judgments, after :meth:`check`: how the ids of the ranking and the judgments are
-        compared (:func:`ndcg_sql.id_types.forms`), as the context's hints ({"id_forms": ...}),
+        compared (:func:`ndcg_sql.id_types.forms`; :attr:`ndcg_sql.context.Seen.id_forms`),
         and the item ids' type as the SQL reads them ("number", "text"; None: not known).
         Without judgments: (None, None).
 
@@ -61,10 +61,10 @@ class Found:
                                {name: judgments[name] for name in (columns.j_query, columns.j_item) if name is not None},
                                columns,
                                as_text=as_text, kind_of=partial(id_types.warehouse_kind, executor.dialect))
-        return {"id_forms": found.forms}, found.item_type
+        return found.forms, found.item_type
 
 
-def _named(resolved: Resolved, columns: checking.Columns) -> list[str]:
+def _named(resolved: Rendered, columns: checking.Columns) -> list[str]:
     """Every column name the options give, as the user writes it."""
     names = [*columns.roles().values(), *resolved.segments]
     if columns.label_expression is not None:
@@ -72,13 +72,13 @@ def _named(resolved: Resolved, columns: checking.Columns) -> list[str]:
     return [name for name in names if isinstance(name, str) and name]
 
 
-def _ranking_columns(resolved: Resolved, columns: checking.Columns) -> list[str]:
+def _ranking_columns(resolved: Rendered, columns: checking.Columns) -> list[str]:
     """The ranking's columns the options name, each once."""
     ranking, _ = checking.wanted_columns(columns, resolved.options.input_kind, resolved.options.judgments)
     return list(dict.fromkeys([name for _, name in ranking] + list(resolved.segments)))
 
 
-def statement(resolved: Resolved, ranking_columns: list[str], fold: str | None = None) -> str:
+def statement(resolved: Rendered, ranking_columns: list[str], fold: str | None = None) -> str:
     """The probe (DuckDB source): the ranking's named columns (under names of ours; ``fold``: the
     engine's case rule), then every column of the judgments, of the two tables joined under a
     condition that is false, so no row is read."""
@@ -88,7 +88,7 @@ def statement(resolved: Resolved, ranking_columns: list[str], fold: str | None =
             f"CROSS JOIN {resolved.context['judgments_relation']} AS j WHERE 1 = 0")
 
 
-def _table(executor: Warehouse, resolved: Resolved, columns: checking.Columns, given, judgments: bool) -> dict:
+def _table(executor: Warehouse, resolved: Rendered, columns: checking.Columns, given, judgments: bool) -> dict:
     """One table's columns (the ranking, or the judgments), all of them.
 
     Raises:
@@ -104,13 +104,13 @@ def _table(executor: Warehouse, resolved: Resolved, columns: checking.Columns, g
     return dict(zip(_written(executor, resolved, columns, names), types))
 
 
-def _written(executor: Warehouse, resolved: Resolved, columns: checking.Columns, names) -> list[str]:
+def _written(executor: Warehouse, resolved: Rendered, columns: checking.Columns, names) -> list[str]:
     target = executor.dialect
     return identifiers.as_written([str(name) for name in names], _named(resolved, columns), target.fold,
                                   target.columns_ignore_case)
 
 
-def before(executor: Warehouse, resolved: Resolved, columns: checking.Columns, given: tuple) -> Found:
+def before(executor: Warehouse, resolved: Rendered, columns: checking.Columns, given: tuple) -> Found:
     """The columns of the inputs, read before the metric's statement where that costs no round
     trip of its own: with judgments, the statement the id columns' types need (:func:`statement`);
     on Spark, the tables' schemas; else nothing (the metric's statement is the first sent).
@@ -137,7 +137,7 @@ def before(executor: Warehouse, resolved: Resolved, columns: checking.Columns, g
     return Found(dict(zip(ranking, types)), judgments)
 
 
-def refuse_missing(executor: Warehouse, resolved: Resolved, columns: checking.Columns, given: tuple) -> None:
+def refuse_missing(executor: Warehouse, resolved: Rendered, columns: checking.Columns, given: tuple) -> None:
     """After a statement failed: read each input table's columns (a statement reading no row each;
     on Spark, the schemas) and raise DuckDB's message when a column the options name is missing
     (:meth:`Found.check`), or the table cannot be read; return when nothing is missing.

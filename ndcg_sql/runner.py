@@ -14,7 +14,7 @@ from sqlglot import exp
 
 from . import activity, checking, dialects, identifiers, plan, validation
 from .connections import Leftovers, drop
-from .context import Resolved
+from .context import Rendered
 from .errors import InputError, OptionError
 from .executors import DuckDB, Executor, StatementFailed
 from .parameters import MAX_BOOTSTRAP_DRAWS
@@ -22,12 +22,12 @@ from .results import Result, plain
 from .sql_text import transpile
 
 
-def per_query_sql(resolved: Resolved, dialect: dialects.Dialect) -> str:
+def per_query_sql(resolved: Rendered, dialect: dialects.Dialect) -> str:
     """The per-query rows as one statement in ``dialect`` (what ``Result.sql`` and ``to_sql`` give)."""
     return transpile(plan.per_query_statement(resolved, ordered=True), dialect)
 
 
-def output_names(names: list[str], resolved: Resolved, dialect: dialects.Dialect) -> list[str]:
+def output_names(names: list[str], resolved: Rendered, dialect: dialects.Dialect) -> list[str]:
     """The user's names of fetched columns: the segment and query columns as the user spells
     them (an engine returns them as it stores them, e.g. upper case on Snowflake), ours in
     lower case."""
@@ -35,19 +35,19 @@ def output_names(names: list[str], resolved: Resolved, dialect: dialects.Dialect
     return [users.get(str(name), str(name).lower()) for name in names]
 
 
-def _records(names, rows, resolved: Resolved, dialect) -> list[dict]:
+def _records(names, rows, resolved: Rendered, dialect) -> list[dict]:
     names = output_names(names, resolved, dialect)
     return [dict(zip(names, map(plain, row))) for row in rows]
 
 
-def run(executor: Executor, resolved: Resolved, per_query: bool = True,
+def run(executor: Executor, resolved: Rendered, per_query: bool = True,
         checks: list[validation.Check] | None = None, leftovers: Leftovers | None = None,
         max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS, diagnose: Callable[[], None] | None = None) -> Result:
     """Compute the per-query rows, the summary and the query counts of ``resolved``.
 
     Args:
         executor: where it runs.
-        resolved: the options and the templates' context (:func:`ndcg_sql.context.resolve`).
+        resolved: the options and the templates' context (:func:`ndcg_sql.context.render`).
         per_query: a warehouse fetches the per-query rows only when asked (DuckDB gives a
             relation computed when read).
         checks: a warehouse's input checks (:func:`ndcg_sql.validation.checks_for`), counted
@@ -88,7 +88,7 @@ def run(executor: Executor, resolved: Resolved, per_query: bool = True,
     return _result(executor, resolved, rows, summary, coverage, leftovers)
 
 
-def _on_duckdb(executor: DuckDB, steps, resolved: Resolved, max_bootstrap_draws: int) -> tuple:
+def _on_duckdb(executor: DuckDB, steps, resolved: Rendered, max_bootstrap_draws: int) -> tuple:
     """:func:`run` on DuckDB: (the per-query relation, the summary relation, the query counts)."""
     key = executor.con
     values = "per-query values" if resolved.measures is None else "measures per query"
@@ -131,7 +131,7 @@ def _coverage(names, rows) -> dict:
     return {str(n).lower(): plain(v) for n, v in zip(names, rows[0]) if v is not None}
 
 
-def _result(executor: Executor, resolved: Resolved, rows, summary, coverage: dict,
+def _result(executor: Executor, resolved: Rendered, rows, summary, coverage: dict,
             leftovers: Leftovers | None = None) -> Result:
     if leftovers is not None:
         leftovers.watch(rows, summary)
@@ -155,7 +155,7 @@ class WarehouseStatement(NamedTuple):
     per_query_names: list[str] | None  # with the per-query rows: theirs
 
 
-def warehouse_statement(resolved: Resolved, checks: list[validation.Check] | None = None,
+def warehouse_statement(resolved: Rendered, checks: list[validation.Check] | None = None,
                         per_query: bool = False) -> WarehouseStatement:
     """A warehouse's one statement: the summary with the counts of the input checks (when
     ``checks``) and of the queries' coverage (with judgments) beside it (:func:`plan.with_counts`),
@@ -178,14 +178,14 @@ def warehouse_statement(resolved: Resolved, checks: list[validation.Check] | Non
     return WarehouseStatement(combined, count_names, summary_names, per_query_names)
 
 
-def _tables(resolved: Resolved, dialect: dialects.Dialect) -> str:
+def _tables(resolved: Rendered, dialect: dialects.Dialect) -> str:
     """The input tables as the engine names them, for a message."""
     names = [sqlglot.parse_one(resolved.context[key], into=exp.Table, read="duckdb").sql(dialect=dialect.sqlglot)
              for key in ("run_relation", "judgments_relation") if resolved.context.get(key)]
     return " with judgments ".join(names)
 
 
-def _on_warehouse(executor: Executor, resolved: Resolved, per_query: bool,
+def _on_warehouse(executor: Executor, resolved: Rendered, per_query: bool,
                   checks: list[validation.Check] | None, diagnose: Callable[[], None] | None) -> Result:
     """:func:`run` on a warehouse: one statement for the input checks, the summary, the query
     counts and, when asked, the per-query rows (:func:`warehouse_statement`). Only a failed

@@ -1,7 +1,10 @@
 {#- Copied from sql/options/ndcg_context.sql by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The one place where options become the SQL templates' context, for every entry point:
-    the Python runner, to_sql and the warehouse runner (ndcg_sql/context.py renders this macro)
-    and the dbt macros (the same file, copied into dbt_macros/macros/_internal/).
+    the Python runner, to_sql and the warehouse runner (ndcg_sql/context.py renders these macros)
+    and the dbt macros (the same file, copied into dbt_macros/macros/_internal/). Two steps:
+    _resolve_options checks and resolves the options (once per computation: nothing there
+    depends on the data), _ranking_context (sql/options/ranking_context.sql) renders the
+    templates' context from the resolved options, the relations and what the data shows.
 
       options   dict of every option of ndcg_sql/parameters.py METRIC (as given; the Python
                 runner replaces label by label_sql, the expression as sqlglot wrote it back
@@ -14,18 +17,27 @@
                 longest_list (most items of a list or judged query) and labels ([lowest,
                 highest, count of non-whole labels] of the labels the ideal ranking comes
                 from); they let the SQL skip work, and change no number. And how ids are
-                compared: id_forms (the runner's) or id_types (type names; see _ranking_context).
+                compared: id_forms (the runner's) or id_types (type names; see _ranking_context);
+                item_type and segmented_judgments when the data decides them.
 
     Returns {'options': the resolved options (reported with every result), 'context': the
     templates' context}. Names are quoted by ndcg_sql.quote_identifier, numbers written by
     Jinja from checked numbers; nothing a user wrote is pasted into SQL. An option outside its
     domain or contradicting another raises an option error (dbt: a compiler error). -#}
 {% macro _ndcg_context(options, relation, judgments=none, hints=none) -%}
+  {%- if relation is none -%}{{ ndcg_sql._option_error("give the ranking relation (a table name, ref(), source() or CTE name)") }}{%- endif -%}
+  {%- set decided = ndcg_sql._resolve_options(options, judgments is not none) -%}
+  {{ return({'options': decided['options'], 'context': ndcg_sql._ranking_context(decided, relation, judgments, hints)}) }}
+{%- endmacro %}
+
+{#- The options of one computation (as _ndcg_context takes them) checked and resolved; judged:
+    judgments are given. Returns {'options': the resolved options, 'names': the columns as the
+    user named them and as quoted for the templates, 'context': the part of the templates'
+    context that only the options decide (the summary's and the measures')}. -#}
+{% macro _resolve_options(options, judged) -%}
   {%- set fail = ndcg_sql._option_error -%}
   {%- set table = ndcg_sql._option_table() -%}
   {%- set choices = table['choices'] -%}
-  {%- set judged = judgments is not none -%}
-  {%- if relation is none -%}{{ fail("give the ranking relation (a table name, ref(), source() or CTE name)") }}{%- endif -%}
   {%- if options.get('label_sql') is not none and options['label_col'] != table['defaults']['label_col'] -%}
     {{ fail("give " ~ ndcg_sql._spelled('label') ~ " (an expression) or " ~ ndcg_sql._spelled('label_col') ~ " (a column), not both") }}
   {%- endif -%}
@@ -141,16 +153,31 @@
       'item_type': item_type,
       'segmented_judgments': segmented and judged,
       'weight_col': weight_col} -%}
-  {%- set context = ndcg_sql._ranking_context(resolved, options, relation, judgments, hints) -%}
-  {%- do context.update({'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range'],
-                         'weighted': weight_col is not none, 'unweighted_no_relevant': unweighted_no_relevant}) -%}
-  {%- do context.update({'segment_cols': summary['segment_cols']}) -%}
-  {%- if summary['segments'] -%}{%- do context.update({'segmented_judgments': segmented and judged}) -%}{%- endif -%}
+  {#- the column names, quoted (an option error for a name that is not a non-empty string) -#}
+  {%- set q = ndcg_sql.quote_identifier -%}
+  {%- set label_sql = options.get('label_sql') -%}
+  {%- set written = {'query': options['query_col'], 'item': options['item_col'],
+                     'judgments_query': options.get('judgments_query_col') or options['query_col'],
+                     'judgments_item': options.get('judgments_item_col') or options['item_col']} -%}
+  {%- set quoted = {
+      'query_col': q(options['query_col']),
+      'item_col': q(options['item_col']),
+      'order_col': q(order_col),
+      'label_col': none if judged else (label_sql or q(options['label_col'])),
+      'j_query_col': q(written['judgments_query']) if judged else none,
+      'j_item_col': q(written['judgments_item']) if judged else none,
+      'j_label_col': (label_sql or q(options.get('judgments_label_col') or options['label_col'])) if judged else none,
+      'row_col': q(options['row_col']) if options['row_col'] is not none else none,
+      'weight_col': q(options['weight_col']) if options['weight_col'] is not none else none} -%}
+
+  {%- set context = {'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range'],
+                     'weighted': weight_col is not none, 'unweighted_no_relevant': unweighted_no_relevant,
+                     'segment_cols': summary['segment_cols']} -%}
   {%- if summary['parsed_measures'] is not none -%}
     {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures', 'judged_needed',
                     'err_measures'] -%}
       {%- do context.update({key: summary[key]}) -%}
     {%- endfor -%}
   {%- endif -%}
-  {{ return({'options': resolved, 'context': context}) }}
+  {{ return({'options': resolved, 'names': {'written': written, 'quoted': quoted}, 'context': context}) }}
 {%- endmacro %}

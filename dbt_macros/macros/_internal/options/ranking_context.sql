@@ -1,6 +1,6 @@
 {#- Copied from sql/options/ranking_context.sql by `python -m tools.dbt_gen`: do not edit. -#}
-{#- The ranking part of the templates' context, from resolved options (see _ndcg_context):
-    quoted column names, the item-id tie-break expression, the cutoffs, and what lets the SQL
+{#- The templates' context, from the options resolved by _resolve_options (decided), the
+    relations and what the data shows (hints; see _ndcg_context): no option is checked here. Quoted column names, the item-id tie-break expression, the cutoffs, and what lets the SQL
     skip work when the Python runner knows the data (hints; dbt compiles before reading any):
 
       head_length   top positions summed column-wise (sql/dcg_at_cutoffs.sql.j2): the longest
@@ -17,9 +17,11 @@
     types it inspected) or hints['id_types'] (the columns' types as the engine writes them, by
     'query', 'item', 'judgments_query', 'judgments_item': to_sql's id_types=, the types dbt's
     adapter read); empty: as stored; and whole_labels: labels count with their whole part
-    (trec_eval's atol). -#}
-{% macro _ranking_context(resolved, options, relation, judgments, hints) -%}
+    (trec_eval's atol). hints['item_type'] and hints['segmented_judgments'], when given, stand for
+    the options of those names (the Python runners learn them from the data). -#}
+{% macro _ranking_context(decided, relation, judgments, hints) -%}
   {%- set table = ndcg_sql._option_table() -%}
+  {%- set resolved = decided['options'] -%}
   {%- set judged = resolved['judgments'] -%}
   {%- set hints = hints or {} -%}
   {%- set longest = hints.get('longest_list') -%}
@@ -76,36 +78,33 @@
   {#- how the convention reads labels (ndcg_sql/conventions.py): 'atol' counts a label's whole
       part, as trec_eval reads a relevance level -#}
   {%- set reading = ndcg_sql._convention_table()['conventions'].get(resolved['convention'] or '', {}) -%}
-  {%- set q = ndcg_sql.quote_identifier -%}
-  {#- a label expression (Python's label=): SQL written by sqlglot from a checked parse, names
-      quoted (ndcg_sql/labels.py); it takes the label column's place. dbt models compute such
-      labels in SQL of their own, so dbt passes none. -#}
-  {%- set label_sql = options.get('label_sql') -%}
+  {#- the column names as _resolve_options quoted them; a label expression (Python's label=): SQL
+      written by sqlglot from a checked parse, names quoted (ndcg_sql/labels.py), takes the label
+      column's place. dbt models compute such labels in SQL of their own, so dbt passes none. -#}
+  {%- set quoted = decided['names']['quoted'] -%}
   {#- how ids are compared (sql/options/id_forms.sql): the forms the Python runner found, or the
       rule applied to the id columns' types as the engine writes them (to_sql's id_types=, the
       types dbt's adapter read); neither: as stored. Known item ids' type decides the tie-break. -#}
-  {%- set names = {'query': options['query_col'], 'item': options['item_col'],
-                   'judgments_query': options.get('judgments_query_col') or options['query_col'],
-                   'judgments_item': options.get('judgments_item_col') or options['item_col']} -%}
-  {%- set id_forms, item_type = hints.get('id_forms') or {}, resolved['item_type'] -%}
+  {%- set names = decided['names']['written'] -%}
+  {%- set id_forms, item_type = hints.get('id_forms') or {}, hints.get('item_type') or resolved['item_type'] -%}
   {%- if not id_forms and hints.get('id_types') -%}
     {%- set found = ndcg_sql._id_forms(ndcg_sql._id_sides(hints['id_types'], names, judged),
                                        reading.get('ids') == 'text') -%}
     {%- set id_forms, item_type = found['forms'], found['item_type'] or item_type -%}
   {%- endif -%}
   {%- set byte_order = resolved['ties'] in ['item-asc', 'item-desc', 'input-order'] and item_type == 'text' -%}
-  {{ return({
+  {%- set context = {
       'run_relation': relation,
       'judgments_relation': judgments,
       'judgments': judged,
-      'query_col': q(options['query_col']),
-      'item_col': q(options['item_col']),
-      'order_col': q(resolved['order_col']),
-      'label_col': none if judged else (label_sql or q(options['label_col'])),
-      'j_query_col': q(names['judgments_query']) if judged else none,
-      'j_item_col': q(names['judgments_item']) if judged else none,
-      'j_label_col': (label_sql or q(options.get('judgments_label_col') or options['label_col'])) if judged else none,
-      'output_query_col': q(options['query_col']),
+      'query_col': quoted['query_col'],
+      'item_col': quoted['item_col'],
+      'order_col': quoted['order_col'],
+      'label_col': quoted['label_col'],
+      'j_query_col': quoted['j_query_col'],
+      'j_item_col': quoted['j_item_col'],
+      'j_label_col': quoted['j_label_col'],
+      'output_query_col': quoted['query_col'],
       'item_order': ndcg_sql.item_byte_order() if byte_order else 'item',
       'input_kind': resolved['input_kind'],
       'gain': resolved['gain'],
@@ -113,8 +112,8 @@
       'discount': resolved['discount'],
       'log_base': resolved['log_base'] | float | string,
       'ties': resolved['ties'],
-      'row_col': q(options['row_col']) if options['row_col'] is not none else none,
-      'weight_col': q(options['weight_col']) if options['weight_col'] is not none else none,
+      'row_col': quoted['row_col'],
+      'weight_col': quoted['weight_col'],
       'score_precision': resolved['score_precision'],
       'negative_labels': resolved['negative_labels'],
       'no_relevant': resolved['no_relevant'],
@@ -126,5 +125,11 @@
       'tail_cutoffs': tail_cutoffs,
       'exact_gains': exact_gains,
       'id_forms': id_forms,
-      'whole_labels': reading.get('label_reading') == 'atol'}) }}
+      'whole_labels': reading.get('label_reading') == 'atol'} -%}
+  {%- do context.update(decided['context']) -%}
+  {%- if resolved['segments'] -%}
+    {%- set segmented = hints['segmented_judgments'] if 'segmented_judgments' in hints else resolved['segmented_judgments'] -%}
+    {%- do context.update({'segmented_judgments': segmented and judged}) -%}
+  {%- endif -%}
+  {{ return(context) }}
 {%- endmacro %}
