@@ -16,7 +16,7 @@ from . import activity, writing
 from .api import evaluate
 from .dialects import DialectName
 from .errors import MissingDependency, OptionError
-from .parameters import (DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
+from .parameters import (Checks, DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
                          Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 
 #: The box plots' own colours, none of which is a run's line colour (matplotlib's cycle):
@@ -74,6 +74,7 @@ def plot(
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
     max_bootstrap_draws: int = DEFAULTS.max_bootstrap_draws,
+    checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
 ) -> dict[str, list[dict[str, object]]]:
@@ -162,6 +163,11 @@ def plot(
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).
+        checks: "all": every input check (NULL, NaN, non-numeric or out-of-range values, duplicate (query, item) rows,
+            ...; InputError naming the column); "trusted": none of these checks, for input already gated upstream (the
+            dbt test ndcg_valid_input, a pipeline's own constraints): faster, and bad input then gives wrong numbers
+            instead of an error. An empty input is still refused, the options are still checked, and every result
+            reports checks=trusted. Default: 'all'.
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
