@@ -18,7 +18,7 @@ from . import checking, context, conventions, local, plan, probe, runner, templa
 from .errors import InputError, OptionError
 from .dialects import DialectName
 from .executors import StatementFailed, Warehouse
-from .parameters import (CHECKS, DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format, GainOption, ItemType,
+from .parameters import (DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Statement, Ties,
                          Unjudged)
 from .plan import sql_plan
@@ -171,11 +171,10 @@ def evaluate(
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).
-        checks: "all": every input check (NULL, NaN, non-numeric or out-of-range values, duplicate (query, item) rows,
-            ...; InputError naming the column); "trusted": none of these checks, for input already gated upstream (the
-            dbt test ndcg_valid_input, a pipeline's own constraints): faster, and bad input then gives wrong numbers
-            instead of an error. An empty input is still refused, the options are still checked, and every result
-            reports checks=trusted. Default: 'all'.
+        checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
+            gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
+            numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
+            checks=trusted. Default: 'all'.
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
@@ -197,7 +196,7 @@ def evaluate(
     """
     request = Request.of(locals())  # the arguments the option table names
     options = request.metric()
-    checked_checks(checks)
+    checking.checked_option(checks)
     duck = con if isinstance(con, duckdb.DuckDBPyConnection) else None
     warehouse = Warehouse(con, dialect) if con is not None and duck is None else None
     # the options first, before any data is read (whether judgments carry the segment columns,
@@ -205,20 +204,10 @@ def evaluate(
     early = context.resolve(options, "run", "judgments" if judgments is not None else None,
                             dialect=warehouse.dialect.name if warehouse else "duckdb",
                             segmented_judgments=judgments is not None)
-    if warehouse is not None:
-        result = _on_warehouse(warehouse, data, judgments, options, item_type, per_query, checks)
-    else:
-        result = local.evaluate(duck, data, judgments, request, early, local.Settings(
-            input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks))
-    if checks == "trusted":  # every result says the input was not checked
-        result.options["checks"] = checks
-    return result
-
-
-def checked_checks(checks) -> None:
-    """Raise OptionError unless ``checks`` is one of :data:`ndcg_sql.parameters.CHECKS`."""
-    if not isinstance(checks, str) or checks not in CHECKS:
-        raise OptionError(f"checks must be {' or '.join(map(repr, CHECKS))}; got {checks!r}")
+    result = _on_warehouse(warehouse, data, judgments, options, item_type, per_query, checks) if warehouse else (
+        local.evaluate(duck, data, judgments, request, early, local.Settings(
+            input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks)))
+    return checking.reported(result, checks)
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, options: dict, item_type, per_query, checks) -> Result:

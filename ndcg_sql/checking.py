@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from . import templates, validation
-from .errors import InputError
+from .errors import InputError, OptionError
 from .labels import LabelExpression
-from .parameters import MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
+from .parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
 
 Fetch = Callable[[str], tuple[list, list]]
 #: The option naming a column of each role, as Python and the command line spell it.
@@ -258,6 +258,19 @@ def validate(fetch: Fetch, context: dict, checks: list[validation.Check], query_
 DISAGREEMENT = ("the input checks disagree: the first pass found rows breaking a check, the count of each "
                 "check found none (an engine answering a filter from the input's statistics?); nothing was "
                 "computed. Write the input to a file or table afresh, or report this with the column types")
+
+
+def checked_option(checks) -> None:
+    """Raise OptionError unless ``checks`` (the option) is one of :data:`ndcg_sql.parameters.CHECKS`."""
+    if not isinstance(checks, str) or checks not in CHECKS:
+        raise OptionError(f"checks must be {' or '.join(map(repr, CHECKS))}; got {checks!r}")
+
+
+def reported(result, checks: str):
+    """``result`` (a Result), its options saying checks="trusted" when no input check was made."""
+    if checks == "trusted":
+        result.options["checks"] = checks
+    return result
 
 
 def refuse_empty_inputs(counts: dict) -> None:

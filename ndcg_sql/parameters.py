@@ -330,11 +330,10 @@ class Given:
         "of temp files and 3 minutes on 2 cores).", Cli(("evaluate", "plot"), metavar="N", parse=int))
     checks: Checks = option(
         "all",
-        '"all": every input check (NULL, NaN, non-numeric or out-of-range values, duplicate (query, item) '
-        'rows, ...; InputError naming the column); "trusted": none of these checks, for input already '
-        "gated upstream (the dbt test ndcg_valid_input, a pipeline's own constraints): faster, and bad "
-        "input then gives wrong numbers instead of an error. An empty input is still refused, the options "
-        "are still checked, and every result reports checks=trusted.", Cli(RUNS))
+        '"all": every input check (bad input raises InputError naming the column); "trusted": none, for '
+        "input gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad "
+        "input gives wrong numbers, not an error (docs/safety.md). An empty input is still refused, and "
+        "every result reports checks=trusted.", Cli(RUNS))
     dialect: DialectName = option(
         "duckdb", "the engine the SQL is for (transpiled by sqlglot).", Cli(("sql",)), **{
             entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "plot")})

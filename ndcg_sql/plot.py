@@ -163,11 +163,10 @@ def plot(
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).
-        checks: "all": every input check (NULL, NaN, non-numeric or out-of-range values, duplicate (query, item) rows,
-            ...; InputError naming the column); "trusted": none of these checks, for input already gated upstream (the
-            dbt test ndcg_valid_input, a pipeline's own constraints): faster, and bad input then gives wrong numbers
-            instead of an error. An empty input is still refused, the options are still checked, and every result
-            reports checks=trusted. Default: 'all'.
+        checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
+            gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
+            numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
+            checks=trusted. Default: 'all'.
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
