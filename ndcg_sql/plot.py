@@ -229,6 +229,7 @@ def plot(
     gain_shown = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
     label_used = options_used.get("label")
     weighted = f" weighted by {options_used['weight_col']}" if options_used.get("weight_col") else ""
+    weighted += " checks=trusted" if options_used.get("checks") == "trusted" else ""
     axes.set_title(title or f"gain={gain_shown} ties={options_used['ties']} ideal={options_used['ideal']}{weighted}"
                    + ("".join("\n" + line for line in textwrap.wrap(f"label: {label_used}", TITLE_WIDTH))
                       if label_used else "")

@@ -91,6 +91,22 @@ def test_trusted_is_reported_with_the_options():
     assert "checks" not in ndcg_sql.evaluate(data, k=[3]).options
 
 
+def test_a_plot_of_trusted_input_says_so_in_its_title(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from ndcg_sql.plot import plot
+
+    figures = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", lambda figure=None: (figures.append(figure), close(figure)))
+    path = tmp_path / "run.parquet"
+    _frame(_ranking()).to_parquet(path)
+    plot([str(path)], str(tmp_path / "trusted.png"), k=[1, 5], checks="trusted")
+    plot([str(path)], str(tmp_path / "checked.png"), k=[1, 5])
+    assert "checks=trusted" in figures[0].axes[0].get_title()
+    assert "checks" not in figures[1].axes[0].get_title()
+
+
 def test_the_default_refuses_bad_input_that_trusted_computes_on():
     rows = [(1, "a", 1.0, 1), (1, "a", 0.5, 2), (1, "b", 0.2, 0), (2, "c", 1.0, 1)]
     with pytest.raises(InputError, match=r"duplicate \(query, item\) rows in the ranking"):
