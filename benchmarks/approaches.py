@@ -65,6 +65,20 @@ def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
     return timing
 
 
+def ndcg_sql_trusted(run, out, judgments=None, memory_limit=None):
+    """``ndcg_sql.evaluate`` with the default options and ``checks="trusted"`` (no input check)."""
+    import ndcg_sql
+
+    con = _connect(memory_limit) if memory_limit else None
+    timer = Timer()
+    result = ndcg_sql.evaluate(run, judgments=judgments, con=con, checks="trusted")
+    result.summary.fetchall()
+    timing = timer.stop()
+    if out != "-":
+        result.per_query.select("query_id, COALESCE(k, -1) AS k, ndcg").write_parquet(out)
+    return timing
+
+
 def numpy_vectorised(run, out, judgments=None, memory_limit=None):
     """numpy: lexsort by (query, score desc, item), tie groups by reduceat, ideal by a second lexsort."""
     import numpy as np
@@ -197,6 +211,7 @@ def _connect(memory_limit):
 APPROACHES = {
     "floor": floor,
     "ndcg_sql": ndcg_sql_evaluate,
+    "ndcg_sql_trusted": ndcg_sql_trusted,
     "numpy": numpy_vectorised,
     "polars": polars_expressions,
     "ranx": ranx_numba,

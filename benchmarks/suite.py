@@ -3,8 +3,8 @@
     python -m benchmarks.suite            # about 15 minutes on 2 cores; needs ~3 GB of disk in benchmarks/data/
 
 Runs ``benchmarks.run`` for: 1M rows without tied scores with numpy, polars and
-ranx (ranx does not average ties; its time includes numba's compilation); 1M and 10M rows with the numpy and polars peers;
-10M rows as 1,000 items per query (long lists) with the peers; judgments mode
+ranx (ranx does not average ties; its time includes numba's compilation); 1M and 10M rows with the numpy and polars peers
+(10M also with checks="trusted"); 10M rows as 1,000 items per query (long lists) with the peers and checks="trusted"; judgments mode
 at 10M; 100M rows; 100M rows in judgments mode; 100M rows under a DuckDB
 memory_limit of 1 GB. The peers stop at 10M rows: at 100M they need about 18 GB
 (numpy) and 16 GB (polars), more than this shared machine may use.
@@ -18,8 +18,8 @@ import sys
 RUNS = [
     ["--rows", "1_000_000", "--ties", "0", "--peers", "numpy", "polars", "ranx"],
     ["--rows", "1_000_000", "--peers", "numpy", "polars"],
-    ["--rows", "10_000_000", "--peers", "numpy", "polars"],
-    ["--rows", "10_000_000", "--items", "1000", "--peers", "numpy", "polars"],
+    ["--rows", "10_000_000", "--trusted", "--peers", "numpy", "polars"],
+    ["--rows", "10_000_000", "--items", "1000", "--trusted", "--peers", "numpy", "polars"],
     ["--rows", "1_000_000", "--judgments"],
     ["--rows", "10_000_000", "--judgments"],
     ["--rows", "100_000_000"],

@@ -20,7 +20,7 @@ from . import checking, context, conventions, local, plan, probe, runner, templa
 from .errors import InputError, OptionError
 from .dialects import DialectName
 from .executors import StatementFailed, Warehouse
-from .parameters import (DEFAULTS, STATEMENTS, Cutoffs, Discount, Format, GainOption, ItemType,
+from .parameters import (DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Statement, Ties,
                          Unjudged)
 from .plan import sql_plan
@@ -64,10 +64,10 @@ def evaluate(
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
     max_bootstrap_draws: int = DEFAULTS.max_bootstrap_draws,
+    checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
     per_query: bool = False,
-    check: bool = True,
 ) -> Result:
     """CG, DCG, IDCG and NDCG@k (or named measures) per query and their mean, computed in SQL.
 
@@ -95,7 +95,6 @@ def evaluate(
             table once; with judgments, one before them that reads no row
             gives the id columns' types (compared as :mod:`ndcg_sql.id_types` says).
         per_query: with a warehouse connection, also fetch the per-query rows.
-        check: with a warehouse connection, whether to run the input checks.
 
     Keyword Args:
         k: cutoff(s): positive int(s); None or "all" is the whole list. Default: 1, 3, 5, 10, 20 and the whole list.
@@ -174,6 +173,10 @@ def evaluate(
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).
+        checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
+            gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
+            numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
+            checks=trusted. Default: 'all'.
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
@@ -195,6 +198,7 @@ def evaluate(
     """
     request = Request.of(locals())  # the arguments the option table names
     options = request.metric()
+    checking.checked_option(checks)
     duck = con if isinstance(con, duckdb.DuckDBPyConnection) else None
     warehouse = Warehouse(con, dialect) if con is not None and duck is None else None
     # the options, once, before any data is read (whether judgments carry the segment columns,
@@ -203,14 +207,14 @@ def evaluate(
                                dialect=warehouse.dialect.name if warehouse else "duckdb",
                                item_type=(item_type or "text") if warehouse else "text",
                                segmented_judgments=judgments is not None)
-    if warehouse is not None:
-        return _on_warehouse(warehouse, data, judgments, resolved, options, item_type, per_query, check)
-    return local.evaluate(duck, data, judgments, request, resolved, local.Settings(
-        input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws))
+    result = _on_warehouse(warehouse, data, judgments, resolved, options, item_type, per_query, checks) if warehouse \
+        else local.evaluate(duck, data, judgments, request, resolved, local.Settings(
+            input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks))
+    return checking.reported(result, checks)
 
 
 def _on_warehouse(executor: Warehouse, table, judgments, resolved: context.Resolved, options: dict, item_type,
-                  per_query, check) -> Result:
+                  per_query, checks) -> Result:
     """:func:`evaluate` on a warehouse connection (table names there). The named columns are checked
     as on DuckDB from what :mod:`ndcg_sql.probe` reads (no row); an engine's failure is worded, the
     connection usable again (:class:`ndcg_sql.executors.StatementFailed`)."""
@@ -233,14 +237,14 @@ def _on_warehouse(executor: Warehouse, table, judgments, resolved: context.Resol
             _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(rendered)))
             if not (rows and isinstance(rows[0][0], str)):
                 rendered = context.render(resolved, *relations, replace(seen, item_type="number"))
-        checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                       label_expression=resolved.label is not None) if check else None
-        return runner.run(executor, plan.reading_input_once(rendered), per_query=per_query, checks=checks,
+        counted = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                        label_expression=resolved.label is not None) if checks == "all" else None
+        return runner.run(executor, plan.reading_input_once(rendered), per_query=per_query, checks=counted,
                           diagnose=refuse_missing)
     except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
         refuse_missing()
         cause = failed.__cause__ or failed
-        raise InputError(local.engine_failure(target.name, table, judgments, options, cause)) from failed.__cause__
+        raise InputError(local.engine_failure(target.name, table, judgments, options, cause, checks)) from failed.__cause__
 
 
 def to_sql(

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from . import templates, validation
-from .errors import InputError
+from .errors import InputError, OptionError
 from .labels import LabelExpression
-from .parameters import MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
+from .parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
 
 Fetch = Callable[[str], tuple[list, list]]
 #: The option naming a column of each role, as Python and the command line spell it.
@@ -260,6 +260,19 @@ DISAGREEMENT = ("the input checks disagree: the first pass found rows breaking a
                 "computed. Write the input to a file or table afresh, or report this with the column types")
 
 
+def checked_option(checks) -> None:
+    """Raise OptionError unless ``checks`` (the option) is one of :data:`ndcg_sql.parameters.CHECKS`."""
+    if not isinstance(checks, str) or checks not in CHECKS:
+        raise OptionError(f"checks must be {' or '.join(map(repr, CHECKS))}; got {checks!r}")
+
+
+def reported(result, checks: str):
+    """``result`` (a Result), its options saying checks="trusted" when no input check was made."""
+    if checks == "trusted":
+        result.options["checks"] = checks
+    return result
+
+
 def refuse_empty_inputs(counts: dict) -> None:
     """Raise InputError when the ranking or the judgments have no rows ("run_rows_count",
     "judgment_rows_count" of ``validate_counts.sql.j2`` or ``validate_lists.sql.j2``)."""
@@ -272,7 +285,8 @@ def refuse_empty_inputs(counts: dict) -> None:
         raise InputError("; ".join(empty))
 
 
-def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str) -> dict:
+def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], query_col: str,
+                  trusted: bool = False) -> dict:
     """The input checks in one pass per relation (``sql/validate_lists.sql.j2``, DuckDB).
 
     Only when something is wrong does :func:`validate` count each check and raise its
@@ -281,8 +295,12 @@ def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], q
     judgments), and "labels": (lowest, highest, how many are not whole numbers) of the
     labels the ideal ranking is built from.
 
+    Args:
+        trusted: checks="trusted": no check is made, only the same profile is read (a group-by
+            per query, no sort) and an empty input refused.
+
     Raises:
-        InputError: as :func:`validate`.
+        InputError: as :func:`validate` (trusted: only an empty ranking or judgments).
     """
     row_checks: dict[str, list[dict]] = {}
     extremes: dict[str, list[str]] = {}
@@ -292,20 +310,23 @@ def profile_input(fetch: Fetch, context: dict, checks: list[validation.Check], q
             columns = extremes.setdefault(check.relation, [])
             if check.revealed_by is not None and check.revealed_by not in columns:
                 columns.append(check.revealed_by)
+    if trusted:
+        row_checks = {name: [] for name in ("run_rows", "judgment_rows") if name in row_checks}
     names, rows = fetch(templates.render(
         "validate_lists.sql.j2",
         relations=[{"name": name, "checks": items, "extremes": extremes[name]} for name, items in row_checks.items()],
-        **context,
+        trusted=trusted, **context,
     ))
     profile = {name.lower(): value for name, value in zip(names, rows[0])}
     refuse_empty_inputs(profile)
     labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
     longest = max(profile[f"{name}_longest"] for name in row_checks)
     highest = profile[f"{labelled}_highest_label"]
-    revealed = _revealed(profile, checks)
-    found = any(profile[f"{name}_problems"] for name in row_checks) or bool(revealed)
-    if found or (any(check.source is not None for check in checks) and not _gains_fit(context, highest, longest)):
-        validate(fetch, context, checks, query_col, revealed=revealed, must_find=found)
+    if not trusted:
+        revealed = _revealed(profile, checks)
+        found = any(profile[f"{name}_problems"] for name in row_checks) or bool(revealed)
+        if found or (any(check.source is not None for check in checks) and not _gains_fit(context, highest, longest)):
+            validate(fetch, context, checks, query_col, revealed=revealed, must_find=found)
     return {
         "longest_list": longest,
         "labels": [profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")],

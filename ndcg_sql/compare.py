@@ -20,7 +20,7 @@ from .dialects import DialectName
 from .errors import MissingDependency, OptionError
 from .identifiers import quote
 from .inputs import new_view_name
-from .parameters import (COMPARED_MEASURES, DEFAULTS, MAX_PERMUTATIONS, Discount, Format, GainOption, ItemType,
+from .parameters import (Checks, COMPARED_MEASURES, DEFAULTS, MAX_PERMUTATIONS, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 from .plan import RANDOM_PRIME
 from .report import run_names
@@ -113,6 +113,7 @@ def compare(
     threads: int | None = DEFAULTS.threads,
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
     permutations: int = DEFAULTS.permutations,
@@ -201,6 +202,10 @@ def compare(
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
+        checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
+            gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
+            numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
+            checks=trusted. Default: 'all'.
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).

@@ -64,6 +64,10 @@ ITEM_TYPES: tuple[str, ...] = get_args(ItemType)
 #: File formats (by name; otherwise from the file's ending, see ndcg_sql/inputs.py).
 Format = Literal["parquet", "csv", "json", "trec-run", "trec-qrels"]
 FORMATS: tuple[str, ...] = get_args(Format)
+#: The input checks a run makes: "all" (every check of ndcg_sql/validation.py), or "trusted" (none: the
+#: input was gated upstream, e.g. by the dbt test ndcg_valid_input or a pipeline's own constraints).
+Checks = Literal["all", "trusted"]
+CHECKS: tuple[str, ...] = get_args(Checks)
 #: The statements of to_sql / ``ndcg-sql sql --statement``.
 Statement = Literal["per_query", "summary", "coverage"]
 STATEMENTS: tuple[str, ...] = get_args(Statement)
@@ -324,6 +328,12 @@ class Given:
         "largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local run "
         "draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB "
         "of temp files and 3 minutes on 2 cores).", Cli(("evaluate", "plot"), metavar="N", parse=int))
+    checks: Checks = option(
+        "all",
+        '"all": every input check (bad input raises InputError naming the column); "trusted": none, for '
+        "input gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad "
+        "input gives wrong numbers, not an error (docs/safety.md). An empty input is still refused, and "
+        "every result reports checks=trusted.", Cli(RUNS))
     dialect: DialectName = option(
         "duckdb", "the engine the SQL is for (transpiled by sqlglot).", Cli(("sql",)), **{
             entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "plot")})

@@ -16,7 +16,7 @@ from . import activity, writing
 from .api import evaluate
 from .dialects import DialectName
 from .errors import MissingDependency, OptionError
-from .parameters import (DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
+from .parameters import (Checks, DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
                          Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 
 #: The box plots' own colours, none of which is a run's line colour (matplotlib's cycle):
@@ -74,6 +74,7 @@ def plot(
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
     max_bootstrap_draws: int = DEFAULTS.max_bootstrap_draws,
+    checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
 ) -> dict[str, list[dict[str, object]]]:
@@ -162,6 +163,10 @@ def plot(
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).
+        checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
+            gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
+            numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
+            checks=trusted. Default: 'all'.
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
@@ -224,6 +229,7 @@ def plot(
     gain_shown = options_used["gain"] if isinstance(options_used["gain"], str) else "mapping"
     label_used = options_used.get("label")
     weighted = f" weighted by {options_used['weight_col']}" if options_used.get("weight_col") else ""
+    weighted += " checks=trusted" if options_used.get("checks") == "trusted" else ""
     axes.set_title(title or f"gain={gain_shown} ties={options_used['ties']} ideal={options_used['ideal']}{weighted}"
                    + ("".join("\n" + line for line in textwrap.wrap(f"label: {label_used}", TITLE_WIDTH))
                       if label_used else "")

@@ -212,7 +212,7 @@ def _on_warehouse(executor: Executor, resolved: Rendered, per_query: bool,
                     ". The input checks found nothing wrong; ids of a type the engine's driver does not "
                     "report (ndcg_sql/dialects.py, id_types) are compared as stored: give both sides one type"
                     if checks is not None
-                    else " (check=False: the input was not checked)")
+                    else " (checks='trusted': the input was not checked)")
             ) from failed.__cause__
     per_query_rows = None
     if per_query_names is not None and summary_names is not None:

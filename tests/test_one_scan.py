@@ -48,7 +48,7 @@ CASES = {
     "measures, segments, bootstrap, per_query": (False, dict(measures=["nDCG@3", "AP"], ties="item-asc", segments="arm",
                                                              bootstrap=20, seed=1, per_query=True), (1, 1)),
     "bootstrap": (False, dict(k=[3], bootstrap=20, seed=1), (1, 1)),
-    "no checks": (False, dict(check=False), (1, 1)),
+    "no checks": (False, dict(checks="trusted"), (1, 1)),
     # the probe (no row read) also tells whether the judgments carry the segment column
     "segments, judgments per query": (True, dict(segments="arm", k=[2]), (2, 4)),
 }
@@ -86,7 +86,7 @@ def test_one_statement_names_each_input_once_and_gives_duckdbs_numbers(con, case
     judgments = "qrels" if judged else None
     got = ndcg_sql.evaluate(table, judgments=judgments, con=counted, dialect="duckdb", **options)
     assert counted.counts == expected, counted.texts
-    local = {key: value for key, value in options.items() if key not in ("per_query", "check")}
+    local = {key: value for key, value in options.items() if key not in ("per_query", "checks")}
     want = ndcg_sql.evaluate(table, judgments=judgments, con=con, **local)
     _same_records(got.summary_records(), want.summary_records())
     assert got.coverage == want.coverage
