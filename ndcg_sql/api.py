@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
-from functools import partial
 
 import duckdb
 
-from . import checking, context, conventions, local, plan, probe, runner, templates, validation
-from .errors import InputError, OptionError
+from . import checking, context, local, plan, runner, templates
+from . import warehouse as on_warehouse
+from .errors import OptionError
 from .dialects import DialectName
-from .executors import StatementFailed, Warehouse
+from .executors import Warehouse
 from .parameters import (DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Statement, Ties,
                          Unjudged)
 from .plan import sql_plan
 from .request import Request
 from .results import Result
-from .sql_text import table_name, transpile
+from .sql_text import transpile
 
 
 def evaluate(
@@ -207,44 +206,12 @@ def evaluate(
                                dialect=warehouse.dialect.name if warehouse else "duckdb",
                                item_type=(item_type or "text") if warehouse else "text",
                                segmented_judgments=judgments is not None)
-    result = _on_warehouse(warehouse, data, judgments, resolved, options, item_type, per_query, checks) if warehouse \
-        else local.evaluate(duck, data, judgments, request, resolved, local.Settings(
+    if warehouse is not None:
+        result = on_warehouse.evaluate(warehouse, data, judgments, resolved, options, item_type, per_query, checks)
+    else:
+        result = local.evaluate(duck, data, judgments, request, resolved, local.Settings(
             input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks))
     return checking.reported(result, checks)
-
-
-def _on_warehouse(executor: Warehouse, table, judgments, resolved: context.Resolved, options: dict, item_type,
-                  per_query, checks) -> Result:
-    """:func:`evaluate` on a warehouse connection (table names there). The named columns are checked
-    as on DuckDB from what :mod:`ndcg_sql.probe` reads (no row); an engine's failure is worded, the
-    connection usable again (:class:`ndcg_sql.executors.StatementFailed`)."""
-    target = executor.dialect
-    relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
-    first = context.render(resolved, *relations)
-    columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
-    # after a failed statement: a missing table or column, in DuckDB's words
-    refuse_missing = partial(probe.refuse_missing, executor, first, columns, (table, judgments))
-    try:
-        found = probe.before(executor, first, columns, (table, judgments))
-        segmented = found.check(resolved, columns)
-        as_text = conventions.ids_as_text(resolved.convention)
-        id_forms, seen_item_type = found.id_hints(executor, columns, as_text=as_text)
-        item_type = item_type or seen_item_type
-        seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
-        rendered = context.render(resolved, *relations, seen)
-        if item_type is None and rendered.context["item_order"] != "item":
-            # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
-            _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(rendered)))
-            if not (rows and isinstance(rows[0][0], str)):
-                rendered = context.render(resolved, *relations, replace(seen, item_type="number"))
-        counted = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                        label_expression=resolved.label is not None) if checks == "all" else None
-        return runner.run(executor, plan.reading_input_once(rendered), per_query=per_query, checks=counted,
-                          diagnose=refuse_missing)
-    except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
-        refuse_missing()
-        cause = failed.__cause__ or failed
-        raise InputError(local.engine_failure(target.name, table, judgments, options, cause, checks)) from failed.__cause__
 
 
 def to_sql(
