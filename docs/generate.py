@@ -47,54 +47,50 @@ def table(header: list[str], rows: list[list[str]]) -> str:
 
 
 # ----------------------------------------------------------------- measures
-def _names(family: str) -> list[str]:
+def _names(family: measures.Family) -> list[str]:
     """How a family is written: with a cutoff, and without one (the whole list) where allowed."""
-    params = []
-    if family not in measures.GRADED and family not in measures.NO_THRESHOLD:
+    name, params = family.name, []
+    if family.takes_threshold:
         params.append("rel=2")
-    if family in measures.PERSISTENCE:
+    if family.persistence:
         params.append("p=0.9")
-    with_params = f"{family}({','.join(params)})" if params else None
-    forms = [f"{family}@k"] if family in measures.NEED_CUTOFF else [f"{family}@k", family]
+    with_params = f"{name}({','.join(params)})" if params else None
+    forms = [f"{name}@k"] if family.needs_cutoff else [f"{name}@k", name]
     if with_params:
-        forms.append(f"{with_params}@k" if family in measures.NEED_CUTOFF else with_params)
+        forms.append(f"{with_params}@k" if family.needs_cutoff else with_params)
     return forms
 
 
-def _values(family: str) -> str:
-    if family in measures.ZERO_ONE:
+def _values(family: measures.Family) -> str:
+    """The range of a family's per-query values and the interval it picks (sql/options/value_range.sql)."""
+    if family.values == "zero_one":
         return "0 or 1 (interval: Wilson)"
-    if family in measures.UNBOUNDED:
+    if family.values == "unbounded":
         return "≥ 0, unbounded (interval: normal)"
-    at_1 = " (at @1: 0 or 1, Wilson)" if family in measures.ZERO_ONE_AT_1 else ""
+    at_1 = " (at @1: 0 or 1, Wilson)" if family.zero_one_at_1 else ""
     return f"in [0, 1] (interval: normal, clipped){at_1}"
 
 
+#: What each relevance kind of measures.RELEVANCE reads, as the table says it.
+_RELEVANCE = {"gain": "gain", "judged": "whether judged", "threshold": "label ≥ rel (default 1)",
+              "grade": f"graded: the label, above {measures.ERR_MAX_GRADE} counted as {measures.ERR_MAX_GRADE}"}
+
+
 def measures_table() -> str:
-    """A table of the families (how each is written, what counts as relevant, the tie orders it
-    takes, the range of its values), then each family's formula and source."""
-    aliases: dict[str, list[str]] = {}
-    for alias, family in measures.ALIASES.items():
-        if alias != family.lower():
-            aliases.setdefault(family, []).append({"hit": "Hit"}.get(alias, alias.upper()))
+    """A table of the families of ``measures.FAMILIES`` (how each is written, what counts as
+    relevant, the tie orders it takes, the range of its values), then each family's formula and
+    source."""
     rows, formulas = [], []
-    for family, (formula, source) in measures.DEFINITIONS.items():
+    for family in measures.FAMILIES:
         names = ", ".join(code(n) for n in _names(family))
-        if family in aliases:
-            names += " (also " + ", ".join(code(a) for a in aliases[family]) + ")"
-        ties = "any" if family in measures.LINEAR else "item-asc, item-desc or input-order"
-        if family in measures.GRADED:
-            relevant = "gain"
-        elif family in measures.JUDGED:
-            relevant = "whether judged"
-        elif family in measures.NO_THRESHOLD:
-            relevant = f"graded: the label, above {measures.ERR_MAX_GRADE} counted as {measures.ERR_MAX_GRADE}"
-        else:
-            relevant = "label ≥ rel (default 1)"
-        if family in measures.PERSISTENCE:
+        if family.aliases:
+            names += " (also " + ", ".join(code({"hit": "Hit"}.get(a, a.upper())) for a in family.aliases) + ")"
+        ties = "any" if family.linear else "item-asc, item-desc or input-order"
+        relevant = _RELEVANCE[family.relevance]
+        if family.persistence:
             relevant += f"; persistence p (default {measures.DEFAULT_P})"
         rows.append([names, cell(relevant), cell(ties), cell(_values(family))])
-        formulas.append(f"- **{family}**: `{formula}`. {cell(source)}.")
+        formulas.append(f"- **{family.name}**: `{family.formula}`. {cell(family.source)}.")
     return (table(["name", "relevance", "ties", "per-query values"], rows)
             + "\n\nFormulas and sources (rel(r) = 1 when the label at rank r is relevant, else 0):\n\n"
             + "\n".join(formulas))

@@ -1,6 +1,9 @@
 """Ranking measures by name: parsing ir_measures notation, and each measure's definition.
 
-This module only *names and defines* the measures (data): the names are parsed by
+This module only *names and defines* the measures (data): one :class:`Family` record per
+family in :data:`FAMILIES` (as ir_measures declares a measure class), from which the grammar
+below, the documentation's measures table (``docs/generate.py``) and the range of each family's
+values are read. The names are parsed by
 ``sql/options/parse_measures.sql`` from :func:`grammar` (rendered by the Python runner and
 dbt alike; :func:`ndcg_sql.context.parse_measures` calls it), and the SQL that computes them
 is ``sql/measures_per_query.sql.j2`` (binary-relevance measures over the ranked
@@ -23,87 +26,146 @@ from dataclasses import dataclass
 from typing import Iterable
 
 
-#: family -> (formula, source). rel(r) = 1 if the label at rank r >= threshold
-#: else 0; R = number of relevant items of the query (in the judgments, or in
-#: the list without judgments); ranks r = 1 (top) .. n.
-DEFINITIONS: dict[str, tuple[str, str]] = {
-    "CG": ("sum_{r<=k} gain(label_r)", "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
-    "DCG": ("sum_{r<=k} gain(label_r) * discount(r) (discount option: default 1/log2(r + 1))",
-            "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002"),
-    "nDCG": ("DCG@k / IDCG@k (IDCG@k: DCG@k of the ideal ranking)", "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut"),
-    "P": ("sum_{r<=k} rel(r) / k (k even when the list is shorter)", "trec_eval P_k; Manning et al., IR book ch. 8"),
-    "R": ("sum_{r<=k} rel(r) / R (0 when R = 0)", "trec_eval recall_k; Manning et al., IR book ch. 8"),
-    "AP": (
-        "sum_{r<=k, rel(r)=1} P@r / R (0 when R = 0; k = the whole list without @k)",
-        "trec_eval map / map_cut_k; Buckley & Voorhees, SIGIR 2000",
-    ),
-    "RR": ("1 / (rank of the first relevant item at or above k), 0 if none", "trec_eval recip_rank; Voorhees, TREC-8 QA 1999"),
-    "Success": ("1 if some item at rank <= k is relevant, else 0", "trec_eval success_k; ir_measures Success"),
-    "RBP": (
-        "(1 - p) * sum_{r<=k} p^(r-1) * rel(r) (p the persistence, default 0.8; k = the whole list without @k)",
-        "Moffat & Zobel, ACM TOIS 27(1) 2008; ir_measures RBP (cwl_eval)",
-    ),
-    "RBPResidual": (
-        "the most unjudged items could add to RBP: (1 - p) * sum_{r<=min(k,n), unjudged} p^(r-1) + p^min(k,n) "
-        "- p^k (n the list length; p^k is 0 without @k); without judgments only the items past the list",
-        "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4 (residuals)",
-    ),
-    "ERR": (
-        "sum_{r<=k} R_r / r * prod_{i<r} (1 - R_i), R = (2^g - 1) / 2^g_max with g = min(label, g_max), g_max = 4 "
-        "(gdeval.pl's MAX_JUDGMENT; it refuses larger labels, here they count as 4, R = 15/16); k = the whole "
-        "list without @k",
-        "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; gdeval.pl (TREC Web track) through ir_measures ERR",
-    ),
-    "Judged": (
-        "judged items at ranks <= k / min(k, list length) (judged: has a row in the judgments, whatever its "
-        "label; without judgments every ranked item is judged; 0 for a query missing from the run)",
-        "ir_measures Judged (after OpenNIR's judged@k); Sakai, SIGIR 2007 on unjudged items",
-    ),
-}
-#: Families whose value is linear in the relevance at each rank: with
-#: ties="average" the tie group's mean relevance is credited at each of its
-#: ranks, which gives the expected value over the orders of the tie
-#: (McSherry & Najork, ECIR 2008). AP, RR and Success are not linear, so they
-#: need a deterministic tie order.
-LINEAR = ("CG", "DCG", "nDCG", "P", "R", "Judged", "RBP", "RBPResidual")
-#: Families computed from the gain (the gain option applies; no threshold).
-GRADED = ("CG", "DCG", "nDCG")
-#: Families whose values are not bounded by 1 (their means are summed at a scale, sql/summary.sql.j2).
-UNBOUNDED = ("CG", "DCG")
-#: Families that need a cutoff.
-NEED_CUTOFF = ("P", "R", "Success")
-# The range of a measure's per-query values decides the 95% interval of its mean in the summary
-# (the rule: sql/options/value_range.sql; the intervals: sql/summary.sql.j2): "zero_one" (values
-# 0 or 1): the Wilson score interval; "unit" (values in [0, 1]: every family but CG and DCG):
-# the normal interval clipped to [0, 1]; "unbounded" (UNBOUNDED): the plain normal interval.
-#: Families whose per-query values are 0 or 1 at every cutoff.
-ZERO_ONE = ("Success",)
-#: Families whose per-query values are 0 or 1 at cutoff 1: P@1 = rel(1) and RR@1 = rel(1).
-#: (P@1 is a fraction where ties="average" spans rank 1; a value in [0, 1] with mean p has a
-#: variance of at most p(1 - p), so the Wilson interval holds there too, only wider.)
-ZERO_ONE_AT_1 = ("P", "RR", "Judged")
-#: Families without a relevance threshold that are not graded either (their parameter rel is refused).
-NO_THRESHOLD = ("Judged", "RBPResidual", "ERR")
+#: Relevance kinds: what a family reads at each rank (:attr:`Family.relevance`).
+RELEVANCE = ("gain", "threshold", "judged", "grade")
+#: Ranges of per-query values (:attr:`Family.values`). The range decides the 95% interval of a
+#: measure's mean in the summary (the rule: sql/options/value_range.sql; the intervals:
+#: sql/summary.sql.j2): "zero_one" (values 0 or 1): the Wilson score interval; "unit" (values in
+#: [0, 1]): the normal interval clipped to [0, 1]; "unbounded": the plain normal interval (and the
+#: means are summed at a scale).
+VALUES = ("zero_one", "unit", "unbounded")
 #: ERR's largest grade: R = (2^g - 1) / 2^ERR_MAX_GRADE, labels above it counted as it (gdeval.pl: MAX_JUDGMENT = 4).
 ERR_MAX_GRADE = 4
-#: Families that look at which items are judged (the SQL then carries a judged flag per ranked item).
-JUDGED = ("Judged", "RBPResidual")
-#: Parameters each family takes besides rel (with their defaults): RBP's persistence p (Moffat & Zobel 2008:
-#: 0.8 in ir_measures; names leave a default out, as ir_measures writes them).
-PERSISTENCE = ("RBP", "RBPResidual")
+#: The default persistence p of the families that take one (Moffat & Zobel 2008: 0.8 in ir_measures;
+#: names leave a default out, as ir_measures writes them).
 DEFAULT_P = 0.8
-ALIASES = {
-    "ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP",
-    "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success", "judged": "Judged",
-    "rbp": "RBP", "rbpresidual": "RBPResidual", "err": "ERR",
-}
+
+
+@dataclass(frozen=True)
+class Family:
+    """One measure family, everything the package knows of it but the SQL of its per-query value
+    (``sql/measures_per_query.sql.j2`` for the binary and judged families, ``sql/per_query.sql.j2``
+    for the graded ones). rel(r) = 1 if the label at rank r >= threshold else 0; R = number of
+    relevant items of the query (in the judgments, or in the list without judgments); ranks
+    r = 1 (top) .. n.
+
+    name: the canonical name (ir_measures spelling). formula, source: its definition and citation.
+    relevance: what it reads at each rank (:data:`RELEVANCE`): "gain" (the gain option applies, no
+    threshold), "threshold" (rel(r), with the parameter rel), "judged" (which items are judged; no
+    threshold; the SQL then carries a judged flag per ranked item) or "grade" (the label itself,
+    ERR; no threshold). linear: its value is linear in the relevance at each rank, so with
+    ties="average" the tie group's mean relevance credited at each of its ranks gives the expected
+    value over the orders of the tie (McSherry & Najork, ECIR 2008); a family that is not needs a
+    deterministic tie order. values: the range of its per-query values (:data:`VALUES`);
+    zero_one_at_1: they are 0 or 1 at cutoff 1 (P@1 = rel(1), RR@1 = rel(1); P@1 is a fraction where
+    ties="average" spans rank 1, but a value in [0, 1] with mean p has a variance of at most
+    p(1 - p), so the Wilson interval holds there too, only wider). needs_cutoff: a name without @k is
+    refused. persistence: it takes RBP's persistence p (default :data:`DEFAULT_P`). aliases: other
+    names, lower case (the name's lower case is always accepted). column: the per-query NDCG row
+    column that holds a graded family.
+
+    Raises ValueError when the record contradicts itself (a kind or range not known, a graded family
+    without its column).
+    """
+
+    name: str
+    formula: str
+    source: str
+    relevance: str
+    linear: bool
+    values: str = "unit"
+    zero_one_at_1: bool = False
+    needs_cutoff: bool = False
+    persistence: bool = False
+    aliases: tuple[str, ...] = ()
+    column: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.relevance not in RELEVANCE:
+            raise ValueError(f"{self.name}: relevance must be one of {RELEVANCE}; got {self.relevance!r}")
+        if self.values not in VALUES:
+            raise ValueError(f"{self.name}: values must be one of {VALUES}; got {self.values!r}")
+        if (self.relevance == "gain") != (self.column is not None):
+            raise ValueError(f"{self.name}: a family has a per-query NDCG column exactly when it reads the gain")
+        if self.zero_one_at_1 and self.values != "unit":
+            raise ValueError(f"{self.name}: zero_one_at_1 narrows a unit range only")
+
+    @property
+    def graded(self) -> bool:
+        """Computed from the gain (the gain option applies; no threshold)."""
+        return self.relevance == "gain"
+
+    @property
+    def judged(self) -> bool:
+        """Looks at which items are judged."""
+        return self.relevance == "judged"
+
+    @property
+    def takes_threshold(self) -> bool:
+        """Takes the relevance threshold rel (its parameter rel is refused otherwise)."""
+        return self.relevance == "threshold"
+
+
+#: Every measure family, in the order of the documentation's table. Adding a family is adding its
+#: record here and the SQL of its per-query value (docs/architecture.md, "Adding a measure").
+FAMILIES: tuple[Family, ...] = (
+    Family("CG", "sum_{r<=k} gain(label_r)", "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002",
+           relevance="gain", linear=True, values="unbounded", column="cg"),
+    Family("DCG", "sum_{r<=k} gain(label_r) * discount(r) (discount option: default 1/log2(r + 1))",
+           "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002",
+           relevance="gain", linear=True, values="unbounded", column="dcg"),
+    Family("nDCG", "DCG@k / IDCG@k (IDCG@k: DCG@k of the ideal ranking)",
+           "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut",
+           relevance="gain", linear=True, column="ndcg"),
+    Family("P", "sum_{r<=k} rel(r) / k (k even when the list is shorter)",
+           "trec_eval P_k; Manning et al., IR book ch. 8",
+           relevance="threshold", linear=True, zero_one_at_1=True, needs_cutoff=True),
+    Family("R", "sum_{r<=k} rel(r) / R (0 when R = 0)", "trec_eval recall_k; Manning et al., IR book ch. 8",
+           relevance="threshold", linear=True, needs_cutoff=True),
+    Family("AP", "sum_{r<=k, rel(r)=1} P@r / R (0 when R = 0; k = the whole list without @k)",
+           "trec_eval map / map_cut_k; Buckley & Voorhees, SIGIR 2000",
+           relevance="threshold", linear=False, aliases=("map",)),
+    Family("RR", "1 / (rank of the first relevant item at or above k), 0 if none",
+           "trec_eval recip_rank; Voorhees, TREC-8 QA 1999",
+           relevance="threshold", linear=False, zero_one_at_1=True, aliases=("mrr",)),
+    Family("Success", "1 if some item at rank <= k is relevant, else 0", "trec_eval success_k; ir_measures Success",
+           relevance="threshold", linear=False, values="zero_one", needs_cutoff=True, aliases=("hit",)),
+    Family("Judged",
+           "judged items at ranks <= k / min(k, list length) (judged: has a row in the judgments, whatever its "
+           "label; without judgments every ranked item is judged; 0 for a query missing from the run)",
+           "ir_measures Judged (after OpenNIR's judged@k); Sakai, SIGIR 2007 on unjudged items",
+           relevance="judged", linear=True, zero_one_at_1=True),
+    Family("RBP",
+           "(1 - p) * sum_{r<=k} p^(r-1) * rel(r) (p the persistence, default 0.8; k = the whole list without @k)",
+           "Moffat & Zobel, ACM TOIS 27(1) 2008; ir_measures RBP (cwl_eval)",
+           relevance="threshold", linear=True, persistence=True),
+    Family("RBPResidual",
+           "the most unjudged items could add to RBP: (1 - p) * sum_{r<=min(k,n), unjudged} p^(r-1) + p^min(k,n) "
+           "- p^k (n the list length; p^k is 0 without @k); without judgments only the items past the list",
+           "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4 (residuals)",
+           relevance="judged", linear=True, persistence=True),
+    Family("ERR",
+           "sum_{r<=k} R_r / r * prod_{i<r} (1 - R_i), R = (2^g - 1) / 2^g_max with g = min(label, g_max), g_max = 4 "
+           "(gdeval.pl's MAX_JUDGMENT; it refuses larger labels, here they count as 4, R = 15/16); k = the whole "
+           "list without @k",
+           "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; gdeval.pl (TREC Web track) through ir_measures ERR",
+           relevance="grade", linear=False),
+)
+#: Each family's record by its name.
+BY_NAME: dict[str, Family] = {family.name: family for family in FAMILIES}
+#: Every accepted name, lower case -> the family's name (read case-insensitively). NDCG = nDCG,
+#: MAP = AP, MRR = RR, Hit = Success (the summary reports the mean over queries, so MAP is the mean
+#: of AP and MRR the mean of RR).
+ALIASES: dict[str, str] = {alias: family.name for family in FAMILIES
+                           for alias in (family.name.lower(), *family.aliases)}
 _NAME = re.compile(r"^\s*(?P<family>[A-Za-z]+)\s*(?:\((?P<params>[^)]*)\))?\s*(?:@\s*(?P<k>[^\s]+))?\s*$")
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One measure: family (a key of :data:`DEFINITIONS`), cutoff k (None = the
-    whole list) and relevance threshold (binary families only)."""
+    """One measure: family (the name of one of :data:`FAMILIES`), cutoff k (None = the
+    whole list), relevance threshold rel (families with a threshold only) and persistence p
+    (families with a persistence only)."""
 
     family: str
     k: int | None = None
@@ -130,11 +192,11 @@ class Measure:
         return 1.0 if self.rel is None else self.rel
 
     def definition(self) -> dict[str, object]:
-        formula, source = DEFINITIONS[self.family]
-        out: dict[str, object] = {"measure": self.name, "formula": formula, "source": source}
-        if self.family not in GRADED and self.family not in NO_THRESHOLD:
+        family = BY_NAME[self.family]
+        out: dict[str, object] = {"measure": self.name, "formula": family.formula, "source": family.source}
+        if family.takes_threshold:
             out["relevant"] = f"label >= {_number_text(self.threshold)}"
-        if self.family in PERSISTENCE:
+        if family.persistence:
             out["persistence"] = DEFAULT_P if self.p is None else self.p
         return out
 
@@ -143,28 +205,28 @@ def _number_text(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-#: The per-query NDCG row column that holds each graded family.
-GRADED_COLUMN = {"CG": "cg", "DCG": "dcg", "nDCG": "ndcg"}
-
-
 def grammar() -> dict:
     """The measure-name grammar as the resolution macros read it (sql/options/parse_measures.sql;
-    the dbt package has it as the generated macro ``ndcg_sql._measure_grammar()``)."""
+    the dbt package has it as the generated macro ``ndcg_sql._measure_grammar()``), read from
+    :data:`FAMILIES`: the names of the families with each property, in the order of the records."""
+    def having(test) -> list[str]:
+        return [family.name for family in FAMILIES if test(family)]
+
     return {
         "pattern": _NAME.pattern,
         "aliases": dict(ALIASES),
-        "graded": list(GRADED),
-        "linear": list(LINEAR),
-        "need_cutoff": list(NEED_CUTOFF),
-        "unbounded": list(UNBOUNDED),
-        "zero_one": list(ZERO_ONE),
-        "zero_one_at_1": list(ZERO_ONE_AT_1),
-        "no_threshold": list(NO_THRESHOLD),
-        "judged": list(JUDGED),
-        "persistence": list(PERSISTENCE),
+        "graded": having(lambda f: f.graded),
+        "linear": having(lambda f: f.linear),
+        "need_cutoff": having(lambda f: f.needs_cutoff),
+        "unbounded": having(lambda f: f.values == "unbounded"),
+        "zero_one": having(lambda f: f.values == "zero_one"),
+        "zero_one_at_1": having(lambda f: f.zero_one_at_1),
+        "no_threshold": having(lambda f: not f.graded and not f.takes_threshold),
+        "judged": having(lambda f: f.judged),
+        "persistence": having(lambda f: f.persistence),
         "default_p": DEFAULT_P,
         "err_max_grade": ERR_MAX_GRADE,
-        "graded_column": dict(GRADED_COLUMN),
+        "graded_column": {family.name: family.column for family in FAMILIES if family.graded},
     }
 
 

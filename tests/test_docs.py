@@ -194,8 +194,8 @@ def test_generated_tables_hold_every_measure_option_and_convention():
     generate = load_generator()
     measures_text = generate.measures_table()
     rows = [line for line in measures_text.splitlines() if line.startswith("| <code>")]
-    assert len(rows) == len(measures.DEFINITIONS)
-    assert all(f"- **{family}**: `{formula}`" in measures_text for family, (formula, _) in measures.DEFINITIONS.items())
+    assert len(rows) == len(measures.FAMILIES)
+    assert all(f"- **{family.name}**: `{family.formula}`" in measures_text for family in measures.FAMILIES)
     options = generate.options_reference()
     for p in parameters.PARAMETERS:
         assert f"### `{p.name}`" in options, p.name
@@ -222,7 +222,7 @@ def test_the_site_builds_strictly_offline(tmp_path):
     assert "Rules of the project" in pages["contributing/index.html"] and "0.1.0" in pages["changelog/index.html"]
     options = pages["options/index.html"]
     assert all(f'id="{p.name}"' in options for p in parameters.PARAMETERS)
-    assert all(family in pages["measures/index.html"] for family in measures.DEFINITIONS)
+    assert all(family in pages["measures/index.html"] for family in measures.BY_NAME)
     assert "usage: ndcg-sql evaluate" in pages["cli/index.html"]
     assert "ndcg_per_query" in pages["dbt-macros/index.html"]
     assert "ndcg_partitions_to_compute" in pages["dbt/index.html"]  # an included model

@@ -264,3 +264,70 @@ def test_result_sql_of_measures_is_one_statement():
     result = ndcg_sql.evaluate(path, item_col="doc_id", ties="item-desc", measures=["AP", "nDCG@3"])
     statements = sqlglot.parse(result.sql, read="duckdb")
     assert len(statements) == 1 and "'nDCG@3'" in result.sql and "'AP'" in result.sql
+
+
+# ----------------------------------------------------------------- the families' records
+#: Every family at @4 on one query ranked [label 0, label 2, label 1] (scores 3, 2, 1), no judgments,
+#: exponential gain, worked by hand: rel(r) = [0, 1, 1], R = 2, n = 3, p = 0.8, ERR's
+#: R_r = (2^label - 1) / 16. A new record without its value here fails test_every_family_is_whole.
+L3 = np.log2(3.0)
+HAND = {
+    "CG": 3 + 1, "DCG": 3 / L3 + 1 / 2, "nDCG": (3 / L3 + 1 / 2) / (3 + 1 / L3),
+    "P": 2 / 4, "R": 2 / 2, "AP": (1 / 2 + 2 / 3) / 2, "RR": 1 / 2, "Success": 1.0,
+    "Judged": 3 / 3, "RBP": 0.2 * (0.8 + 0.8 ** 2), "RBPResidual": 0.8 ** 3 - 0.8 ** 4,
+    "ERR": (3 / 16) / 2 + (1 / 16) / 3 * (1 - 3 / 16),
+}
+#: The interval each range of values picks (docs/statistics.md).
+CI_METHOD = {"zero_one": "wilson", "unit": "normal, clipped to [0, 1]", "unbounded": "normal"}
+
+
+def test_every_family_is_whole():
+    """Each record of measures.FAMILIES reaches the parser, the docs' table, the range of its
+    values (the summary's interval) and has SQL computing its hand-worked value."""
+    from ndcg_sql import measures
+    from test_docs import load_generator
+
+    assert set(HAND) == set(measures.BY_NAME)
+    table = load_generator().measures_table()
+    data = pd.DataFrame({"query_id": [1, 1, 1, 2, 2, 2], "item_id": ["a", "b", "c"] * 2,
+                         "score": [3.0, 2.0, 1.0] * 2, "label": [0, 2, 1] * 2})
+    names = [f"{family.name}@4" for family in measures.FAMILIES]
+    result = ndcg_sql.evaluate(data, measures=names, gain="exponential", ties="item-asc", intervals=True)
+    values = by_key(result)
+    summary = {row["measure"]: row for row in result.summary_records()}
+    for family in measures.FAMILIES:
+        name = f"{family.name}@4"
+        assert parse_measure(name) == Measure(family.name, 4, None, 0.8 if family.persistence else None)
+        for alias in family.aliases:
+            assert parse_measure(f"{alias.upper()}@4").family == family.name
+        if family.needs_cutoff:
+            with pytest.raises(ndcg_sql.OptionError, match="needs a cutoff"):
+                parse_measure(family.name)
+        else:
+            assert parse_measure(family.name) == Measure(family.name, None, None, 0.8 if family.persistence else None)
+        if family.takes_threshold:
+            assert parse_measure(f"{family.name}(rel=2)@4").rel == 2.0
+        else:
+            with pytest.raises(ndcg_sql.OptionError, match="gain option|no relevance threshold"):
+                parse_measure(f"{family.name}(rel=2)@4")
+        assert f"| <code>{family.name}@k</code>" in table and f"- **{family.name}**: `{family.formula}`" in table
+        assert values[(1, name)] == pytest.approx(HAND[family.name], rel=1e-12), name
+        assert summary[name]["ci_method"] == CI_METHOD[family.values], name
+        if not family.linear:
+            with pytest.raises(ndcg_sql.OptionError, match="need"):
+                ndcg_sql.evaluate(data, measures=[name], ties="average")
+    at_1 = ndcg_sql.evaluate(data, measures=[f"{f.name}@1" for f in measures.FAMILIES], ties="item-asc",
+                             intervals=True).summary_records()
+    assert [row["ci_method"] == "wilson" for row in at_1] == [
+        f.values == "zero_one" or f.zero_one_at_1 for f in measures.FAMILIES]
+
+
+def test_a_half_declared_family_is_refused():
+    from ndcg_sql.measures import Family
+
+    with pytest.raises(ValueError, match="column"):
+        Family("XDCG", "f", "s", relevance="gain", linear=True)
+    with pytest.raises(ValueError, match="values must be one of"):
+        Family("X", "f", "s", relevance="threshold", linear=True, values="percent")
+    with pytest.raises(ValueError, match="relevance must be one of"):
+        Family("X", "f", "s", relevance="binary", linear=True)

@@ -12,7 +12,7 @@
 
 {#- ndcg_sql/measures.py -#}
 {% macro _measure_grammar() -%}
-  {{ return({"pattern": "^\\s*(?P<family>[A-Za-z]+)\\s*(?:\\((?P<params>[^)]*)\\))?\\s*(?:@\\s*(?P<k>[^\\s]+))?\\s*$", "aliases": {"ndcg": "nDCG", "cg": "CG", "dcg": "DCG", "p": "P", "r": "R", "ap": "AP", "map": "AP", "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success", "judged": "Judged", "rbp": "RBP", "rbpresidual": "RBPResidual", "err": "ERR"}, "graded": ["CG", "DCG", "nDCG"], "linear": ["CG", "DCG", "nDCG", "P", "R", "Judged", "RBP", "RBPResidual"], "need_cutoff": ["P", "R", "Success"], "unbounded": ["CG", "DCG"], "zero_one": ["Success"], "zero_one_at_1": ["P", "RR", "Judged"], "no_threshold": ["Judged", "RBPResidual", "ERR"], "judged": ["Judged", "RBPResidual"], "persistence": ["RBP", "RBPResidual"], "default_p": 0.8, "err_max_grade": 4, "graded_column": {"CG": "cg", "DCG": "dcg", "nDCG": "ndcg"}}) }}
+  {{ return({"pattern": "^\\s*(?P<family>[A-Za-z]+)\\s*(?:\\((?P<params>[^)]*)\\))?\\s*(?:@\\s*(?P<k>[^\\s]+))?\\s*$", "aliases": {"cg": "CG", "dcg": "DCG", "ndcg": "nDCG", "p": "P", "r": "R", "ap": "AP", "map": "AP", "rr": "RR", "mrr": "RR", "success": "Success", "hit": "Success", "judged": "Judged", "rbp": "RBP", "rbpresidual": "RBPResidual", "err": "ERR"}, "graded": ["CG", "DCG", "nDCG"], "linear": ["CG", "DCG", "nDCG", "P", "R", "Judged", "RBP", "RBPResidual"], "need_cutoff": ["P", "R", "Success"], "unbounded": ["CG", "DCG"], "zero_one": ["Success"], "zero_one_at_1": ["P", "RR", "Judged"], "no_threshold": ["Judged", "RBPResidual", "ERR"], "judged": ["Judged", "RBPResidual"], "persistence": ["RBP", "RBPResidual"], "default_p": 0.8, "err_max_grade": 4, "graded_column": {"CG": "cg", "DCG": "dcg", "nDCG": "ndcg"}}) }}
 {%- endmacro %}
 
 {#- ndcg_sql/identifiers.py -#}
