@@ -21,7 +21,7 @@ import dbt_standin as dbt_standin_module
 from conftest import ROOT
 from dbt_standin import CompilerError
 from ndcg_sql import dialects, templates
-from ndcg_sql.context import resolve
+from ndcg_sql.context import render, resolve
 from ndcg_sql.identifiers import quote
 from ndcg_sql.options import Options
 from ndcg_sql.request import Request
@@ -80,7 +80,7 @@ def option_sets():
 
 def contexts():
     for judged, given in option_sets():
-        yield resolve(Request(**given).metric(), quote("run"), quote("qrels") if judged else None).context
+        yield render(resolve(Request(**given).metric(), judged), quote("run"), quote("qrels") if judged else None).context
 
 
 def test_generated_per_query_macro_renders_the_runners_sql():
@@ -99,7 +99,7 @@ def test_generated_summary_macro_renders_the_runners_sql(segments, intervals, me
     macros = dbt_standin(dbt_gen.generate())
     request = Request(k=[3, 10, None] if measures is None else Request().k, segments=segments or None,
                       intervals=intervals, measures=measures, ties="item-asc")
-    context = dict(resolve(request.metric(), quote("run")).context, per_query_relation='"per_query"')
+    context = dict(render(resolve(request.metric(), False), quote("run")).context, per_query_relation='"per_query"')
     assert tidy(macros._tmpl_summary(**context)) == templates.render("summary.sql.j2", **context)
 
 

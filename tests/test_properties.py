@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import ndcg_sql
 from ndcg_sql import templates
-from ndcg_sql.context import resolve
+from ndcg_sql.context import Seen, render, resolve
 from ndcg_sql.request import Request
 from test_reference import CUTOFFS, GAINS, rankings, frame
 
@@ -99,8 +99,8 @@ def test_shortcuts_give_the_general_sqls_numbers_to_the_bit(rows, cutoffs, gain,
     options = Request(k=cutoffs, gain=gain, negative_labels="zero" if negative else "error").metric()
     labels = con.sql("SELECT MIN(label), MAX(label), 0 FROM run").fetchall()[0]
     longest = con.sql("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM run GROUP BY query_id)").fetchall()[0][0]
-    context = resolve(options, '"run"', '"qrels"' if judged else None,
-                      hints={"longest_list": longest, "labels": labels}).context
+    context = render(resolve(options, judged), '"run"', '"qrels"' if judged else None,
+                     Seen(longest_list=longest, labels=labels)).context
     assert context["exact_gains"] and context["ideal_labels"] is not None
     if head is not None:
         context["head_length"] = head
@@ -113,8 +113,8 @@ def test_shortcuts_give_the_general_sqls_numbers_to_the_bit(rows, cutoffs, gain,
 
 def exact_gains(gain, labels, longest_list) -> bool:
     """Whether the resolved context (sql/options/ranking_context.sql) finds every gain sum exact."""
-    hints = {"longest_list": longest_list, "labels": labels}
-    return resolve(Request(gain=gain).metric(), '"run"', hints=hints).context["exact_gains"]
+    seen = Seen(longest_list=longest_list, labels=labels)
+    return render(resolve(Request(gain=gain).metric(), False), '"run"', seen=seen).context["exact_gains"]
 
 
 def test_exact_gains_only_when_every_sum_of_gains_is_exact():
