@@ -315,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as stop:
         if stop.code != TERMINATED:
             raise
+        sys.stderr.write("ndcg-sql: terminated\n")
         return TERMINATED
     except (KeyboardInterrupt, RuntimeError) as error:
         if isinstance(error, RuntimeError) and str(error) != QUERY_INTERRUPTED:
