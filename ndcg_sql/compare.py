@@ -2,7 +2,7 @@
 
 Every number except the t distribution's p-value and quantile is computed in
 SQL (``sql/paired_differences.sql.j2``, ``sql/paired_tests.sql.j2``); those two
-come from scipy (``pip install 'ndcg_sql[stats]'``), the well-kept library for
+come from scipy (``pip install scipy``, the ``stats`` extra), the well-kept library for
 Student's t distribution.
 """
 
@@ -35,7 +35,7 @@ def _t_distribution():
         from scipy import stats
     except ImportError:  # pragma: no cover - the test extra installs scipy
         raise MissingDependency(
-            "compare needs scipy for the t distribution: pip install 'ndcg_sql[stats]'"
+            "compare needs scipy for the t distribution: pip install scipy (ndcg_sql's 'stats' extra)"
         ) from None
     return stats.t
 

@@ -1,6 +1,6 @@
 """``ndcg-sql plot``: mean NDCG@k against k for one or more runs, as a PNG.
 
-Needs matplotlib (``pip install 'ndcg_sql[plot]'``). The means come from
+Needs matplotlib (``pip install matplotlib``, the ``plot`` extra). The means come from
 :func:`ndcg_sql.evaluate`; the optional band is a percentile bootstrap
 interval computed in SQL (``evaluate(bootstrap=N, seed=S)``,
 ``sql/bootstrap_intervals.sql.j2``), fixed by a seed.
@@ -188,7 +188,7 @@ def plot(
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise MissingDependency("plot needs matplotlib: pip install 'ndcg_sql[plot]'") from None
+        raise MissingDependency("plot needs matplotlib: pip install matplotlib (ndcg_sql's 'plot' extra)") from None
     if not isinstance(runs, Mapping):
         runs = {(run if isinstance(run, str) else f"run {i + 1}"): run for i, run in enumerate(runs)}
     if not runs:

@@ -24,7 +24,7 @@ def require_pandas():
         import pandas
     except ImportError as error:
         raise ImportError(
-            f"DataFrame results need pandas and numpy ({error}): pip install 'ndcg_sql[dataframes]', "
+            f"DataFrame results need pandas and numpy ({error}): pip install pandas (ndcg_sql's 'dataframes' extra), "
             "or use summary_records() / per_query_records(), which need neither"
         ) from error
     return pandas

@@ -101,7 +101,7 @@ def test_dataframe_results_without_pandas_name_the_extra(monkeypatch, missing):
         "SELECT 1 AS query_id, 'a' AS item_id, 1.0 AS score, 1 AS label"), k=1)
     monkeypatch.setitem(sys.modules, missing, None)  # `import <missing>` now raises ImportError
     for method in (result.summary_df, result.per_query_df):
-        with pytest.raises(ImportError, match=r"pip install 'ndcg_sql\[dataframes\]'"):
+        with pytest.raises(ImportError, match=r"pip install pandas \(ndcg_sql's 'dataframes' extra\)"):
             method()
 
 
