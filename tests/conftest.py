@@ -13,6 +13,17 @@ sys.path.insert(1, str(ROOT))  # tools/ (the dbt macro generator), not part of t
 EXAMPLES = ROOT / "examples"
 
 
+def load_script(path: Path):
+    """A script of the repository that is no part of the package (.ci/floors.py, docs/generate.py,
+    a data maker), loaded as a module named after its file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 #: The groups that take the two pytest-xdist workers longest, longest first (per-test times of a
 #: whole-suite run, quiet machine, 2026-12-02). A group runs on one worker, and groups are handed
 #: out one at a time in this order (then the other files in collection order), so the longest

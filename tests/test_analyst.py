@@ -10,7 +10,6 @@ ndcg_sql's own output.
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 import os
@@ -25,7 +24,7 @@ from scipy import stats
 
 import ndcg_sql
 import reference
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, load_script
 from ndcg_sql import activity, progress
 from ndcg_sql.plot import ticks
 from test_cli import run_cli
@@ -37,10 +36,7 @@ BM25, QRELS = str(DL / "run.dl19.bm25.top100.txt"), str(DL / "qrels.dl19-passage
 
 
 def click_log_module():
-    spec = importlib.util.spec_from_file_location("make_click_log", CLICKS / "make_click_log.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(CLICKS / "make_click_log.py")
 
 
 # ------------------------------------------------------------------ the bundled click log

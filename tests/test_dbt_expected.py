@@ -10,13 +10,12 @@ No dbt needed.
 """
 
 import csv
-import importlib.util
 import io
 import math
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 PROJECT = ROOT / "dbt_macros" / "integration_tests"
 #: models that compute no number: a selection of seed rows, checked by ndcg_valid_input
@@ -28,10 +27,7 @@ def make_expected():
     pytest.importorskip("scipy")
     pytest.importorskip("sklearn")
     pytest.importorskip("pytrec_eval")
-    spec = importlib.util.spec_from_file_location("make_expected", PROJECT / "make_expected.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(PROJECT / "make_expected.py")
 
 
 def rows_of(text: str) -> list[list[str]]:

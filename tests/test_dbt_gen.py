@@ -18,7 +18,7 @@ import jinja2
 import pytest
 
 import dbt_standin as dbt_standin_module
-from conftest import ROOT
+from conftest import ROOT, load_script
 from dbt_standin import CompilerError
 from ndcg_sql import dialects, templates
 from ndcg_sql.context import render, resolve
@@ -184,13 +184,7 @@ def test_generator_refuses_what_dbt_cannot_carry(tmp_path, templates_, message):
 
 
 def test_integration_seeds_are_the_bundled_examples(tmp_path):
-    import importlib.util
-
-    path = ROOT / "dbt_macros" / "integration_tests" / "make_seeds.py"
-    spec = importlib.util.spec_from_file_location("make_seeds", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.write_seeds(tmp_path)
+    load_script(ROOT / "dbt_macros" / "integration_tests" / "make_seeds.py").write_seeds(tmp_path)
     committed = ROOT / "dbt_macros" / "integration_tests" / "seeds"
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(p.name for p in committed.glob("*.csv"))

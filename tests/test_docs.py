@@ -13,7 +13,6 @@ compares it with what the block before printed; ``<!-- file: PATH[:SECTION] -->`
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import os
 import re
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_script
 from ndcg_sql import measures, parameters
 
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "dbt_macros" / "README.md",
@@ -184,10 +183,7 @@ def test_the_examples_run_as_written(path, tmp_path, monkeypatch):
 
 # ----------------------------------------------------------------- the site
 def load_generator():
-    spec = importlib.util.spec_from_file_location("docs_generate", ROOT / "docs" / "generate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "docs" / "generate.py")
 
 
 def test_generated_tables_hold_every_measure_option_and_convention():

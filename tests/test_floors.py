@@ -3,20 +3,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_script
 
 
 def floor_script():
     """.ci/floors.py, loaded as a module (it is no part of the package)."""
-    spec = importlib.util.spec_from_file_location("floors", ROOT / ".ci" / "floors.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / ".ci" / "floors.py")
 
 
 def test_every_core_dependency_is_pinned_at_its_floor():
