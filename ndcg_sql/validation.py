@@ -275,12 +275,18 @@ def as_text_condition(check: Check) -> str:
     return f"CAST(TRY_CAST({check.revealed_by} AS DOUBLE) AS VARCHAR) IN ({texts})"
 
 
+def _in_queries(query_col: str, examples: list) -> str:
+    """", e.g. in query_id q1, q2, ..." for a few offending query ids; "" for none."""
+    if not examples:
+        return ""
+    more = ", ..." if len(examples) > EXAMPLES else ""
+    return f", e.g. in {query_col} {', '.join(str(example) for example in examples[:EXAMPLES])}{more}"
+
+
 def describe_hidden(check: Check, value: float, query_col: str, examples: list) -> str:
     """A message line for a check the first pass revealed (``value``: NaN or infinite) that no row counted."""
-    where = (f", e.g. in {query_col} {', '.join(map(str, examples[:EXAMPLES]))}{', ...' if len(examples) > EXAMPLES else ''}"
-             if examples else "")
     return (f"{check.column_kind} {check.column!r}: {check.problem} (the {'smallest' if value < 0 else 'largest'} "
-            f"value read is {value}{where}; the input's statistics hide them from the engine's row tests, as a "
+            f"value read is {value}{_in_queries(query_col, examples)}; the input's statistics hide them from the engine's row tests, as a "
             "Parquet file's min/max leave NaN out: read the file with read_parquet(..., can_have_nan = true), as "
             "ndcg_sql does for a path, or replace the values)")
 
@@ -306,10 +312,8 @@ def describe_failure(check: Check, rows: int, query_col: str, examples: list,
     else:
         count = _plural(rows, "row")
     line = f"{check.column_kind} {check.column!r}: {problem} ({count})"
-    if check.query_ids_known and examples:
-        shown = ", ".join(str(example) for example in examples[:EXAMPLES])
-        more = ", ..." if len(examples) > EXAMPLES else ""
-        line += f", e.g. in {query_col} {shown}{more}"
+    if check.query_ids_known:
+        line += _in_queries(query_col, examples)
     if check.hint:
         line += f" - {check.hint}"
     return line
