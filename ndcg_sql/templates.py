@@ -39,38 +39,39 @@ def template_folder():
         return Path(__file__).resolve().parent.parent / "sql"
 
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The Jinja environment that loads ``*.sql.j2`` from the installed package."""
-    folder = template_folder()
-    return jinja2.Environment(
-        loader=jinja2.FunctionLoader(lambda name: folder.joinpath(name).read_text(encoding="utf-8")),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=True,
-        trim_blocks=False,
-        lstrip_blocks=False,
-    )
-
-
 def render(template: str, **context) -> str:
-    """Render ``sql/<template>`` with ``context``; raises jinja2 errors on unknown names."""
-    text = environment().get_template(template).render(**context)
+    """The SQL of ``sql/<template>``: its macro ``_<name>`` (``per_query.sql.j2``: ``_per_query``)
+    called with ``context`` as one dict, blank lines and trailing blanks removed.
+
+    Raises:
+        jinja2.UndefinedError: the SQL reads a name the context lacks.
+    """
+    text = getattr(sql_macros(), "_" + template.split(".", 1)[0])(context)
     lines = [line.rstrip() for line in text.splitlines()]
     return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
-def macro(template: str, name: str) -> Callable[..., str]:
-    """The macro ``name`` of ``sql/<template>`` as a function (e.g. ``macro("ids.sql.j2", "id_of")``)."""
-    return getattr(environment().get_template(template).module, name)
+@lru_cache(maxsize=1)
+def sql_macros() -> types.SimpleNamespace:
+    """The SQL macros (``sql/*.sql.j2``) in their namespace ``ndcg_sql``, as dbt loads them."""
+    return macros({}, sql_macro_files())
+
+
+@lru_cache(maxsize=1)
+def sql_macro_files() -> dict[str, str]:
+    """{file name: text} of the SQL macros (``sql/*.sql.j2``)."""
+    return _files(template_folder(), ".sql.j2")
+
+
+def _files(folder, suffix: str) -> dict[str, str]:
+    return {entry.name: entry.read_text(encoding="utf-8")
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name) if entry.name.endswith(suffix)}
 
 
 @lru_cache(maxsize=1)
 def option_macro_files() -> dict[str, str]:
     """{file name: text} of the option macros (``sql/options/*.sql``)."""
-    folder = template_folder().joinpath(OPTION_MACROS)
-    return {entry.name: entry.read_text(encoding="utf-8")
-            for entry in sorted(folder.iterdir(), key=lambda e: e.name) if entry.name.endswith(".sql")}
+    return _files(template_folder().joinpath(OPTION_MACROS), ".sql")
 
 
 class _Return(Exception):
