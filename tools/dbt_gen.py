@@ -90,7 +90,7 @@ class GenerationError(RuntimeError):
     that no file of ``sql/`` defines."""
 
 
-def _defined(files: dict[str, str]) -> dict[str, str]:
+def defined_macros(files: dict[str, str]) -> dict[str, str]:
     """{macro name: file} of the macros the files define; a name defined twice is refused
     (dbt puts a package's macros in one namespace)."""
     found: dict[str, str] = {}
@@ -106,7 +106,7 @@ def sql_macros(types: set[str] | None = None) -> dict[str, str]:
     """{path: text} of the SQL macros the entry macros reach (``sql/*.sql.j2`` as they are, casts
     made per-engine), under SQL_MACROS; the cast types met are added to ``types``."""
     files = templates.sql_macro_files()
-    where = _defined(files)
+    where = defined_macros(files)
     reached, pending = set(), list(ENTRIES)
     while pending:
         macro = pending.pop()
@@ -139,7 +139,7 @@ def generate(out_dir: Path = DEFAULT_OUT) -> dict[str, str]:
     types: set[str] = set()
     files = {**sql_macros(types), **option_macros()}
     files.update(dbt_pieces.files(types))
-    _defined({name: text for name, text in files.items() if name.endswith(".sql")})
+    defined_macros({name: text for name, text in files.items() if name.endswith(".sql")})
     files[YML] = dbt_docs.macros_yml(dbt_docs.public_files(out_dir, files))
     return dict(sorted(files.items()))
 
