@@ -1,16 +1,18 @@
 """Rendering of the Jinja files shipped in ``sql/`` (installed as ``ndcg_sql.sql``).
 
-Two kinds of file, both plain Jinja that dbt renders too:
+Both kinds of file are macros written in dbt's style (``{{ return(value) }}``, ``{% do %}``,
+``modules.re``, every macro in one namespace ``ndcg_sql``, calling the others as
+``ndcg_sql.<macro>(...)``), which the dbt package loads too (tools/dbt_gen.py copies them):
 
-* ``sql/*.sql.j2``: SQL templates, rendered with a context (:func:`render`);
-* ``sql/options/*.sql``: macros written in dbt's style (``{{ return(value) }}``,
-  ``{% do %}``, ``modules.re``, every macro in one namespace ``ndcg_sql``) that turn
-  options into that context. :func:`macros` loads them into such a namespace, beside the
-  Python pieces that dbt gets as generated macros (the option tables, the engine's
-  quoting); the dbt package loads the very same files.
+* ``sql/*.sql.j2``: the SQL. ``sql/<name>.sql.j2`` holds the macro ``_<name>(ctx)`` that writes
+  a statement or a CTE from the context ``ctx`` (one dict), and the helpers it needs;
+  :func:`render` calls it;
+* ``sql/options/*.sql``: the macros that turn options into that context. :func:`macros` loads
+  them into a namespace, beside the Python pieces that dbt gets as generated macros (the option
+  tables, the engine's quoting).
 
 Every value placed into SQL is an identifier quoted through sqlglot
-(:mod:`ndcg_sql.identifiers`) or a number written by the templates from a checked
+(:mod:`ndcg_sql.identifiers`) or a number written by the macros from a checked
 number; user text is never pasted in.
 """
 
@@ -31,7 +33,7 @@ _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 
 
 def template_folder():
-    """Where the ``*.sql.j2`` files are: the installed ``ndcg_sql.sql`` package, or,
+    """Where the ``sql/`` files are: the installed ``ndcg_sql.sql`` package, or,
     when ``ndcg_sql`` is imported from a source checkout, ``sql/`` beside it."""
     try:
         return resources.files("ndcg_sql.sql")
