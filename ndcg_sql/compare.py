@@ -75,7 +75,7 @@ def _query_ids_alike(con, a_table: str, b_table: str, query_col: str, made: list
     out = []
     for table, form in zip((a_table, b_table), forms):
         name = new_view_name("query_ids_as_text")
-        cast = templates.macro("ids.sql.j2", "id_of")(quote(query_col), form)
+        cast = templates.sql_macros()._id_of(quote(query_col), form)
         con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
         made.append(("VIEW", name))
         out.append(quote(name))

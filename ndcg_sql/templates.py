@@ -1,16 +1,18 @@
 """Rendering of the Jinja files shipped in ``sql/`` (installed as ``ndcg_sql.sql``).
 
-Two kinds of file, both plain Jinja that dbt renders too:
+Both kinds of file are macros written in dbt's style (``{{ return(value) }}``, ``{% do %}``,
+``modules.re``, every macro in one namespace ``ndcg_sql``, calling the others as
+``ndcg_sql.<macro>(...)``), which the dbt package loads too (tools/dbt_gen.py copies them):
 
-* ``sql/*.sql.j2``: SQL templates, rendered with a context (:func:`render`);
-* ``sql/options/*.sql``: macros written in dbt's style (``{{ return(value) }}``,
-  ``{% do %}``, ``modules.re``, every macro in one namespace ``ndcg_sql``) that turn
-  options into that context. :func:`macros` loads them into such a namespace, beside the
-  Python pieces that dbt gets as generated macros (the option tables, the engine's
-  quoting); the dbt package loads the very same files.
+* ``sql/*.sql.j2``: the SQL. ``sql/<name>.sql.j2`` holds the macro ``_<name>(ctx)`` that writes
+  a statement or a CTE from the context ``ctx`` (one dict), and the helpers it needs;
+  :func:`render` calls it;
+* ``sql/options/*.sql``: the macros that turn options into that context. :func:`macros` loads
+  them into a namespace, beside the Python pieces that dbt gets as generated macros (the option
+  tables, the engine's quoting).
 
 Every value placed into SQL is an identifier quoted through sqlglot
-(:mod:`ndcg_sql.identifiers`) or a number written by the templates from a checked
+(:mod:`ndcg_sql.identifiers`) or a number written by the macros from a checked
 number; user text is never pasted in.
 """
 
@@ -31,7 +33,7 @@ _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 
 
 def template_folder():
-    """Where the ``*.sql.j2`` files are: the installed ``ndcg_sql.sql`` package, or,
+    """Where the ``sql/`` files are: the installed ``ndcg_sql.sql`` package, or,
     when ``ndcg_sql`` is imported from a source checkout, ``sql/`` beside it."""
     try:
         return resources.files("ndcg_sql.sql")
@@ -39,38 +41,39 @@ def template_folder():
         return Path(__file__).resolve().parent.parent / "sql"
 
 
-@lru_cache(maxsize=1)
-def environment() -> jinja2.Environment:
-    """The Jinja environment that loads ``*.sql.j2`` from the installed package."""
-    folder = template_folder()
-    return jinja2.Environment(
-        loader=jinja2.FunctionLoader(lambda name: folder.joinpath(name).read_text(encoding="utf-8")),
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-        keep_trailing_newline=True,
-        trim_blocks=False,
-        lstrip_blocks=False,
-    )
-
-
 def render(template: str, **context) -> str:
-    """Render ``sql/<template>`` with ``context``; raises jinja2 errors on unknown names."""
-    text = environment().get_template(template).render(**context)
+    """The SQL of ``sql/<template>``: its macro ``_<name>`` (``per_query.sql.j2``: ``_per_query``)
+    called with ``context`` as one dict, blank lines and trailing blanks removed.
+
+    Raises:
+        jinja2.UndefinedError: the SQL reads a name the context lacks.
+    """
+    text = getattr(sql_macros(), "_" + template.split(".", 1)[0])(context)
     lines = [line.rstrip() for line in text.splitlines()]
     return "\n".join(line for line in lines if line.strip()) + "\n"
 
 
-def macro(template: str, name: str) -> Callable[..., str]:
-    """The macro ``name`` of ``sql/<template>`` as a function (e.g. ``macro("ids.sql.j2", "id_of")``)."""
-    return getattr(environment().get_template(template).module, name)
+@lru_cache(maxsize=1)
+def sql_macros() -> types.SimpleNamespace:
+    """The SQL macros (``sql/*.sql.j2``) in their namespace ``ndcg_sql``, as dbt loads them."""
+    return macros({}, sql_macro_files())
+
+
+@lru_cache(maxsize=1)
+def sql_macro_files() -> dict[str, str]:
+    """{file name: text} of the SQL macros (``sql/*.sql.j2``)."""
+    return _files(template_folder(), ".sql.j2")
+
+
+def _files(folder, suffix: str) -> dict[str, str]:
+    return {entry.name: entry.read_text(encoding="utf-8")
+            for entry in sorted(folder.iterdir(), key=lambda e: e.name) if entry.name.endswith(suffix)}
 
 
 @lru_cache(maxsize=1)
 def option_macro_files() -> dict[str, str]:
     """{file name: text} of the option macros (``sql/options/*.sql``)."""
-    folder = template_folder().joinpath(OPTION_MACROS)
-    return {entry.name: entry.read_text(encoding="utf-8")
-            for entry in sorted(folder.iterdir(), key=lambda e: e.name) if entry.name.endswith(".sql")}
+    return _files(template_folder().joinpath(OPTION_MACROS), ".sql")
 
 
 class _Return(Exception):

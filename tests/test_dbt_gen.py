@@ -3,9 +3,9 @@
 - The committed generated files (dbt_macros/macros/_internal/, engine/, macros.yml) are
   byte-identical to a fresh generation (``python -m tools.dbt_gen``), so nobody edits the
   metric SQL, the option rules or the macros' documentation in two places.
-- The template macros give the very SQL text the runner renders, for every option.
-- The generator is driven by the templates, not their content: toy templates with includes,
-  imports, from-imports, module-level sets and loops come out the same as Jinja renders them.
+- The SQL macros, copied with casts made per engine, give the very SQL text the runner renders,
+  for every option; each CTE is written in one file (no chain repeated), and only the files the
+  dbt macros reach are copied.
 - The package follows dbt-utils' layout: one public macro a file, internals underscored in
   _internal/, every public macro and argument documented in macros.yml.
 (tests/test_one_source.py: the macros and the runner resolve options alike on every adapter;
@@ -14,7 +14,6 @@ tests/test_dbt.py runs the macros in dbt itself.)
 
 import itertools
 
-import jinja2
 import pytest
 
 import dbt_standin as dbt_standin_module
@@ -52,7 +51,7 @@ def test_check_reports_a_stale_file(tmp_path):
     shutil.copytree(MACROS, tmp_path / "macros")
     out = tmp_path / "macros"
     assert dbt_gen.differences(out) == []
-    first = sorted((out / "_internal" / "templates").glob("*.sql"))[0]
+    first = sorted((out / "_internal" / "sql").glob("*.sql"))[0]
     first.write_text(first.read_text() + " ")
     (out / "_internal" / "_tmpl_gone.sql").write_text("")
     assert dbt_gen.differences(out) == sorted([str(first.relative_to(out)), "_internal/_tmpl_gone.sql"])
@@ -87,7 +86,7 @@ def test_generated_per_query_macro_renders_the_runners_sql():
     macros = dbt_standin(dbt_gen.generate())
     count = 0
     for context in contexts():
-        assert tidy(macros._tmpl_per_query(**context)) == templates.render("per_query.sql.j2", **context)
+        assert tidy(macros._per_query(context)) == templates.render("per_query.sql.j2", **context)
         count += 1
     assert count == 72 + 144  # every combination above: without judgments, and with (x2 missing_queries)
 
@@ -100,87 +99,29 @@ def test_generated_summary_macro_renders_the_runners_sql(segments, intervals, me
     request = Request(k=[3, 10, None] if measures is None else Request().k, segments=segments or None,
                       intervals=intervals, measures=measures, ties="item-asc")
     context = dict(render(resolve(request.metric(), False), quote("run")).context, per_query_relation='"per_query"')
-    assert tidy(macros._tmpl_summary(**context)) == templates.render("summary.sql.j2", **context)
+    assert tidy(macros._summary(context)) == templates.render("summary.sql.j2", **context)
 
 
-def test_generated_macro_arguments_are_the_runners_context():
-    generator = dbt_gen.Generator()
-    context = next(contexts())
-    assert set(generator.context_variables("per_query.sql.j2")) <= set(context)
+def test_each_cte_is_written_in_one_file():
+    """The SQL macros call each other (measure_rows calls per_query's and measures_per_query's
+    macros, which call normalised_rows' ...): a CTE's text is in one generated file only."""
+    import re
+
+    files = {name: text for name, text in dbt_gen.generate().items() if name.startswith("_internal/sql/")}
+    written = {}
+    for name, text in files.items():
+        for cte in set(re.findall(r"^(\w+) AS \( --", text, re.MULTILINE)):
+            written.setdefault(cte, []).append(name)
+    assert written and {cte: names for cte, names in written.items() if len(names) > 1} == {}
+    assert max(len(text.splitlines()) for text in files.values()) < 300
+    assert "_internal/sql/per_query.sql" in files and "_internal/sql/paired_tests.sql" not in files  # only what dbt reaches
 
 
-def test_missing_context_variable_is_a_compiler_error():
-    macros = dbt_standin(dbt_gen.generate())
-    context = next(contexts())
-    del context["ties"]
-    with pytest.raises(CompilerError, match="ties"):
-        macros._tmpl_per_query(**context)
-
-TOY = {
-    "entry.sql.j2": (
-        "{#- a toy entry template -#}\n"
-        "{%- import 'lib.sql.j2' as lib with context -%}\n"
-        "{%- from 'twice.sql.j2' import twice as dbl with context -%}\n"
-        "{%- set local = 'L' -%}\n"
-        "SELECT {{ lib.col(name) }}, {{ dbl(3) }}, {{ lib.noargs() }}, {{ lib.wrap('w') }}\n"
-        "{% include 'part.sql.j2' %} local={{ local }} {{ flag | default('unflagged') }}\n"
-        "{%- for x in items %}\n{% include 'loop_part.sql.j2' %}{% endfor %}\n"
-    ),
-    "lib.sql.j2": (
-        "{#- a module of macros -#}\n"
-        "{%- import 'twice.sql.j2' as t -%}\n"
-        "{%- set sep = ' || ' -%}\n"
-        "module text that an import does not output\n"
-        "{%- set block %}<{{ prefix }}>{% endset -%}\n"
-        "{%- macro col(c) -%}{{ prefix }}{{ sep }}{{ c }}{{ sep }}{{ t.twice(c | length) }}{%- endmacro -%}\n"
-        "{%- macro noargs() %}[{{ prefix }}{{ block }}]{% endmacro -%}\n"
-        "{%- macro wrap(c) -%}({{ col(c) }}{{ noargs( ) }}){%- endmacro -%}\n"
-    ),
-    "twice.sql.j2": "{%- macro twice(n) -%}{{ n * 2 }}{%- endmacro -%}\n",
-    "part.sql.j2": "{%- set local = 'P' -%}\nFROM {{ table }} {% include 'inner.sql.j2' %} {{ local }}",
-    "inner.sql.j2": "AS t{{ dbl(5) }}",
-    "loop_part.sql.j2": "UNION SELECT {{ x }} {{- lib.col(x) }}",
-}
-
-
-def test_generator_is_driven_by_the_templates(tmp_path):
-    for name, text in TOY.items():
-        (tmp_path / name).write_text(text)
-    context = dict(name="n", prefix="p", table="tbl", items=["a", "bb"])
-    jinja = jinja2.Environment(loader=jinja2.FileSystemLoader(tmp_path), undefined=jinja2.StrictUndefined,
-                               keep_trailing_newline=True)
-    expected = jinja.get_template("entry.sql.j2").render(**context)
-    files = dbt_gen.generate(tmp_path, {"entry.sql.j2": "_tmpl_entry"})
-    assert sorted(files) == [
-        "_tmpl_entry.sql", "_tmpl_lib__col.sql", "_tmpl_lib__noargs.sql", "_tmpl_lib__wrap.sql", "_tmpl_twice__twice.sql"
-    ]
-    got = dbt_standin(files)._tmpl_entry(**context)
-    assert tidy(str(got)) == tidy(expected)
-    assert "unflagged" in expected  # a variable with a default may be left out
-    flagged = dict(context, flag="flagged")
-    assert tidy(str(dbt_standin(files)._tmpl_entry(**flagged))) == tidy(
-        jinja.get_template("entry.sql.j2").render(**flagged)
-    )
-    with pytest.raises(CompilerError, match="no 'table'"):
-        dbt_standin(files)._tmpl_entry(**{key: value for key, value in context.items() if key != "table"})
-    assert "local=L" in expected and "tbl AS t10 P" in expected  # include scoping kept
-
-
-@pytest.mark.parametrize(
-    "templates_, message",
-    [
-        ({"e.sql.j2": "{% extends 'b.sql.j2' %}", "b.sql.j2": ""}, "inheritance"),
-        ({"e.sql.j2": "{% include 'p.sql.j2' %}", "p.sql.j2": "{% macro m() %}{% endmacro %}"}, "define macros"),
-        ({"e.sql.j2": "{% include 'e.sql.j2' %}"}, "include each other"),
-        ({"e.sql.j2": "{% include 'nowhere.sql.j2' %}"}, "not found"),
-        ({"e.sql.j2": "{% import 'm.sql.j2' as m %}{{ m.nope() }}", "m.sql.j2": "{% macro yes() %}{% endmacro %}"}, "no macro"),
-    ],
-)
-def test_generator_refuses_what_dbt_cannot_carry(tmp_path, templates_, message):
-    for name, text in templates_.items():
-        (tmp_path / name).write_text(text)
-    with pytest.raises(dbt_gen.GenerationError, match=message):
-        dbt_gen.generate(tmp_path, {"e.sql.j2": "_tmpl_e"})
+def test_a_macro_defined_twice_is_refused():
+    """dbt puts a package's macros in one namespace: two files defining one name are refused."""
+    with pytest.raises(dbt_gen.GenerationError, match="_twice"):
+        dbt_gen.defined_macros({"a.sql": "{% macro _twice() %}{% endmacro %}",
+                                "b.sql": "{%- macro _twice(x) -%}{%- endmacro -%}"})
 
 
 def test_integration_seeds_are_the_bundled_examples(tmp_path):

@@ -26,5 +26,5 @@
   {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col),
                          'weighted': weighted,
                          'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, summary['parsed_measures'])}) -%}
-  {{ return(ndcg_sql._tmpl_summary(**summary)) }}
+  {{ return(ndcg_sql._summary(summary)) }}
 {%- endmacro %}

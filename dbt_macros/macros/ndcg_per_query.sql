@@ -28,28 +28,28 @@
                         judgments_query_col=none, judgments_item_col=none, judgments_label_col=none,
                         item_type='text', convention=none, row_col=none, score_precision='double',
                         negative_labels='error', segmented_judgments=false, discount='log', log_base=2.0, weight_col=none, unjudged='zero') -%}
-  {{ return(adapter.dispatch('ndcg_per_query', 'ndcg_sql')(
-      relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties, no_relevant,
-      judgments, missing_queries, segment_cols, judgments_query_col, judgments_item_col, judgments_label_col,
-      item_type, convention, row_col, score_precision, negative_labels, segmented_judgments, discount, log_base, weight_col, unjudged)) }}
+  {#- the arguments as one dict by name, for the engine's variant -#}
+  {{ return(adapter.dispatch('ndcg_per_query', 'ndcg_sql')({
+      'relation': relation, 'query_col': query_col, 'item_col': item_col, 'score_col': score_col,
+      'rank_col': rank_col, 'label_col': label_col, 'k': k, 'gain': gain, 'ties': ties, 'no_relevant': no_relevant,
+      'judgments': judgments, 'missing_queries': missing_queries, 'segment_cols': segment_cols,
+      'judgments_query_col': judgments_query_col, 'judgments_item_col': judgments_item_col,
+      'judgments_label_col': judgments_label_col, 'item_type': item_type, 'convention': convention,
+      'row_col': row_col, 'score_precision': score_precision, 'negative_labels': negative_labels,
+      'segmented_judgments': segmented_judgments, 'discount': discount, 'log_base': log_base,
+      'weight_col': weight_col, 'unjudged': unjudged})) }}
 {%- endmacro %}
 
-{% macro default__ndcg_per_query(relation, query_col, item_col, score_col, rank_col, label_col, k, gain, ties,
-                                 no_relevant, judgments, missing_queries, segment_cols,
-                                 judgments_query_col, judgments_item_col, judgments_label_col,
-                                 item_type, convention, row_col, score_precision, negative_labels,
-                                 segmented_judgments, discount, log_base, weight_col, unjudged) -%}
+{#- arguments: ndcg_per_query's arguments by name -#}
+{% macro default__ndcg_per_query(arguments) -%}
   {#- how ids are compared: by their types, as the runner compares them (sql/options/id_forms.sql) -#}
-  {%- set id_types = ndcg_sql._id_column_types(relation, judgments, query_col, item_col, judgments_query_col,
-                                                judgments_item_col) -%}
-  {%- set resolved = ndcg_sql._ndcg_context({
-      'k': k, 'query_col': query_col, 'item_col': item_col, 'score_col': score_col, 'rank_col': rank_col,
-      'label_col': label_col, 'gain': gain, 'discount': discount, 'log_base': log_base, 'ties': ties, 'weight_col': weight_col, 'no_relevant': no_relevant,
-      'missing_queries': missing_queries, 'unjudged': unjudged, 'measures': none, 'convention': convention, 'row_col': row_col,
-      'score_precision': score_precision, 'negative_labels': negative_labels, 'segments': segment_cols or none,
-      'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': item_type,
-      'segmented_judgments': segmented_judgments, 'judgments_query_col': judgments_query_col,
-      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, relation, judgments,
-      {'id_types': id_types} if id_types else none) -%}
-  {{ return(ndcg_sql._tmpl_per_query(**resolved['context'])) }}
+  {%- set id_types = ndcg_sql._id_column_types(arguments['relation'], arguments['judgments'], arguments['query_col'],
+                                                arguments['item_col'], arguments['judgments_query_col'],
+                                                arguments['judgments_item_col']) -%}
+  {#- the options of _ndcg_context (sql/options/ndcg_context.sql) -#}
+  {%- set options = dict(arguments, segments=arguments['segment_cols'] or none, measures=none, intervals=none,
+                         bootstrap=0, seed=0) -%}
+  {%- set resolved = ndcg_sql._ndcg_context(options, arguments['relation'], arguments['judgments'],
+                                            {'id_types': id_types} if id_types else none) -%}
+  {{ return(ndcg_sql._per_query(resolved['context'])) }}
 {%- endmacro %}

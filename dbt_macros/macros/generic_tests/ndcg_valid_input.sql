@@ -51,7 +51,7 @@
 SELECT {{ ndcg_sql.string_literal(column) }} AS column_name, {{ ndcg_sql.string_literal(check['problem']) }} AS problem,
   offending.qid AS query_id
 FROM (
-{{ ndcg_sql._tmpl_validate_examples(relation=check['relation'], condition=check['condition'], source=check.get('source'), limit=limit, **context) }}
+{{ ndcg_sql._validate_examples(dict(context, relation=check['relation'], condition=check['condition'], source=check.get('source'), limit=limit)) }}
 ) AS offending
   {%- endfor %}
 {%- endmacro %}

@@ -1,15 +1,4 @@
-{#- Generated from sql/summary.sql.j2 by `python -m tools.dbt_gen`: do not edit.
-    Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_summary(cutoffs, intervals, measures, ndcg_value_range, per_query_relation, segment_cols, unbounded_measures, unweighted_no_relevant, weighted) -%}
-{#- The template's context variables are the arguments (those it gives a default may be
-    left out); extra ones are accepted. -#}
-{%- set ndcg_context_extra = kwargs -%}
-{%- if cutoffs is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'cutoffs'") }}{% endif -%}
-{%- if intervals is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'intervals'") }}{% endif -%}
-{%- if ndcg_value_range is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'ndcg_value_range'") }}{% endif -%}
-{%- if per_query_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'per_query_relation'") }}{% endif -%}
-{%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_summary: the template context has no 'segment_cols'") }}{% endif -%}
-{%- set ndcg_context = {'cutoffs': cutoffs, 'intervals': intervals, 'measures': measures, 'ndcg_value_range': ndcg_value_range, 'per_query_relation': per_query_relation, 'segment_cols': segment_cols, 'unbounded_measures': unbounded_measures, 'unweighted_no_relevant': unweighted_no_relevant, 'weighted': weighted} -%}
+{#- Copied from sql/summary.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
 {#- The summary of per-query rows, one row per ([segment values,] k or measure), the same for
     every entry point: the mean over the queries counted (all, less the no-relevant ones under
     the skip policy), how many were counted (queries) and evaluated, with NDCG how many had no
@@ -53,6 +42,39 @@
     output_query_col, cutoffs, measures (none for NDCG rows, else the asked measures with
     their place, name and value_range; unbounded_measures: the names of CG and DCG ones),
     ndcg_value_range (the range of NDCG's values), intervals. -#}
+{%- macro _summary_segments(ctx, prefix) -%}
+{%- set segment_cols = ctx['segment_cols'] -%}
+{% for s in segment_cols %}{{ prefix }}{{ s }}, {% endfor %}{%- endmacro -%}
+{#- the same group: segment values may be NULL; k is NULL for the whole list (0 stands for it) -#}
+{%- macro _summary_same(ctx, a, b, group) -%}
+{{ ndcg_sql._summary_segment_is(ctx, a, b) }}{{ ndcg_sql._summary_group_is(a, b, group) }}
+{%- endmacro -%}
+{%- macro _summary_group_is(a, b, group) -%}
+{%- if group == 'k' %}COALESCE({{ a }}.k, 0) = COALESCE({{ b }}.k, 0){% else %}{{ a }}.measure = {{ b }}.measure{% endif -%}
+{%- endmacro -%}
+{#- an end of the Wilson score interval (sign '-' low, '+' high) of the mean m.mean of m.queries
+    values 0 or 1: NULL below 2 queries; at p = 0 the low end and at p = 1 the high end are the
+    formula's exact values, 0 and 1 (computed, rounding left the high end 1 - 1e-16 below a mean of 1) -#}
+{%- macro _wilson_end(sign) -%}
+CASE WHEN m.queries < 2 THEN NULL WHEN m.mean = {{ 0 if sign == '-' else 1 }} THEN {{ '0.0' if sign == '-' else '1.0' }} ELSE CAST(m.queries * m.mean + 0.5 * 1.959963984540054 * 1.959963984540054 {{ sign }} 1.959963984540054 * SQRT(m.queries * m.mean * (1 - m.mean) + 0.25 * 1.959963984540054 * 1.959963984540054) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.queries + 1.959963984540054 * 1.959963984540054, 0) END
+{%- endmacro -%}
+{#- x clipped to [0, 1] (NULL stays NULL) -#}
+{%- macro _clipped(x) -%}
+CASE WHEN {{ x }} < 0 THEN 0.0 WHEN {{ x }} > 1 THEN 1.0 ELSE {{ x }} END
+{%- endmacro -%}
+{%- macro _summary_segment_is(ctx, a, b) -%}
+{%- set segment_cols = ctx['segment_cols'] -%}
+{%- for s in segment_cols %}{{ a }}.{{ s }} IS NOT DISTINCT FROM {{ b }}.{{ s }} AND {% endfor -%}
+{%- endmacro -%}
+{% macro _summary(ctx) -%}
+{%- set intervals = ctx['intervals'] -%}
+{%- set measures = ctx['measures'] -%}
+{%- set ndcg_value_range = ctx['ndcg_value_range'] -%}
+{%- set per_query_relation = ctx['per_query_relation'] -%}
+{%- set segment_cols = ctx['segment_cols'] -%}
+{%- set unbounded_measures = ctx['unbounded_measures'] -%}
+{%- set unweighted_no_relevant = ctx['unweighted_no_relevant'] -%}
+{%- set weighted = ctx['weighted'] -%}
 {%- set by_measure = (measures | default(none)) is not none -%}
 {%- set group = 'measure' if by_measure else 'k' -%}
 {%- set scaled = by_measure and (unbounded_measures | default([])) -%}
@@ -69,14 +91,9 @@
 {%- set ranges = ranges | map('replace', 'zero_one', 'unit') | unique | list -%}
 {%- endif -%}
 
-{#- the same group: segment values may be NULL; k is NULL for the whole list (0 stands for it) -#}
 
 
-{#- an end of the Wilson score interval (sign '-' low, '+' high) of the mean m.mean of m.queries
-    values 0 or 1: NULL below 2 queries; at p = 0 the low end and at p = 1 the high end are the
-    formula's exact values, 0 and 1 (computed, rounding left the high end 1 - 1e-16 below a mean of 1) -#}
 
-{#- x clipped to [0, 1] (NULL stays NULL) -#}
 
 
 WITH
@@ -87,40 +104,34 @@ summary_groups AS ( -- one row per asked measure: its place in the output{% if i
   {%- endfor %}
 ),
 {%- else %}
-{% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
-cutoffs AS ( -- one row per cutoff
-  {%- for cutoff in cutoffs %}
-  {% if not loop.first %}UNION ALL {% endif %}SELECT {{ cutoff.id }} AS cutoff_id, {% if cutoff.k is not none %}CAST({{ cutoff.k }} AS {{ ndcg_sql.sql_type('BIGINT') }}){% else %}CAST(NULL AS {{ ndcg_sql.sql_type('BIGINT') }}){% endif %} AS k
-  {%- endfor %}
-)
-{% endwith %},
+{{ ndcg_sql._cutoffs(ctx) }},
 summary_groups AS ( -- one row per cutoff: its place in the output{% if intervals %} and its interval's method{% endif %}
   SELECT cutoff_id AS place, k{% if intervals %}, '{{ ci_methods[ndcg_value_range] }}' AS ci_method{% endif %} FROM cutoffs
 ),
 {%- endif %}
 summary_values AS ( -- one row per ([segment,] query, {{ group }}): the value{% if not by_measure %} and whether IDCG@k is 0{% endif %}
-  SELECT {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}, {% if by_measure %}value{% else %}ndcg AS value, CASE WHEN idcg > 0 THEN 0 ELSE 1 END AS no_relevant{% endif %}{% if is_weighted %}, weight{% endif %}
+  SELECT {{ ndcg_sql._summary_segments(ctx, '') }}{{ group }}, {% if by_measure %}value{% else %}ndcg AS value, CASE WHEN idcg > 0 THEN 0 ELSE 1 END AS no_relevant{% endif %}{% if is_weighted %}, weight{% endif %}
   FROM {{ per_query_relation }}
 ),
 {%- if is_weighted %}
 summary_weight_scales AS ( -- one row per ([segment,] {{ group }}): the largest weight, by which every weight is divided before it is summed
-  SELECT {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}, CASE WHEN MAX(weight) > 0 THEN MAX(weight) ELSE 1.0 END AS weight_scale
+  SELECT {{ ndcg_sql._summary_segments(ctx, '') }}{{ group }}, CASE WHEN MAX(weight) > 0 THEN MAX(weight) ELSE 1.0 END AS weight_scale
   FROM summary_values
-  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}{{ group }}
+  GROUP BY {{ ndcg_sql._summary_segments(ctx, '') }}{{ group }}
 ),
 {%- endif %}
 {%- if scaled %}
 summary_scales AS ( -- one row per ([segment,] measure): the scale its values are summed at
   SELECT
-    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}measure,
+    {{ ndcg_sql._summary_segments(ctx, '') }}measure,
     CASE WHEN measure IN ({{ unbounded_measures | join(', ') }}) AND MAX(ABS(value)) > 1.0 THEN MAX(ABS(value)) ELSE 1.0 END AS scale
   FROM summary_values
-  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, '') }}measure
+  GROUP BY {{ ndcg_sql._summary_segments(ctx, '') }}measure
 ),
 {%- endif %}
 summary_sums AS ( -- one row per ([segment,] {{ group }}): exact sums and counts
   SELECT
-    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }},
+    {{ ndcg_sql._summary_segments(ctx, 'v.') }}v.{{ group }},
     {% if scaled %}s.scale{% else %}1.0{% endif %} AS scale,
     {%- set scaled_value %}{% if scaled %}CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(s.scale, 0){% else %}v.value{% endif %}{% endset %}
     {%- if is_weighted %}
@@ -135,12 +146,12 @@ summary_sums AS ( -- one row per ([segment,] {{ group }}): exact sums and counts
     SUM(v.no_relevant) AS no_relevant{% endif %}
   FROM summary_values AS v
   {%- if scaled %}
-  INNER JOIN summary_scales AS s ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 's', group) }}
+  INNER JOIN summary_scales AS s ON {{ ndcg_sql._summary_same(ctx, 'v', 's', group) }}
   {%- endif %}
   {%- if is_weighted %}
-  INNER JOIN summary_weight_scales AS w ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 'w', group) }}
+  INNER JOIN summary_weight_scales AS w ON {{ ndcg_sql._summary_same(ctx, 'v', 'w', group) }}
   {%- endif %}
-  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }}{% if scaled %}, s.scale{% endif %}{% if is_weighted %}, w.weight_scale{% endif %}
+  GROUP BY {{ ndcg_sql._summary_segments(ctx, 'v.') }}v.{{ group }}{% if scaled %}, s.scale{% endif %}{% if is_weighted %}, w.weight_scale{% endif %}
 ),
 summary_means AS ( -- one row per ([segment,] {{ group }}): the mean
   SELECT
@@ -151,7 +162,7 @@ summary_means AS ( -- one row per ([segment,] {{ group }}): the mean
 {%- if intervals %},
 summary_spreads AS ( -- one row per ([segment,] {{ group }}): the exact sum of squared scaled deviations from the mean
   SELECT
-    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }},
+    {{ ndcg_sql._summary_segments(ctx, 'v.') }}v.{{ group }},
     {%- if is_weighted %}
     {#- (u v - u mean)^2, u = w / W; under LightGBM's rule u v is 1 / W for a query with no relevant item #}
     {%- set term %}{% if lightgbm_rule %}CASE WHEN v.no_relevant = 1 THEN CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.weight_scale, 0) ELSE {% endif %}(CAST(v.weight AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.weight_scale, 0)) * CAST(v.value AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0){% if lightgbm_rule %} END{% endif %}{% endset %}
@@ -161,12 +172,12 @@ summary_spreads AS ( -- one row per ([segment,] {{ group }}): the exact sum of s
     SUM(CAST((CAST(v.value - m.mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0)) * (CAST(v.value - m.mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale, 0)) AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }})) AS scaled_squares
     {%- endif %}
   FROM summary_values AS v
-  INNER JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'v', 'm', group) }}
-  GROUP BY {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'v.') }}v.{{ group }}
+  INNER JOIN summary_means AS m ON {{ ndcg_sql._summary_same(ctx, 'v', 'm', group) }}
+  GROUP BY {{ ndcg_sql._summary_segments(ctx, 'v.') }}v.{{ group }}
 ),
 summary_errors AS ( -- one row per ([segment,] {{ group }}): the standard error of the mean
   SELECT
-    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'm.') }}m.{{ group }},
+    {{ ndcg_sql._summary_segments(ctx, 'm.') }}m.{{ group }},
     CASE WHEN m.queries >= 2 THEN
       {%- if is_weighted %}
       CAST(m.scale * SQRT(CAST(m.queries AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)) AS {{ ndcg_sql.sql_type('DOUBLE') }})
@@ -177,30 +188,30 @@ summary_errors AS ( -- one row per ([segment,] {{ group }}): the standard error 
       {%- endif %}
     END AS stderr
   FROM summary_means AS m
-  INNER JOIN summary_spreads AS d ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'm', 'd', group) }}
+  INNER JOIN summary_spreads AS d ON {{ ndcg_sql._summary_same(ctx, 'm', 'd', group) }}
 ),
 summary_bounds AS ( -- one row per ([segment,] {{ group }}): the standard error and the ends of the interval, before clipping
   SELECT
-    {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'e.') }}e.{{ group }},
+    {{ ndcg_sql._summary_segments(ctx, 'e.') }}e.{{ group }},
     e.stderr,
     {%- for side, sign in [('low', '-'), ('high', '+')] %}
     {% if ranges == ['zero_one'] -%}
-    {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }}
+    {{ ndcg_sql._wilson_end(sign) }}
     {%- elif 'zero_one' in ranges -%}
-    CASE WHEN g.ci_method <> '{{ ci_methods['zero_one'] }}' THEN m.mean {{ sign }} 1.959963984540054 * e.stderr ELSE {{ ndcg_sql._tmpl_summary__wilson(ndcg_context, sign) }} END
+    CASE WHEN g.ci_method <> '{{ ci_methods['zero_one'] }}' THEN m.mean {{ sign }} 1.959963984540054 * e.stderr ELSE {{ ndcg_sql._wilson_end(sign) }} END
     {%- else -%}
     m.mean {{ sign }} 1.959963984540054 * e.stderr
     {%- endif %} AS ci_{{ side }}{% if not loop.last %},{% endif %}
     {%- endfor %}
   FROM summary_errors AS e
-  INNER JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__same(ndcg_context, 'e', 'm', group) }}
+  INNER JOIN summary_means AS m ON {{ ndcg_sql._summary_same(ctx, 'e', 'm', group) }}
   {%- if 'zero_one' in ranges and ranges | length > 1 %}
-  INNER JOIN summary_groups AS g ON {{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
+  INNER JOIN summary_groups AS g ON {{ ndcg_sql._summary_group_is('g', 'e', group) }}
   {%- endif %}
 )
 {%- endif %}
 SELECT
-  {{ ndcg_sql._tmpl_summary__segments(ndcg_context, 'm.') }}g.{{ group }},
+  {{ ndcg_sql._summary_segments(ctx, 'm.') }}g.{{ group }},
   m.mean AS {% if by_measure %}mean{% else %}ndcg{% endif %},
   CAST(COALESCE(m.queries, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS queries,
   {%- if not by_measure %}
@@ -211,11 +222,11 @@ SELECT
   e.stderr,
   {%- for side in ['low', 'high'] %}
   {% if 'unbounded' not in ranges -%}
-  {{ ndcg_sql._tmpl_summary__clipped(ndcg_context, 'e.ci_' ~ side) }}
+  {{ ndcg_sql._clipped('e.ci_' ~ side) }}
   {%- elif ranges == ['unbounded'] -%}
   e.ci_{{ side }}
   {%- else -%}
-  CASE WHEN g.ci_method = '{{ ci_methods['unbounded'] }}' THEN e.ci_{{ side }} ELSE {{ ndcg_sql._tmpl_summary__clipped(ndcg_context, 'e.ci_' ~ side) }} END
+  CASE WHEN g.ci_method = '{{ ci_methods['unbounded'] }}' THEN e.ci_{{ side }} ELSE {{ ndcg_sql._clipped('e.ci_' ~ side) }} END
   {%- endif %} AS ci_{{ side }},
   {%- endfor %}
   g.ci_method
@@ -224,9 +235,9 @@ SELECT
     those of its rows (every evaluated query has a row for every cutoff or measure), with no
     cross join of segments and groups (Spark fails to ship a UNION under a cross join). #}
 FROM summary_groups AS g
-{% if segment_cols %}INNER{% else %}LEFT{% endif %} JOIN summary_means AS m ON {{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'm', group) }}
+{% if segment_cols %}INNER{% else %}LEFT{% endif %} JOIN summary_means AS m ON {{ ndcg_sql._summary_group_is('g', 'm', group) }}
 {%- if intervals %}
-LEFT JOIN summary_bounds AS e ON {{ ndcg_sql._tmpl_summary__segment_is(ndcg_context, 'm', 'e') }}{{ ndcg_sql._tmpl_summary__group_is(ndcg_context, 'g', 'e', group) }}
+LEFT JOIN summary_bounds AS e ON {{ ndcg_sql._summary_segment_is(ctx, 'm', 'e') }}{{ ndcg_sql._summary_group_is('g', 'e', group) }}
 {%- endif %}
 ORDER BY {% for s in segment_cols %}m.{{ s }} ASC NULLS LAST, {% endfor %}g.place ASC NULLS LAST
-{%- endmacro %}
+{% endmacro %}

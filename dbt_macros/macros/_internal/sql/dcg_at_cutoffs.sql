@@ -1,0 +1,90 @@
+{#- Copied from sql/dcg_at_cutoffs.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- DCG of a ranking at every cutoff, used for the run and for the ideal.
+    DCG@k = sum over positions p <= min(k, list length) of gain(p) * discount(p).
+    A ranking arrives as one row per (query, position) with the gain there.
+    The head, positions 1..head_length, which holds every cutoff up to
+    head_length, is spread into one column per position and summed in a
+    fixed order (sum_of); positions past the head (the whole list of a long
+    list, cutoffs beyond head_length) are summed in position order by a
+    running sum. Every sum has a fixed order, so results do not depend on row
+    order or threads.
+    Past the list a position holds no gain: DCG@k sums the items present.
+    With ranking none, {name}_by_query (the gain at each head position) is
+    already defined by the caller. -#}
+{%- macro _dcg_term(ctx, p, with_discount) -%}
+COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * {{ ndcg_sql._discount_of(ctx, p) }}{% endif %}
+{%- endmacro -%}
+{#- positions first..last added as a balanced tree, (a + b) + (c + d): a fixed
+    order like any other, and shallow (a left-to-right chain of 32 terms nests
+    too deep for some engines' analyzers, GoogleSQL's among them) -#}
+{%- macro _dcg_sum_of(ctx, first, last, with_discount) -%}
+{%- if first == last -%}
+{{ ndcg_sql._dcg_term(ctx, first, with_discount) }}
+{%- else -%}
+{%- set middle = (first + last) // 2 -%}
+({{ ndcg_sql._dcg_sum_of(ctx, first, middle, with_discount) }} + {{ ndcg_sql._dcg_sum_of(ctx, middle + 1, last, with_discount) }})
+{%- endif -%}
+{%- endmacro -%}
+{%- macro _dcg_head_sum(ctx, k, with_discount) -%}
+{%- set head_length = ctx['head_length'] -%}
+{{ ndcg_sql._dcg_sum_of(ctx, 1, [k, head_length] | min, with_discount) }}
+{%- endmacro -%}
+{%- macro _dcg_at_cutoffs(ctx, name, ranking, prefix) -%}
+{%- set cutoffs = ctx['cutoffs'] -%}
+{%- set head_length = ctx['head_length'] -%}
+{%- set tail_cutoffs = ctx['tail_cutoffs'] -%}
+{%- if ranking is not none %}
+{%- if tail_cutoffs %}
+{{ name }}_by_position AS ( -- one row per (query, position): its gain, and CG and DCG of the positions from the head's end through it
+  SELECT
+    qid,
+    position,
+    gain,
+    SUM(CASE WHEN position > {{ head_length }} THEN gain END) OVER (
+      PARTITION BY qid ORDER BY position ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tail_cg,
+    SUM(CASE WHEN position > {{ head_length }} THEN gain * {{ ndcg_sql._discount_of(ctx, 'position') }} END) OVER (
+      PARTITION BY qid ORDER BY position ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tail_dcg
+  FROM {{ ranking }}
+),
+{%- endif %}
+{{ name }}_by_query AS ( -- one row per query: the gain at each head position (NULL past the list), CG and DCG past the head
+  {#- gains are non-negative, so a running sum never decreases and its
+      maximum over positions <= k is the sum through min(k, list length) #}
+  SELECT
+    qid
+    {%- for p in range(1, head_length + 1) %},
+    MAX(CASE WHEN position = {{ p }} THEN gain END) AS gain_at_{{ p }}
+    {%- endfor %}
+    {%- for cutoff in tail_cutoffs %},
+    MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_cg END{% else %}tail_cg{% endif %}) AS tail_cg_{{ cutoff.id }},
+    MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_dcg END{% else %}tail_dcg{% endif %}) AS tail_dcg_{{ cutoff.id }}
+    {%- endfor %}
+  FROM {% if tail_cutoffs %}{{ name }}_by_position{% else %}{{ ranking }}{% endif %}
+  GROUP BY qid
+),
+{%- endif %}
+{%- set tail_ids = tail_cutoffs | map(attribute='id') | list %}
+{%- set whole_head = cutoffs | selectattr('k', 'none') | list + cutoffs | rejectattr('k', 'none') | selectattr('k', 'ge', head_length) | list %}
+{%- if whole_head %}
+{{ name }}_head AS ( -- one row per query: the gains at the head positions, and CG and DCG of the whole head (summed once, for every cutoff at or past its end)
+  SELECT
+    *,
+    {{ ndcg_sql._dcg_head_sum(ctx, head_length, false) }} AS head_cg,
+    {{ ndcg_sql._dcg_head_sum(ctx, head_length, true) }} AS head_dcg
+  FROM {{ name }}_by_query
+),
+{%- endif %}
+{{ name }}_at_cutoffs AS ( -- one row per query: CG and DCG at every cutoff
+  SELECT
+    qid
+    {%- for cutoff in cutoffs %}
+    {%- set in_tail = cutoff.id in tail_ids %}
+    {%- set whole = cutoff.k is none or cutoff.k >= head_length %},
+    {% if whole %}head_cg{% else %}{{ ndcg_sql._dcg_head_sum(ctx, cutoff.k, false) }}{% endif %}{% if in_tail %} + COALESCE(tail_cg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}cg_{{ cutoff.id }},
+    {% if whole %}head_dcg{% else %}{{ ndcg_sql._dcg_head_sum(ctx, cutoff.k, true) }}{% endif %}{% if in_tail %} + COALESCE(tail_dcg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}dcg_{{ cutoff.id }}
+    {%- endfor %}
+  FROM {{ name }}_{% if whole_head %}head{% else %}by_query{% endif %}
+)
+{%- endmacro -%}

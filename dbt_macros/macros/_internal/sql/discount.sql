@@ -1,0 +1,16 @@
+{#- Copied from sql/discount.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Discount of the item at a rank (1 = top), b = log_base (a checked number, > 1):
+      log       1 / log_b(rank + 1): with b = 2 the usual discount (Burges et al. 2005; scikit-learn,
+                trec_eval, LightGBM, XGBoost); another b scales DCG by ln(2)/ln(b), as
+                scikit-learn's dcg_score(log_base=b)
+      jarvelin  1 for rank < b, 1 / log_b(rank) for rank >= b (Jarvelin & Kekalainen, TOIS 2002)
+    written ln(b) / ln(.): LN means the same on every engine, LOG does not. -#}
+{%- macro _discount_of(ctx, rank) -%}
+{%- set discount = ctx['discount'] -%}
+{%- set log_base = ctx['log_base'] -%}
+{%- if discount == 'jarvelin' -%}
+(CASE WHEN CAST({{ rank }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) < {{ log_base }} THEN 1.0 ELSE CAST(LN({{ log_base }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(LN(CAST({{ rank }} AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0) END)
+{%- else -%}
+(CAST(LN({{ log_base }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(LN(CAST({{ rank }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) + 1.0), 0))
+{%- endif -%}
+{%- endmacro -%}

@@ -1,0 +1,56 @@
+{#- Copied from sql/labelled_items.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- One row per ranked (query, item) with a numeric order value and label.
+    With judgments, the label comes from the judgments (unjudged items: 0);
+    queries without any judgment are left out (as trec_eval does) where
+    per_query.sql.j2 joins the run's values to the ideal ones.
+    score_precision float32 rounds the order value to the nearest float32
+    (trec_eval, XGBoost); negative_labels zero counts negative labels as 0
+    (trec_eval).
+    A judged item whose label counts as 0 is labelled exactly as an unjudged
+    one, so only the other judgments are joined: a smaller join (most
+    judgments of a large log are usually 0). With unjudged 'condense' every judgment
+    is joined and only judged items are kept: the condensed list.
+    With judged_needed (a measure looks at which items are judged: Judged@k), every
+    judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
+{% macro _labelled_items(ctx) -%}
+{%- set judged_needed = ctx['judged_needed'] -%}
+{%- set judgments = ctx['judgments'] -%}
+{%- set score_precision = ctx['score_precision'] -%}
+{%- set ties = ctx['ties'] -%}
+{%- set unjudged = ctx['unjudged'] -%}
+{%- set counted_label = ndcg_sql._counted_label(ctx, 'label_raw') %}
+{%- set with_judged = judged_needed | default(false) %}
+{#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
+{%- set condensed = (unjudged | default('zero')) == 'condense' %}
+{%- if judgments %}
+labelled_items AS ( -- one row per ranked (query, item)
+  SELECT
+    r.qid,
+    r.item,
+    {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
+    r.row_order{% endif %}{% if with_judged %},
+    COALESCE(j.judged, 0.0) AS judged{% endif %}
+  FROM run_rows AS r
+  {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
+    FROM judgment_rows
+    {%- if not with_judged and not condensed %}
+    WHERE {{ counted_label }} <> 0.0
+    {%- endif %}
+  ) AS j ON r.qid = j.qid AND r.item = j.item
+)
+{%- else %}
+labelled_items AS ( -- one row per ranked (query, item)
+  SELECT
+    qid,
+    item,
+    {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    {{ counted_label }} AS label{% if ties == 'input-order' %},
+    row_order{% endif %}{% if with_judged %},
+    1.0 AS judged{% endif %}
+  FROM run_rows
+)
+{%- endif %}
+{% endmacro %}

@@ -1,0 +1,83 @@
+{#- Copied from sql/per_query.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
+    Data flows one way: normalised rows -> labelled items -> ranked items
+    (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
+    NDCG@k = DCG@k / IDCG@k (Jarvelin & Kekalainen, TOIS 2002). A query whose
+    IDCG@k is 0 gets the no-relevant policy: zero -> 0, skip -> NULL, one -> 1.
+    With ordered, rows come by query and k (the whole list last); the Python
+    runner leaves that to whoever reads them (sorting every per-query row of a
+    large log costs more than the query's other last steps). -#}
+{% macro _per_query(ctx) -%}
+{%- set cutoffs = ctx['cutoffs'] -%}
+{%- set ideal_labels = ctx['ideal_labels'] -%}
+{%- set judgments = ctx['judgments'] -%}
+{%- set missing_queries = ctx['missing_queries'] -%}
+{%- set no_relevant = ctx['no_relevant'] -%}
+{%- set ordered = ctx['ordered'] -%}
+{%- set output_query_col = ctx['output_query_col'] -%}
+{%- set segment_cols = ctx['segment_cols'] -%}
+{%- set tail_cutoffs = ctx['tail_cutoffs'] -%}
+{%- set unjudged = ctx['unjudged'] -%}
+{%- set weighted = ctx['weighted'] -%}
+{%- set no_relevant_value = {'zero': ('CAST(0.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'skip': ('CAST(NULL AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'one': ('CAST(1.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')}[no_relevant] -%}
+WITH
+{{ ndcg_sql._normalised_rows(ctx) }},
+{{ ndcg_sql._labelled_items(ctx) }},
+{{ ndcg_sql._ranked_items(ctx) }},
+{{ ndcg_sql._ideal_items(ctx) }},
+run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there
+  SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
+),
+{{ ndcg_sql._dcg_at_cutoffs(ctx, 'run_dcg', 'run_positions', '') }},
+{{ ndcg_sql._dcg_at_cutoffs(ctx, 'ideal_dcg', none if (ideal_labels is not none and not tail_cutoffs) else 'ideal_items', 'ideal_') }},
+{{ ndcg_sql._cutoffs(ctx) }},
+{%- if weighted | default(false) %}
+{{ ndcg_sql._query_weights(ctx) }},
+{%- endif %}
+query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
+  SELECT
+    i.qid,
+    c.k,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN i.ideal_dcg_{{ cutoff.id }}{% endfor %} END AS idcg
+    {%- if weighted | default(false) %},
+    w.weight
+    {%- endif %}
+  FROM ideal_dcg_at_cutoffs AS i
+  {%- set condensed = judgments and (unjudged | default('zero')) == 'condense' %}
+  {% if judgments and (missing_queries == 'zero' or condensed) %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- if weighted | default(false) %}
+  INNER JOIN query_weights AS w ON i.qid = w.qid
+  {%- endif %}
+  CROSS JOIN cutoffs AS c
+  {%- if condensed and missing_queries != 'zero' %}
+  {#- a condensed list may be empty: the query still counts (with 0), as trec_eval -J counts it #}
+  WHERE i.qid IN (SELECT qid FROM run_rows)
+  {%- endif %}
+)
+SELECT
+  {%- if segment_cols %}
+  {%- for s in segment_cols %}
+  keys.segment_{{ loop.index }} AS {{ s }},
+  {%- endfor %}
+  keys.query AS {{ output_query_col }},
+  {%- else %}
+  qid AS {{ output_query_col }},
+  {%- endif %}
+  k,
+  CAST(cg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS cg,
+  CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,
+  CAST(idcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS idcg,
+  CASE WHEN idcg > 0 THEN CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(idcg, 0) ELSE {{ no_relevant_value }} END AS ndcg
+  {%- if weighted | default(false) %},
+  weight
+  {%- endif %}
+FROM query_values
+{%- if segment_cols %}
+INNER JOIN segment_keys AS keys ON query_values.qid = keys.qid
+{%- endif %}
+{%- if ordered | default(false) %}
+ORDER BY {% if segment_cols %}{% for s in segment_cols %}keys.segment_{{ loop.index }} ASC NULLS LAST, {% endfor %}keys.query{% else %}qid{% endif %} ASC NULLS LAST, k ASC NULLS LAST
+{%- endif %}
+{% endmacro %}

@@ -1,0 +1,64 @@
+{#- Copied from sql/ranked_items.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Ranking and ties. rank 1 is the top: score descending, or logged rank
+    ascending. Inside a group of equal order values (a tie group: the rows
+    that are peers in the order-value window below):
+      average   - every item is credited the mean gain of its tie group
+                  (McSherry & Najork, ECIR 2008; scikit-learn's ndcg_score).
+                  Ranks inside the group are then arbitrary, so item ascending
+                  only makes them deterministic; DCG does not depend on it.
+      item-asc  - item id ascending (byte order for strings: item_order is
+                  the engine's byte-order expression, ndcg_sql/dialects.py)
+      item-desc - item id descending (trec_eval's order)
+      input-order - the row-order column ascending (LightGBM's and XGBoost's
+                  stable sorts keep tied rows in input order)
+    Both windows partition by query and order by the order value, so one sort
+    serves both (no second partitioning by tie group).
+    exact_gains (the caller checked the input: every gain is a whole number
+    and no list's gains add up past 2^53) makes every sum of gains exact, so
+    the tie group's mean is the same whatever order its items come in and
+    equals the gain when they are all equal: the ranking then needs no item
+    order inside a tie group and no MIN/MAX guard (a cheaper sort, the same
+    numbers to the bit). -#}
+{% macro _ranked_items(ctx) -%}
+{%- set exact_gains = ctx['exact_gains'] -%}
+{%- set input_kind = ctx['input_kind'] -%}
+{%- set item_order = ctx['item_order'] -%}
+{%- set judged_needed = ctx['judged_needed'] -%}
+{%- set ties = ctx['ties'] -%}
+{%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
+{%- set exact_ties = ties == 'average' and exact_gains -%}
+{%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
+{#- Keys are never NULL (checked); NULLs are placed as the smallest value,
+    BigQuery's fixed rule for windowed aggregates, so every engine agrees. -#}
+{%- set nulls = {'ASC': 'NULLS FIRST', 'DESC': 'NULLS LAST'} -%}
+{#- a tie group: the peers of a row in the order-value window (BigQuery cannot
+    PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
+{%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
+gained_items AS ( -- one row per ranked (query, item) with its gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._gain_of(ctx, 'label') }} AS gain
+  FROM labelled_items
+),
+ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
+  SELECT
+    qid,
+    label,
+    order_value,{% if judged_needed | default(false) %}
+    judged,{% endif %}
+    ROW_NUMBER() OVER (
+      PARTITION BY qid
+      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
+    ) AS rank,
+    {% if exact_ties -%}
+    AVG(gain) OVER ({{ tie_group }})
+    {%- elif ties == 'average' -%}
+    CASE
+      WHEN MIN(gain) OVER ({{ tie_group }}) = MAX(gain) OVER ({{ tie_group }})
+        THEN gain
+      ELSE AVG(gain) OVER ({{ tie_group }})
+    END
+    {%- else -%}
+    gain
+    {%- endif %} AS credited_gain
+  FROM gained_items
+)
+{% endmacro %}
