@@ -14,8 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import duckdb
 
-from . import checking, context, local, plan, runner, templates
-from . import warehouse as on_warehouse
+from . import checking, context, local, plan, templates, warehouse
 from .errors import OptionError
 from .dialects import DialectName
 from .executors import Warehouse
@@ -25,7 +24,7 @@ from .parameters import (DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format
 from .plan import sql_plan
 from .request import Request
 from .results import Result
-from .sql_text import transpile
+from .sql_text import over_ctes, transpile
 
 
 def evaluate(
@@ -199,15 +198,15 @@ def evaluate(
     options = request.metric()
     checking.checked_option(checks)
     duck = con if isinstance(con, duckdb.DuckDBPyConnection) else None
-    warehouse = Warehouse(con, dialect) if con is not None and duck is None else None
+    remote = Warehouse(con, dialect) if con is not None and duck is None else None
     # the options, once, before any data is read (whether judgments carry the segment columns,
     # and so whether missing_queries="zero" may go with segments, only the data tells)
     resolved = context.resolve(options, judgments is not None,
-                               dialect=warehouse.dialect.name if warehouse else "duckdb",
-                               item_type=(item_type or "text") if warehouse else "text",
+                               dialect=remote.dialect.name if remote else "duckdb",
+                               item_type=(item_type or "text") if remote else "text",
                                segmented_judgments=judgments is not None)
-    if warehouse is not None:
-        result = on_warehouse.evaluate(warehouse, data, judgments, resolved, options, item_type, per_query, checks)
+    if remote is not None:
+        result = warehouse.evaluate(remote, data, judgments, resolved, options, item_type, per_query, checks)
     else:
         result = local.evaluate(duck, data, judgments, request, resolved, local.Settings(
             input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks))
@@ -359,12 +358,11 @@ def to_sql(
     resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
                                 dialect=dialect, item_type=item_type, segmented_judgments=segmented_judgments,
                                 id_types=id_types, **request.metric())
+    computation = plan.build(resolved)
     if what == "per_query":
-        return runner.per_query_sql(resolved, target)
-    steps = plan.Steps()
+        return transpile(computation.per_query_statement, target)
     if what == "summary":
-        _, statement = plan.build(steps, resolved)
-    else:
-        per_query = plan.per_query_rows(steps, resolved, keep=False)
-        statement = templates.render("coverage.sql.j2", **{**resolved.context, "per_query_relation": per_query})
-    return transpile(steps.statement(statement), target)
+        return transpile(computation.statement(), target)
+    per_query = computation.steps[0]  # the coverage reads the per-query rows alone
+    coverage = templates.render("coverage.sql.j2", **{**resolved.context, "per_query_relation": per_query.name})
+    return transpile(over_ctes([(per_query.name, per_query.sql)], coverage), target)

@@ -1,6 +1,6 @@
 """Where the SQL runs, behind one small interface: an executor runs one DuckDB-source
-statement and returns (column names, rows) (:meth:`Executor.fetch`), and gives the
-chain of steps of a computation (:meth:`Executor.steps`).
+statement and returns (column names, rows) (:meth:`Executor.fetch`); the steps of a plan
+(:mod:`ndcg_sql.plan`) live where the executor keeps them.
 
 * :class:`DuckDB`: a DuckDB connection; a step read more than once is kept in a temp table;
   each statement runs so that Ctrl-C interrupts it (:func:`ndcg_sql.connections.interruptible`).
@@ -23,7 +23,7 @@ from .connections import DEFAULT_MEMORY_LIMIT, connect, interruptible, set_threa
 from .id_types import ColumnType
 from .errors import OptionError, first_line
 from .inputs import new_view_name
-from .plan import Steps
+from .plan import Step
 from .sql_text import transpile
 
 
@@ -34,40 +34,6 @@ class Executor:
 
     def fetch(self, sql: str | exp.Expr) -> tuple[list[str], list[tuple]]:
         raise NotImplementedError
-
-    def steps(self) -> Steps:
-        """A new chain of steps whose statements this executor runs."""
-        return Steps()
-
-    def run(self, steps: Steps, sql: str) -> tuple[list[str], list[tuple]]:
-        """``sql`` over ``steps``, fetched."""
-        return self.fetch(steps.statement(sql))
-
-
-class DuckDBSteps(Steps):
-    """Steps on a DuckDB connection, each under a fresh name of ours: a kept step is a temp
-    table, the others temp views (inlined where read, as a CTE would be). Each statement is
-    then the template's text as rendered: nothing is parsed or rewritten on the DuckDB path.
-    ``created`` lists them all, ("TABLE" or "VIEW", name), for whoever drops them."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection):
-        super().__init__()
-        self.con = con
-        self.tables: list[str] = []
-        self.created: list[tuple[str, str]] = []
-
-    def add(self, name: str, sql: str, keep: bool = False) -> str:
-        relation = new_view_name(name)
-        kind = "TABLE" if keep else "VIEW"
-        statement = f"CREATE TEMP {kind} {identifiers.quote(relation)} AS {sql}"
-        interruptible(self.con, lambda: self.con.execute(statement))
-        self.created.append((kind, relation))
-        if keep:
-            self.tables.append(relation)
-        return identifiers.quote(relation)
-
-    def statement(self, sql: str) -> str:
-        return sql
 
 
 class DuckDB(Executor):
@@ -86,8 +52,24 @@ class DuckDB(Executor):
 
         return interruptible(self.con, run)
 
-    def steps(self) -> DuckDBSteps:
-        return DuckDBSteps(self.con)
+    @staticmethod
+    def named(step: str) -> str:
+        """The relation a step of a plan is read by here: a fresh temp object's name, quoted
+        (:func:`ndcg_sql.plan.build`'s ``named``)."""
+        return identifiers.quote(new_view_name(step))
+
+    def store(self, step: Step) -> tuple[str, str]:
+        """Create ``step`` (named by :meth:`named`): a temp table when it is kept, else a temp view
+        (inlined where read, as a CTE would be). The template's text runs as rendered: nothing is
+        parsed or rewritten on the DuckDB path.
+
+        Returns:
+            ("TABLE" or "VIEW", its name): for whoever drops it.
+        """
+        kind = "TABLE" if step.keep else "VIEW"
+        statement = f"CREATE TEMP {kind} {step.name} AS {step.sql}"
+        interruptible(self.con, lambda: self.con.execute(statement))
+        return kind, sqlglot.parse_one(step.name, into=exp.Table, read="duckdb").name
 
     def relation(self, sql) -> duckdb.DuckDBPyRelation:
         """A lazy relation of a statement (computed each time it is read)."""

@@ -5,16 +5,17 @@ A computation is a chain of steps, each a query over the relations of earlier st
 per-query rows (the NDCG rows, or the long rows (query, measure, value) of named measures),
 then, with a bootstrap, the plain summary. The last statement is the summary
 (``sql/summary.sql.j2``, with ``sql/summary_with_bootstrap.sql.j2`` around it). Where a
-step lives is the executor's business (:class:`Steps`): here every step is a CTE of one
-statement (a warehouse, ``to_sql``); :class:`ndcg_sql.executors.DuckDBSteps` keeps a step
-in a DuckDB temp table when the plan says it is read more than once, else a temp view. Nothing is computed
-here: the SQL templates compute every number.
+step lives is the executor's business: a :class:`Plan` is data, built by :func:`build` without
+running anything. On a warehouse (and in ``to_sql``) every step is a CTE of one statement
+(:meth:`Plan.statement`); :class:`ndcg_sql.executors.DuckDB` keeps a step in a temp table when
+the plan says it is read more than once, else a temp view. Nothing is computed here: the SQL
+templates compute every number.
 
 On a warehouse, where every statement reads the input again (BigQuery bills the bytes a
 query reads, Snowflake and Databricks the compute, which the scans dominate), the summary statement also carries the one-row counts of
 the input checks and of the queries' coverage (:func:`with_counts`), each statement names
 every input table once (:func:`reading_input_once`), and the per-query rows, when asked, come
-in the same statement (:func:`with_per_query_rows`).
+in the same statement (:func:`with_per_query_rows`): :func:`one_statement`.
 
 :func:`sql_plan` resolves the options of ``to_sql`` for its dialect, from table names or files.
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import sqlglot
 from sqlglot import exp
@@ -49,21 +50,34 @@ COVERAGE_COLUMNS = ("unjudged_ignored", "missing_from_run")
 RANDOM_PRIME = 2**31 - 1
 
 
-class Steps:
-    """Steps as the CTEs of one statement (DuckDB source SQL)."""
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of a plan: a query over the relations of the steps before it."""
+    name: str  # the relation later SQL reads it by: a CTE's name, or a temp object's (quoted)
+    sql: str
+    keep: bool = False  # read more than once: DuckDB keeps it in a temp table, else a temp view
 
-    def __init__(self) -> None:
-        self.parts: list[tuple[str, str]] = []
 
-    def add(self, name: str, sql: str, keep: bool = False) -> str:
-        """Add a step; returns the relation name later SQL reads it by. ``keep``: it is read
-        more than once (an executor may store it; here it stays a CTE)."""
-        self.parts.append((name, sql))
-        return name
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """What a computation runs, as data (:func:`build`): nothing is executed to make it."""
+    steps: tuple[Step, ...]  # in order, each over the relations of those before it
+    summary: str  # the summary statement, over the steps' relations
+    per_query: str  # the relation of the per-query rows (the first step's name)
+    keeps_per_query: bool  # the per-query rows are a kept step (:func:`keeps_per_query`)
+    per_query_statement: str | exp.Expr  # the per-query rows as one statement, ordered (``Result.sql``)
+    order: str  # the per-query rows' ORDER BY (:func:`per_query_order`)
+    bootstrap: int  # the bootstrap's replicates (0: none)
+    counts: tuple[tuple[str, tuple[str, ...]], ...] = ()  # one-row count steps: (name, their columns)
 
-    def statement(self, sql: str) -> exp.Expr | str:
-        """``sql`` with every step before it, as one statement."""
-        return over_ctes(self.parts, sql) if self.parts else sql
+    def statement(self, sql: str | None = None) -> exp.Expr | str:
+        """``sql`` (default: the summary) with every step before it, as one statement of CTEs."""
+        sql = self.summary if sql is None else sql
+        return over_ctes([(step.name, step.sql) for step in self.steps], sql) if self.steps else sql
+
+
+def _as_cte(name: str) -> str:
+    return name
 
 
 def keeps_per_query(resolved: Rendered) -> bool:
@@ -73,11 +87,11 @@ def keeps_per_query(resolved: Rendered) -> bool:
     return bool(resolved.measures is not None or resolved.segments or resolved.intervals or resolved.bootstrap)
 
 
-def per_query_rows(steps: Steps, resolved: Rendered, keep: bool) -> str:
-    """Add the per-query rows as a step; returns the relation holding them."""
+def per_query_step(resolved: Rendered, keep: bool, named: Callable[[str], str] = _as_cte) -> Step:
+    """The per-query rows as a step (``named``: the relation a step's name is read by)."""
     text = templates.render("per_query.sql.j2" if resolved.measures is None else "measure_rows.sql.j2",
                             **resolved.context)
-    return steps.add(PER_QUERY if resolved.measures is None else MEASURE_ROWS, text, keep)
+    return Step(named(PER_QUERY if resolved.measures is None else MEASURE_ROWS), text, keep)
 
 
 def per_query_statement(resolved: Rendered, ordered: bool = False) -> str | exp.Expr:
@@ -122,18 +136,29 @@ def bootstrap_sql(resolved: Rendered, per_query: str, summary: str) -> str:
     )
 
 
-def build(steps: Steps, resolved: Rendered) -> tuple[str, str]:
-    """Add the per-query rows (and, with a bootstrap, the plain summary) as steps.
+def build(resolved: Rendered, named: Callable[[str], str] = _as_cte,
+          counts: Sequence[tuple[str, str, Sequence[str]]] = ()) -> Plan:
+    """The plan of ``resolved``: the per-query rows (and, with a bootstrap, the plain summary) as
+    steps, the summary over them, the per-query rows as one statement. Pure: nothing runs.
 
-    Returns:
-        (the per-query relation, the summary statement over it).
+    Args:
+        resolved: the options and the templates' context.
+        named: the relation each step's name is read by (default: the name, a CTE's); DuckDB
+            gives fresh names of temp objects (:meth:`ndcg_sql.executors.DuckDB.named`).
+        counts: one-row count steps (name, SQL, columns) the summary carries (:func:`with_counts`),
+            in order: a warehouse's input checks and query counts.
     """
-    per_query = per_query_rows(steps, resolved, keeps_per_query(resolved))
+    kept = keeps_per_query(resolved)
+    steps = [per_query_step(resolved, kept, named)]
+    per_query = steps[0].name
     summary = summary_sql(resolved, per_query)
     if resolved.bootstrap:
-        plain = steps.add(PLAIN_SUMMARY, summary, True)
-        summary = bootstrap_sql(resolved, per_query, plain)
-    return per_query, summary
+        steps.append(Step(named(PLAIN_SUMMARY), summary, True))
+        summary = bootstrap_sql(resolved, per_query, steps[-1].name)
+    steps += [Step(name, sql) for name, sql, _ in counts]
+    return Plan(tuple(steps), summary, per_query, kept, per_query_statement(resolved, ordered=True),
+                per_query_order(resolved), int(resolved.bootstrap or 0),
+                tuple((name, tuple(columns)) for name, _, columns in counts))
 
 
 def reading_input_once(resolved: Rendered) -> Rendered:
@@ -167,7 +192,7 @@ def with_counts(statement: exp.Expr | str, counts: list[tuple[str, list[str]]]) 
     on every row, in the order given, then the summary's own, in its order. (A summary
     without rows, possible with segments only when no query was evaluated, then carries no
     count: the caller counts apart.)"""
-    if isinstance(statement, str):  # a statement of no step (Steps.statement)
+    if isinstance(statement, str):  # a statement of no step (Plan.statement)
         statement = sqlglot.parse_one(statement, read="duckdb")
     if not counts:
         return statement
@@ -257,6 +282,25 @@ def with_per_query_rows(statement: exp.Expr, per_query: str, order: str
     summary_cte = exp.CTE(this=statement, alias=exp.to_identifier(SUMMARY_ROWS))
     combined.set("with_", exp.With(expressions=[*ctes, summary_cte]))
     return combined, [c.name for c in summary], [c.name for c in rows]
+
+
+class WarehouseStatement(NamedTuple):
+    """A warehouse's one statement (DuckDB-source tree) and how to read its rows."""
+    statement: exp.Expr
+    count_names: list[str]  # the counts that lead each summary row
+    summary_names: list[str] | None  # with the per-query rows: the summary's columns (counts first)
+    per_query_names: list[str] | None  # with the per-query rows: theirs
+
+
+def one_statement(plan: Plan, per_query: bool = False) -> WarehouseStatement:
+    """A warehouse's one statement: the summary with the plan's counts beside it
+    (:func:`with_counts`), and with ``per_query`` the per-query rows after it (:func:`with_per_query_rows`)."""
+    statement = with_counts(plan.statement(), [(name, list(columns)) for name, columns in plan.counts])
+    count_names = [column for _, columns in plan.counts for column in columns]
+    if not per_query:
+        return WarehouseStatement(statement, count_names, None, None)
+    combined, summary_names, per_query_names = with_per_query_rows(statement, plan.per_query, plan.order)
+    return WarehouseStatement(combined, count_names, summary_names, per_query_names)
 
 
 def per_query_order(resolved: Rendered) -> str:

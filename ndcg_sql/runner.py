@@ -7,7 +7,7 @@ here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import Callable
 
 import sqlglot
 from sqlglot import exp
@@ -20,11 +20,6 @@ from .executors import DuckDB, Executor, StatementFailed
 from .parameters import MAX_BOOTSTRAP_DRAWS
 from .results import Result, plain
 from .sql_text import transpile
-
-
-def per_query_sql(resolved: Rendered, dialect: dialects.Dialect) -> str:
-    """The per-query rows as one statement in ``dialect`` (what ``Result.sql`` and ``to_sql`` give)."""
-    return transpile(plan.per_query_statement(resolved, ordered=True), dialect)
 
 
 def output_names(names: list[str], resolved: Rendered, dialect: dialects.Dialect) -> list[str]:
@@ -43,7 +38,8 @@ def _records(names, rows, resolved: Rendered, dialect) -> list[dict]:
 def run(executor: Executor, resolved: Rendered, per_query: bool = True,
         checks: list[validation.Check] | None = None, leftovers: Leftovers | None = None,
         max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS, diagnose: Callable[[], None] | None = None) -> Result:
-    """Compute the per-query rows, the summary and the query counts of ``resolved``.
+    """Compute the per-query rows, the summary and the query counts of ``resolved``: its plan
+    (:func:`ndcg_sql.plan.build`, which runs nothing) run on ``executor``.
 
     Args:
         executor: where it runs.
@@ -61,7 +57,8 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
             raises InputError for a missing table or column (:func:`ndcg_sql.probe.refuse_missing`).
 
     Returns:
-        :class:`ndcg_sql.results.Result`.
+        :class:`ndcg_sql.results.Result`, its ``sql`` the plan's per-query statement (what
+        DuckDB runs for the per-query rows when it keeps none).
 
     Raises:
         InputError: a check failed (the message as :func:`ndcg_sql.checking.validate` words it);
@@ -70,47 +67,58 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
             once the per-query rows are known, before the bootstrap starts).
         StatementFailed: on a warehouse, a statement of the checks failed after the metric's did.
     """
-    if not isinstance(executor, DuckDB):
-        return _on_warehouse(executor, resolved, per_query, checks, diagnose)
-    steps = executor.steps()
-    leftovers = leftovers if leftovers is not None else Leftovers(executor.con)
+    if isinstance(executor, DuckDB):
+        computation = plan.build(resolved, executor.named)
+        sql = transpile(computation.per_query_statement, executor.dialect)
+        leftovers = leftovers if leftovers is not None else Leftovers(executor.con)
+        rows, summary, coverage = _stored_steps(executor, computation, sql, resolved, leftovers, max_bootstrap_draws)
+        leftovers.watch(rows, summary)
+    else:
+        computation = plan.build(resolved, counts=_counts(resolved, checks))
+        sql = transpile(computation.per_query_statement, executor.dialect)
+        rows, summary, coverage = _one_statement(executor, computation, resolved, per_query, checks, diagnose)
+        leftovers = None
+    return Result(per_query=rows, summary=summary, options=resolved.report(), coverage=coverage, sql=sql,
+                  definitions=resolved.definitions(), dialect=executor.dialect.name, leftovers=leftovers)
+
+
+def _stored_steps(executor: DuckDB, computation: plan.Plan, sql: str, resolved: Rendered, leftovers: Leftovers,
+                  max_bootstrap_draws: int) -> tuple:
+    """:func:`run` on DuckDB, each step a temp table or view: (the per-query relation, the summary
+    relation, the query counts). What the result reads is listed in ``leftovers``, the rest dropped."""
+    key = executor.con
+    created: list[tuple[str, str]] = []
+    values = "per-query values" if resolved.measures is None else "measures per query"
     try:
-        rows, summary, coverage = _on_duckdb(executor, steps, resolved, max_bootstrap_draws)
+        with activity.doing(key, f"{values} and their means" if resolved.bootstrap else values):
+            for step in computation.steps:
+                created.append(executor.store(step))
+        if computation.bootstrap:
+            check_bootstrap(executor, computation.per_query, computation.bootstrap, max_bootstrap_draws)
+        # a step is computed where the plan keeps it (DuckDB temp tables); else within the summary
+        final = (f"bootstrap interval, {computation.bootstrap} resamples of the queries" if computation.bootstrap
+                 else "means" if computation.keeps_per_query else f"{values} and means")
+        with activity.doing(key, final):
+            created.append(executor.store(plan.Step(executor.named("summary"), computation.summary, keep=True)))
+            summary = executor.con.table(created[-1][1])
+            summary_rows = [dict(zip(summary.columns, row)) for row in summary.fetchall()]
+        if computation.keeps_per_query:
+            rows = executor.relation(f"SELECT * FROM {computation.per_query} ORDER BY {computation.order}")
+        else:
+            rows = executor.relation(sql)
+        coverage = {"evaluated": plan.evaluated(summary_rows, resolved)}
+        if resolved.options.judgments:
+            with activity.doing(key, "query counts"):
+                coverage.update(_coverage(*executor.fetch(plan.coverage_sql(resolved))))
     except BaseException:
-        drop(executor.con, list(reversed(steps.created)))
+        drop(executor.con, list(reversed(created)))
         raise
     # what the result reads: the summary (the last step) and, where kept, the per-query rows (the first)
-    read = {steps.tables[-1]} | ({steps.tables[0]} if plan.keeps_per_query(resolved) else set())
-    drop(executor.con, [(kind, name) for kind, name in reversed(steps.created) if name not in read])
-    for kind, name in steps.created:
+    read = {created[-1][1]} | ({created[0][1]} if computation.keeps_per_query else set())
+    drop(executor.con, [(kind, name) for kind, name in reversed(created) if name not in read])
+    for kind, name in created:
         if name in read:
             leftovers.add(kind, name)
-    return _result(executor, resolved, rows, summary, coverage, leftovers)
-
-
-def _on_duckdb(executor: DuckDB, steps, resolved: Rendered, max_bootstrap_draws: int) -> tuple:
-    """:func:`run` on DuckDB: (the per-query relation, the summary relation, the query counts)."""
-    key = executor.con
-    values = "per-query values" if resolved.measures is None else "measures per query"
-    with activity.doing(key, f"{values} and their means" if resolved.bootstrap else values):
-        per_query_relation, summary_sql = plan.build(steps, resolved)
-    if resolved.bootstrap:
-        check_bootstrap(executor, per_query_relation, resolved.bootstrap, max_bootstrap_draws)
-    # a step is computed where the plan keeps it (DuckDB temp tables); else within the summary
-    final = (f"bootstrap interval, {resolved.bootstrap} resamples of the queries" if resolved.bootstrap
-             else "means" if plan.keeps_per_query(resolved) else f"{values} and means")
-    with activity.doing(key, final):
-        steps.add("summary", summary_sql, keep=True)
-        summary = executor.con.table(steps.tables[-1])
-        summary_rows = [dict(zip(summary.columns, row)) for row in summary.fetchall()]
-    if plan.keeps_per_query(resolved):
-        rows = executor.relation(f"SELECT * FROM {per_query_relation} ORDER BY {plan.per_query_order(resolved)}")
-    else:
-        rows = executor.relation(per_query_sql(resolved, executor.dialect))
-    coverage = {"evaluated": plan.evaluated(summary_rows, resolved)}
-    if resolved.options.judgments:
-        with activity.doing(key, "query counts"):
-            coverage.update(_coverage(*executor.fetch(plan.coverage_sql(resolved))))
     return rows, summary, coverage
 
 
@@ -131,51 +139,23 @@ def _coverage(names, rows) -> dict:
     return {str(n).lower(): plain(v) for n, v in zip(names, rows[0]) if v is not None}
 
 
-def _result(executor: Executor, resolved: Rendered, rows, summary, coverage: dict,
-            leftovers: Leftovers | None = None) -> Result:
-    if leftovers is not None:
-        leftovers.watch(rows, summary)
-    return Result(
-        per_query=rows,
-        summary=summary,
-        options=resolved.report(),
-        coverage=coverage,
-        sql=per_query_sql(resolved, executor.dialect),
-        definitions=resolved.definitions(),
-        dialect=executor.dialect.name,
-        leftovers=leftovers,
-    )
-
-
-class WarehouseStatement(NamedTuple):
-    """A warehouse's one statement (DuckDB-source tree) and how to read its rows."""
-    statement: exp.Expr
-    count_names: list[str]  # the counts that lead each summary row
-    summary_names: list[str] | None  # with the per-query rows: the summary's columns (counts first)
-    per_query_names: list[str] | None  # with the per-query rows: theirs
+def _counts(resolved: Rendered, checks: list[validation.Check] | None) -> list[tuple[str, str, list[str]]]:
+    """The one-row counts a warehouse's statement carries (:func:`ndcg_sql.plan.with_counts`): of the input
+    checks (when ``checks``) and of the queries' coverage (with judgments)."""
+    counts = []
+    if checks is not None:
+        counts.append((plan.INPUT_CHECKS, checking.counts_sql(resolved.context, checks), checking.count_columns(checks)))
+    if resolved.options.judgments:
+        counts.append((plan.QUERY_COVERAGE, plan.coverage_sql(resolved), list(plan.COVERAGE_COLUMNS)))
+    return counts
 
 
 def warehouse_statement(resolved: Rendered, checks: list[validation.Check] | None = None,
-                        per_query: bool = False) -> WarehouseStatement:
+                        per_query: bool = False) -> plan.WarehouseStatement:
     """A warehouse's one statement: the summary with the counts of the input checks (when
-    ``checks``) and of the queries' coverage (with judgments) beside it (:func:`plan.with_counts`),
-    and with ``per_query`` the per-query rows after it (:func:`plan.with_per_query_rows`)."""
-    steps = plan.Steps()
-    per_query_relation, summary_sql = plan.build(steps, resolved)
-    counts = []
-    if checks is not None:
-        steps.add(plan.INPUT_CHECKS, checking.counts_sql(resolved.context, checks))
-        counts.append((plan.INPUT_CHECKS, checking.count_columns(checks)))
-    if resolved.options.judgments:
-        steps.add(plan.QUERY_COVERAGE, plan.coverage_sql(resolved))
-        counts.append((plan.QUERY_COVERAGE, list(plan.COVERAGE_COLUMNS)))
-    statement = plan.with_counts(steps.statement(summary_sql), counts)
-    count_names = [column for _, columns in counts for column in columns]
-    if not per_query:
-        return WarehouseStatement(statement, count_names, None, None)
-    combined, summary_names, per_query_names = plan.with_per_query_rows(
-        statement, per_query_relation, plan.per_query_order(resolved))
-    return WarehouseStatement(combined, count_names, summary_names, per_query_names)
+    ``checks``) and of the queries' coverage (with judgments) beside it, and with ``per_query``
+    the per-query rows after it (:func:`ndcg_sql.plan.one_statement`)."""
+    return plan.one_statement(plan.build(resolved, counts=_counts(resolved, checks)), per_query)
 
 
 def _tables(resolved: Rendered, dialect: dialects.Dialect) -> str:
@@ -185,16 +165,16 @@ def _tables(resolved: Rendered, dialect: dialects.Dialect) -> str:
     return " with judgments ".join(names)
 
 
-def _on_warehouse(executor: Executor, resolved: Rendered, per_query: bool,
-                  checks: list[validation.Check] | None, diagnose: Callable[[], None] | None) -> Result:
+def _one_statement(executor: Executor, computation: plan.Plan, resolved: Rendered, per_query: bool,
+                   checks: list[validation.Check] | None, diagnose: Callable[[], None] | None) -> tuple:
     """:func:`run` on a warehouse: one statement for the input checks, the summary, the query
-    counts and, when asked, the per-query rows (:func:`warehouse_statement`). Only a failed
-    check (or a statement failing: on a missing column, or on bad input such as a text that is
-    no number) costs more statements: ``diagnose``'s, then those of
-    :func:`ndcg_sql.checking.validate`, which words the message."""
+    counts and, when asked, the per-query rows (:func:`ndcg_sql.plan.one_statement`): (the per-query
+    records or None, the summary records, the query counts). Only a failed check (or a statement
+    failing: on a missing column, or on bad input such as a text that is no number) costs more
+    statements: ``diagnose``'s, then those of :func:`ndcg_sql.checking.validate`, which words the message."""
     key = getattr(executor, "con", None)
     values = "per-query values" if resolved.measures is None else "measures per query"
-    statement, count_names, summary_names, per_query_names = warehouse_statement(resolved, checks, per_query)
+    statement, count_names, summary_names, per_query_names = plan.one_statement(computation, per_query)
     final = (f"bootstrap interval, {resolved.bootstrap} resamples of the queries" if resolved.bootstrap
              else f"{values} and means")
     checked = "checking the input, " if checks is not None else ""
@@ -238,4 +218,4 @@ def _on_warehouse(executor: Executor, resolved: Rendered, per_query: bool,
     per_query_records = None
     if per_query_rows is not None:
         per_query_records = _records(per_query_names, per_query_rows, resolved, executor.dialect)
-    return _result(executor, resolved, per_query_records, summary, coverage)
+    return per_query_records, summary, coverage

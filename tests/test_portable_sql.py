@@ -209,17 +209,17 @@ def test_suite_statements_are_portable_and_transpile(dialect):
                 sql_plan("runs", dialect=dialect, **options)
             continue
         resolved, _ = sql_plan("runs", dialect=dialect, **options)
-        steps = plan.Steps()
-        per_query, summary = plan.build(steps, resolved)
-        coverage = templates.render("coverage.sql.j2", **{**resolved.context, "per_query_relation": per_query})
-        recorded = [*steps.parts, ("summary", summary), ("coverage", coverage)]
+        computation = plan.build(resolved)
+        summary = computation.summary
+        coverage = templates.render("coverage.sql.j2", **{**resolved.context, "per_query_relation": computation.per_query})
+        recorded = [*((step.name, step.sql) for step in computation.steps), ("summary", summary), ("coverage", coverage)]
         for step, sql in recorded:
             found = lint(sql)
             if found:
                 problems[f"{name}/{step}"] = found
         for final in ("summary", "coverage"):
             try:
-                sql_text.transpile(steps.statement(dict(recorded)[final]), target)
+                sql_text.transpile(computation.statement(dict(recorded)[final]), target)
             except sqlglot.errors.UnsupportedError as error:
                 problems[f"{name}/{final} (as run)"] = [str(error), HINT]
     paired = [

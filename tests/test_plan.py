@@ -1,0 +1,72 @@
+"""A plan is data (ndcg_sql/plan.py ``build``): building it runs no statement on any engine, and
+the per-query statement it holds is built once and is what ``Result.sql`` gives and DuckDB runs."""
+
+from __future__ import annotations
+
+import math
+
+import duckdb
+import pandas as pd
+import pytest
+
+import ndcg_sql
+from benchmarks.counting import CountedConnection
+from ndcg_sql import executors, plan
+
+RUN = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "item_id": ["x", "y", "z", "w"],
+                    "score": [2.0, 1.0, 1.0, 0.5], "label": [0, 1, 2, 0]})
+
+
+def _warehouse():
+    """DuckDB behind the DB-API warehouse path (every statement goes through ``Warehouse.fetch``)."""
+    con = duckdb.connect()
+    con.register("run_frame", RUN)
+    con.execute("CREATE TABLE run AS SELECT * FROM run_frame")
+    return CountedConnection(con, "duckdb", ["run"])
+
+
+CALLS = {
+    "duckdb": lambda: ndcg_sql.evaluate(RUN, k=[1, 2]),
+    "duckdb, kept steps": lambda: ndcg_sql.evaluate(RUN, k=[1, 2], bootstrap=5),
+    "a warehouse": lambda: ndcg_sql.evaluate("run", con=_warehouse(), dialect="duckdb", k=[1, 2], bootstrap=5,
+                                             per_query=True),
+}
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_building_a_plan_runs_no_statement(monkeypatch, call):
+    building, sent = [], []
+    build = plan.build
+
+    def watched_build(*args, **kwargs):
+        building.append(True)
+        try:
+            return build(*args, **kwargs)
+        finally:
+            building.pop()
+
+    def noting(function):
+        def call(*args, **kwargs):
+            sent.append(bool(building))
+            return function(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(plan, "build", watched_build)
+    monkeypatch.setattr(executors, "interruptible", noting(executors.interruptible))  # DuckDB's statements
+    monkeypatch.setattr(executors.Warehouse, "fetch", noting(executors.Warehouse.fetch))  # a warehouse's
+    with CALLS[call]() as result:
+        assert result.summary_records()[0]["ndcg"] == pytest.approx(0.5)  # q1: 0/1, q2: 3/3 at k=1
+    assert sent and not any(sent), "a statement ran while the plan was built"
+
+
+def test_the_per_query_statement_is_built_once_and_is_the_one_run(monkeypatch):
+    built = []
+    statement = plan.per_query_statement
+    monkeypatch.setattr(plan, "per_query_statement", lambda *a, **k: built.append(1) or statement(*a, **k))
+    run, relation = [], executors.DuckDB.relation
+    monkeypatch.setattr(executors.DuckDB, "relation", lambda self, sql: run.append(sql) or relation(self, sql))
+    with ndcg_sql.evaluate(RUN, k=[2]) as result:  # per-query rows not kept: DuckDB runs the statement when read
+        assert len(built) == 1
+        assert run == [result.sql]
+        # q1: its one relevant item second, 1 / log2(3); q2: ideal order, 1
+        assert [row["ndcg"] for row in result.per_query_records()] == pytest.approx([1 / math.log2(3), 1.0])
