@@ -50,7 +50,8 @@ WITH
 per_query_rows AS ( -- one row per (query, cutoff of a graded measure): CG, DCG, IDCG, NDCG
 {% with %}{#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
-    (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
+    (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k). With
+    top_items only each query's top tie groups are ranked (sql/top_items.sql.j2).
     NDCG@k = DCG@k / IDCG@k (Jarvelin & Kekalainen, TOIS 2002). A query whose
     IDCG@k is 0 gets the no-relevant policy: zero -> 0, skip -> NULL, one -> 1.
     With ordered, rows come by query and k (the whole list last); the Python
@@ -59,6 +60,8 @@ per_query_rows AS ( -- one row per (query, cutoff of a graded measure): CG, DCG,
 {#- import 'gain.sql.j2' as gain_sql with context (generated: see ndcg_context) -#}
 {#- import 'discount.sql.j2' as discount_sql with context (generated: see ndcg_context) -#}
 {#- import 'dcg_at_cutoffs.sql.j2' as dcg_sql with context (generated: see ndcg_context) -#}
+{#- import 'top_items.sql.j2' as top_sql with context (generated: see ndcg_context) -#}
+{%- set top_items = top_items | default(false) -%}
 {%- set no_relevant_value = {'zero': ('CAST(0.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'skip': ('CAST(NULL AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'one': ('CAST(1.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')}[no_relevant] -%}
 WITH
 {% with %}{#- The only place user column names appear. Every later CTE speaks of
@@ -252,6 +255,14 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
   {%- endif %}
 )
 {%- endif %}
+{%- if top_items | default(false) %},
+run_scores AS ( -- one row per (query, item) of the ranking: its order value, as given (read apart, like run_labels, for the top positions' thresholds: sql/top_items.sql.j2)
+  SELECT
+    {{ query_key }} AS qid,
+    {{ run_order }} AS order_raw
+  FROM {{ run_source }}
+)
+{%- endif %}
 {% endwith %},
 {% with %}{#- One row per ranked (query, item) with a numeric order value and label.
     With judgments, the label comes from the judgments (unjudged items: 0);
@@ -302,6 +313,9 @@ labelled_items AS ( -- one row per ranked (query, item)
 )
 {%- endif %}
 {% endwith %},
+{%- if top_items %}
+{{ ndcg_sql._tmpl_top_items__top_items(ndcg_context) }},
+{%- else %}
 {% with %}{#- Ranking and ties. rank 1 is the top: score descending, or logged rank
     ascending. Inside a group of equal order values (a tie group: the rows
     that are peers in the order-value window below):
@@ -359,6 +373,7 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
   FROM gained_items
 )
 {% endwith %},
+{%- endif %}
 {% with %}{#- The ideal ranking: every item the query could have shown, by gain
     descending. From the ranked list itself (default), or with judgments
     from all judged items of the query, retrieved or not (trec_eval).
@@ -398,10 +413,12 @@ ideal_items AS ( -- one row per (query, position in the ideal ranking) with the 
 )
 {%- endif %}
 {% endwith %},
+{%- if not top_items %}
 run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there
   SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
 ),
-{{ ndcg_sql._tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'run_dcg', 'run_positions', '') }},
+{%- endif %}
+{{ ndcg_sql._tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'run_dcg', none if top_items else 'run_positions', '') }},
 {{ ndcg_sql._tmpl_dcg_at_cutoffs__dcg_at_cutoffs(ndcg_context, 'ideal_dcg', none if (ideal_labels is not none and not tail_cutoffs) else 'ideal_items', 'ideal_') }},
 {% with %}{#- One row per cutoff k; k is NULL for the whole list. -#}
 cutoffs AS ( -- one row per cutoff
@@ -673,6 +690,14 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     {{ j_label }} AS label_raw
   FROM {{ j_source }}
   {%- endif %}
+)
+{%- endif %}
+{%- if top_items | default(false) %},
+run_scores AS ( -- one row per (query, item) of the ranking: its order value, as given (read apart, like run_labels, for the top positions' thresholds: sql/top_items.sql.j2)
+  SELECT
+    {{ query_key }} AS qid,
+    {{ run_order }} AS order_raw
+  FROM {{ run_source }}
 )
 {%- endif %}
 {% endwith %},

@@ -1,6 +1,6 @@
 {#- Generated from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`: do not edit.
     Change the template and regenerate (tests/test_dbt_gen.py checks they agree). -#}
-{% macro _tmpl_validate_examples(condition, id_forms, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, source, ties, weight_col) -%}
+{% macro _tmpl_validate_examples(condition, id_forms, item_col, j_item_col, j_label_col, j_query_col, judgments, judgments_relation, label_col, limit, order_col, query_col, read_input_once, relation, row_col, run_relation, segment_cols, segmented_judgments, source, ties, top_items, weight_col) -%}
 {#- The template's context variables are the arguments (those it gives a default may be
     left out); extra ones are accepted. -#}
 {%- set ndcg_context_extra = kwargs -%}
@@ -20,7 +20,7 @@
 {%- if run_relation is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'run_relation'") }}{% endif -%}
 {%- if segment_cols is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'segment_cols'") }}{% endif -%}
 {%- if ties is undefined %}{{ exceptions.raise_compiler_error("_tmpl_validate_examples: the template context has no 'ties'") }}{% endif -%}
-{%- set ndcg_context = {'condition': condition, 'id_forms': id_forms, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'source': source, 'ties': ties, 'weight_col': weight_col} -%}
+{%- set ndcg_context = {'condition': condition, 'id_forms': id_forms, 'item_col': item_col, 'j_item_col': j_item_col, 'j_label_col': j_label_col, 'j_query_col': j_query_col, 'judgments': judgments, 'judgments_relation': judgments_relation, 'label_col': label_col, 'limit': limit, 'order_col': order_col, 'query_col': query_col, 'read_input_once': read_input_once, 'relation': relation, 'row_col': row_col, 'run_relation': run_relation, 'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'source': source, 'ties': ties, 'top_items': top_items, 'weight_col': weight_col} -%}
 {#- A few query ids that break one check, for the error message (with segment
     columns, the query ids behind the (segment, query) keys). -#}
 WITH
@@ -213,6 +213,14 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     {{ j_label }} AS label_raw
   FROM {{ j_source }}
   {%- endif %}
+)
+{%- endif %}
+{%- if top_items | default(false) %},
+run_scores AS ( -- one row per (query, item) of the ranking: its order value, as given (read apart, like run_labels, for the top positions' thresholds: sql/top_items.sql.j2)
+  SELECT
+    {{ query_key }} AS qid,
+    {{ run_order }} AS order_raw
+  FROM {{ run_source }}
 )
 {%- endif %}
 {% endwith %},
