@@ -50,14 +50,15 @@ def floor(run, out, judgments=None, memory_limit=None):
     return timing
 
 
-def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
-    """``ndcg_sql.evaluate`` with the default options (validation included); without a
-    memory limit given here, on the connection evaluate opens itself (its default memory_limit)."""
+def _ndcg_sql(run, out, judgments=None, memory_limit=None, **options):
+    """``ndcg_sql.evaluate`` with the default options (validation included) and ``options``;
+    without a memory limit given here, on the connection evaluate opens itself (its default
+    memory_limit)."""
     import ndcg_sql
 
     con = _connect(memory_limit) if memory_limit else None
     timer = Timer()
-    result = ndcg_sql.evaluate(run, judgments=judgments, con=con)
+    result = ndcg_sql.evaluate(run, judgments=judgments, con=con, **options)
     result.summary.fetchall()
     timing = timer.stop()
     if out != "-":  # per-query rows are computed again when read: only when a peer needs them
@@ -65,18 +66,29 @@ def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
     return timing
 
 
+def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
+    """``ndcg_sql.evaluate`` with the default options."""
+    return _ndcg_sql(run, out, judgments, memory_limit)
+
+
 def ndcg_sql_trusted(run, out, judgments=None, memory_limit=None):
     """``ndcg_sql.evaluate`` with the default options and ``checks="trusted"`` (no input check)."""
-    import ndcg_sql
+    return _ndcg_sql(run, out, judgments, memory_limit, checks="trusted")
 
-    con = _connect(memory_limit) if memory_limit else None
-    timer = Timer()
-    result = ndcg_sql.evaluate(run, judgments=judgments, con=con, checks="trusted")
-    result.summary.fetchall()
-    timing = timer.stop()
-    if out != "-":
-        result.per_query.select("query_id, COALESCE(k, -1) AS k, ndcg").write_parquet(out)
-    return timing
+
+#: Numeric cutoffs only: the default cutoffs without the whole list (the top positions of
+#: sql/top_items.sql.j2 on lists longer than 20).
+NUMERIC_CUTOFFS = [k for k in CUTOFFS if k is not None]
+
+
+def ndcg_sql_numeric(run, out, judgments=None, memory_limit=None):
+    """``ndcg_sql.evaluate`` with cutoffs 1, 3, 5, 10, 20 (no whole list), every check."""
+    return _ndcg_sql(run, out, judgments, memory_limit, k=NUMERIC_CUTOFFS)
+
+
+def ndcg_sql_numeric_trusted(run, out, judgments=None, memory_limit=None):
+    """``ndcg_sql.evaluate`` with cutoffs 1, 3, 5, 10, 20 (no whole list) and ``checks="trusted"``."""
+    return _ndcg_sql(run, out, judgments, memory_limit, k=NUMERIC_CUTOFFS, checks="trusted")
 
 
 def numpy_vectorised(run, out, judgments=None, memory_limit=None):
@@ -212,6 +224,8 @@ APPROACHES = {
     "floor": floor,
     "ndcg_sql": ndcg_sql_evaluate,
     "ndcg_sql_trusted": ndcg_sql_trusted,
+    "ndcg_sql_numeric": ndcg_sql_numeric,
+    "ndcg_sql_numeric_trusted": ndcg_sql_numeric_trusted,
     "numpy": numpy_vectorised,
     "polars": polars_expressions,
     "ranx": ranx_numba,

@@ -65,7 +65,7 @@ def option_macros(dialect: str = "duckdb") -> SimpleNamespace:
         "_option_table": parameters.option_table,
         "_convention_table": conventions.convention_table,
         "_measure_grammar": measures.grammar,
-        "_engine": lambda: {"name": target.name, "float32": target.float32},
+        "_engine": lambda: {"name": target.name, "float32": target.float32, "top_n": target.top_n},
         "_id_type_names": lambda: target.type_names,
         "quote_identifier": _quote_for(target.fold),
         "item_byte_order": lambda: target.byte_order.format(item="item"),

@@ -39,6 +39,9 @@ context (``ndcg_sql.sql_text``):
   guard on Postgres and Redshift, which have no TRY_CAST.
 * ``text`` - the text type values are cast to for ``try_double`` (sqlglot
   writes VARCHAR(MAX) for Redshift, whose plain VARCHAR holds 256 bytes).
+* ``top_n`` - the engine has a top-N aggregate, DuckDB's ``MAX(x, n)`` (the n largest values of
+  a group as a list): with numeric cutoffs and long lists the metric SQL ranks only each query's
+  top tie groups (``sql/top_items.sql.j2``); elsewhere every item is ranked by a window.
 * ``aborts_transaction`` - a failed statement aborts the connection's open
   transaction, which then refuses every statement until it is rolled back
   (Postgres, Redshift). Any statement of the package that fails (a missing
@@ -87,6 +90,7 @@ class Dialect:
     try_double: str = "TRY_CAST({x} AS DOUBLE)"
     text: str = "VARCHAR"  # a text type any value casts to (sqlglot writes Redshift's as VARCHAR(MAX))
     aborts_transaction: bool = False
+    top_n: bool = False
     id_types: tuple[tuple[str, tuple], ...] = ()  # (kind, the driver's type codes of that kind)
     type_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (kind, the engine's type names of that kind)
 
@@ -205,7 +209,7 @@ DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})",
-                id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES, columns_ignore_case=True),
+                id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES, columns_ignore_case=True, top_n=True),
         Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False,
                 nan="ISNAN({x})", id_types=_BIGQUERY_TYPES, type_names=_BIGQUERY_NAMES, columns_ignore_case=True),
         Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"),

@@ -12,7 +12,7 @@ dbt's Jinja cannot call sqlglot or import this package, so the tables the option
   name as sqlglot writes it for the engine), ``item_byte_order()`` (the item-id expression
   that compares in byte order), ``name_fold()`` (the engine's case rule for plain names)
   and ``string_literal(text)``. A project may override one for its adapter (dispatch).
-* ``_internal/_engine.sql``: the engine's name and whether it has a 4-byte float.
+* ``_internal/_engine.sql``: the engine's name, whether it has a 4-byte float and a top-N aggregate.
 * ``_internal/_tables.sql``: ``_option_table()`` (:mod:`ndcg_sql.parameters`),
   ``_convention_table()`` (:mod:`ndcg_sql.conventions`), ``_measure_grammar()``
   (:mod:`ndcg_sql.measures`), ``_plain_name_pattern()`` (:mod:`ndcg_sql.identifiers`).
@@ -157,9 +157,9 @@ def engine_pieces(types: set[str]) -> dict[str, str]:
             "    read by _id_kind (sql/options/id_forms.sql).",
         ),
         "_internal/_engine.sql": head + _dispatched(
-            "_engine", "", {n: {"name": n, "float32": d.float32} for n, d in engines.items()},
+            "_engine", "", {n: {"name": n, "float32": d.float32, "top_n": d.top_n} for n, d in engines.items()},
             "  {{ return(value) }}\n",
-            "The engine's name (as ndcg_sql names it) and whether it has a 4-byte float.",
+            "The engine's name (as ndcg_sql names it), whether it has a 4-byte float and a top-N aggregate.",
         ),
     }
 

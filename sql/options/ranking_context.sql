@@ -11,6 +11,9 @@
                     or the whole labels between the lowest and highest found in the data
       exact_gains   ties='average' and every gain a whole number whose list sums stay below
                     2^53: every sum of gains is exact, so a tie group's mean needs no item order
+      top_items     the engine has a top-N aggregate, exact_gains, every cutoff a number, and a
+                    list longer than the largest (then the head): only each query's top tie groups
+                    are ranked
     None of these changes a number. And id_forms: how each id column is read (the rule of
     sql/options/id_forms.sql), from hints['id_forms'] (the forms the Python runner chose from the
     types it inspected) or hints['id_types'] (the columns' types as the engine writes them, by
@@ -73,6 +76,15 @@
   {%- endif -%}
   {%- set exact_gains = resolved['ties'] == 'average' and longest is not none and largest is not none
                         and ([1, longest] | max) * largest <= table['exact_whole'] -%}
+  {#- the top positions found by the engine's top-N aggregate (sql/top_items.sql.j2): every cutoff a
+      number, a list longer than the largest, sums of gains exact, and the ranked items those of
+      the run (a condensed list ranks only its judged items); the head is then the largest cutoff -#}
+  {%- set top_items = ndcg_sql._engine()['top_n'] and exact_gains and finite | length > 0 and none not in resolved['cutoffs']
+                      and (finite | max) <= table['head_length']['max'] and longest > (finite | max)
+                      and resolved['unjudged'] != 'condense' -%}
+  {%- if top_items -%}
+    {%- set head, tail_cutoffs = finite | max, [] -%}
+  {%- endif -%}
 
   {#- how the convention reads labels (ndcg_sql/conventions.py): 'atol' counts a label's whole
       part, as trec_eval reads a relevance level -#}
@@ -123,6 +135,7 @@
       'ideal_labels': ideal_labels,
       'tail_cutoffs': tail_cutoffs,
       'exact_gains': exact_gains,
+      'top_items': top_items,
       'id_forms': id_forms,
       'whole_labels': reading.get('label_reading') == 'atol'} -%}
   {%- do context.update(decided['context']) -%}

@@ -13,10 +13,14 @@
     With judged_needed (a measure looks at which items are judged: Judged@k), every
     judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
     0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
+{#- an order value as compared: the score or rank as a DOUBLE (float32 scores rounded first) -#}
+{%- macro _order_value_of(ctx, raw) -%}
+{%- set score_precision = ctx['score_precision'] -%}
+{% if score_precision == 'float32' %}CAST(CAST({{ raw }} AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST({{ raw }} AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %}
+{%- endmacro -%}
 {% macro _labelled_items(ctx) -%}
 {%- set judged_needed = ctx['judged_needed'] -%}
 {%- set judgments = ctx['judgments'] -%}
-{%- set score_precision = ctx['score_precision'] -%}
 {%- set ties = ctx['ties'] -%}
 {%- set unjudged = ctx['unjudged'] -%}
 {%- set counted_label = ndcg_sql._counted_label(ctx, 'label_raw') %}
@@ -28,7 +32,7 @@ labelled_items AS ( -- one row per ranked (query, item)
   SELECT
     r.qid,
     r.item,
-    {% if score_precision == 'float32' %}CAST(CAST(r.order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(r.order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    {{ ndcg_sql._order_value_of(ctx, 'r.order_raw') }} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
     r.row_order{% endif %}{% if with_judged %},
     COALESCE(j.judged, 0.0) AS judged{% endif %}
@@ -46,7 +50,7 @@ labelled_items AS ( -- one row per ranked (query, item)
   SELECT
     qid,
     item,
-    {% if score_precision == 'float32' %}CAST(CAST(order_raw AS {{ ndcg_sql.sql_type('FLOAT') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(order_raw AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS order_value,
+    {{ ndcg_sql._order_value_of(ctx, 'order_raw') }} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
     row_order{% endif %}{% if with_judged %},
     1.0 AS judged{% endif %}

@@ -207,4 +207,12 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
   {%- endif %}
 )
 {%- endif %}
+{%- if ctx['top_items'] | default(false) %},
+run_scores AS ( -- one row per (query, item) of the ranking: its order value, as given (read apart, like run_labels, for the top positions' thresholds: sql/top_items.sql.j2)
+  SELECT
+    {{ query_key }} AS qid,
+    {{ run_order }} AS order_raw
+  FROM {{ run_source }}
+)
+{%- endif %}
 {% endmacro %}

@@ -1,7 +1,8 @@
 {#- Copied from sql/per_query.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
-    (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k).
+    (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k). With
+    top_items only each query's top tie groups are ranked (sql/top_items.sql.j2).
     NDCG@k = DCG@k / IDCG@k (Jarvelin & Kekalainen, TOIS 2002). A query whose
     IDCG@k is 0 gets the no-relevant policy: zero -> 0, skip -> NULL, one -> 1.
     With ordered, rows come by query and k (the whole list last); the Python
@@ -19,16 +20,23 @@
 {%- set tail_cutoffs = ctx['tail_cutoffs'] -%}
 {%- set unjudged = ctx['unjudged'] -%}
 {%- set weighted = ctx['weighted'] -%}
+{%- set top_items = ctx['top_items'] -%}
 {%- set no_relevant_value = {'zero': ('CAST(0.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'skip': ('CAST(NULL AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'one': ('CAST(1.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')}[no_relevant] -%}
 WITH
 {{ ndcg_sql._normalised_rows(ctx) }},
 {{ ndcg_sql._labelled_items(ctx) }},
+{%- if top_items %}
+{{ ndcg_sql._top_items(ctx) }},
+{%- else %}
 {{ ndcg_sql._ranked_items(ctx) }},
+{%- endif %}
 {{ ndcg_sql._ideal_items(ctx) }},
+{%- if not top_items %}
 run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there
   SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
 ),
-{{ ndcg_sql._dcg_at_cutoffs(ctx, 'run_dcg', 'run_positions', '') }},
+{%- endif %}
+{{ ndcg_sql._dcg_at_cutoffs(ctx, 'run_dcg', none if top_items else 'run_positions', '') }},
 {{ ndcg_sql._dcg_at_cutoffs(ctx, 'ideal_dcg', none if (ideal_labels is not none and not tail_cutoffs) else 'ideal_items', 'ideal_') }},
 {{ ndcg_sql._cutoffs(ctx) }},
 {%- if weighted | default(false) %}
