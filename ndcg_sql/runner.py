@@ -12,7 +12,7 @@ from typing import Callable, NamedTuple
 import sqlglot
 from sqlglot import exp
 
-from . import activity, checking, dialects, identifiers, plan, validation
+from . import activity, dialects, identifiers, plan, validation
 from .connections import Leftovers, drop
 from .context import Rendered
 from .errors import InputError, OptionError
@@ -64,7 +64,7 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
         :class:`ndcg_sql.results.Result`.
 
     Raises:
-        InputError: a check failed (the message as :func:`ndcg_sql.checking.validate` words it);
+        InputError: a check failed (the message as :func:`ndcg_sql.validation.validate` words it);
             on a warehouse, its statement failed (the engine's first line, its error as the cause).
         OptionError: on DuckDB, a bootstrap of more than ``max_bootstrap_draws`` draws (raised
             once the per-query rows are known, before the bootstrap starts).
@@ -164,8 +164,8 @@ def warehouse_statement(resolved: Rendered, checks: list[validation.Check] | Non
     per_query_relation, summary_sql = plan.build(steps, resolved)
     counts = []
     if checks is not None:
-        steps.add(plan.INPUT_CHECKS, checking.counts_sql(resolved.context, checks))
-        counts.append((plan.INPUT_CHECKS, checking.count_columns(checks)))
+        steps.add(plan.INPUT_CHECKS, validation.counts_sql(resolved.context, checks))
+        counts.append((plan.INPUT_CHECKS, validation.count_columns(checks)))
     if resolved.options.judgments:
         steps.add(plan.QUERY_COVERAGE, plan.coverage_sql(resolved))
         counts.append((plan.QUERY_COVERAGE, list(plan.COVERAGE_COLUMNS)))
@@ -191,7 +191,7 @@ def _on_warehouse(executor: Executor, resolved: Rendered, per_query: bool,
     counts and, when asked, the per-query rows (:func:`warehouse_statement`). Only a failed
     check (or a statement failing: on a missing column, or on bad input such as a text that is
     no number) costs more statements: ``diagnose``'s, then those of
-    :func:`ndcg_sql.checking.validate`, which words the message."""
+    :func:`ndcg_sql.validation.validate`, which words the message."""
     key = getattr(executor, "con", None)
     values = "per-query values" if resolved.measures is None else "measures per query"
     statement, count_names, summary_names, per_query_names = warehouse_statement(resolved, checks, per_query)
@@ -205,7 +205,7 @@ def _on_warehouse(executor: Executor, resolved: Rendered, per_query: bool,
             if diagnose is not None:
                 diagnose()
             if checks is not None:
-                checking.validate(executor.fetch, resolved.context, checks, resolved.query_col)
+                validation.validate(executor.fetch, resolved.context, checks, resolved.query_col)
             raise InputError(
                 f"{executor.dialect.name} could not compute on {_tables(resolved, executor.dialect)} (columns "
                 f"{resolved.query_col!r}, {resolved.order_col!r}): {failed}" + (
@@ -226,7 +226,7 @@ def _on_warehouse(executor: Executor, resolved: Rendered, per_query: bool,
     counts = dict(zip(count_names, rows[0][:width])) if rows else None
     if checks is not None:
         # no row (with segments, nothing evaluated): the counts are fetched apart
-        checking.validate(executor.fetch, resolved.context, checks, resolved.query_col, counts=counts)
+        validation.validate(executor.fetch, resolved.context, checks, resolved.query_col, counts=counts)
     summary = _records(names[width:], [row[width:] for row in rows], resolved, executor.dialect)
     coverage = {"evaluated": plan.evaluated(summary, resolved)}
     if resolved.options.judgments:
