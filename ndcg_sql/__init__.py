@@ -10,7 +10,7 @@ from .api import evaluate, to_sql
 from .compare import Comparison, compare
 from .errors import InputError, MissingDependency, OptionError
 from .inputs import read_trec
-from .options import Options
+from .parameters import Options
 from .parameters import DEFAULT_CUTOFFS
 from .results import Result, WarehouseResult
 

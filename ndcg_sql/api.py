@@ -3,7 +3,7 @@
 Both take the options of :mod:`ndcg_sql.parameters` as keyword arguments (types and defaults
 declared there, their documentation written from there by ``python -m tools.option_docs``) and
 resolve them once with :func:`ndcg_sql.context.resolve`; evaluate then checks the data
-(:mod:`ndcg_sql.checking`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB (:mod:`ndcg_sql.local`)
+(:mod:`ndcg_sql.validation`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB (:mod:`ndcg_sql.local`)
 or on a warehouse connection, to_sql writes the same statements as text.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import duckdb
 
-from . import checking, context, local, plan, templates, warehouse
+from . import context, local, plan, templates, validation, warehouse
 from .errors import OptionError
 from .dialects import DialectName
 from .executors import Warehouse
@@ -22,7 +22,7 @@ from .parameters import (DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Statement, Ties,
                          Unjudged)
 from .plan import sql_plan
-from .request import Request
+from .parameters import Request
 from .results import Result
 from .sql_text import over_ctes, transpile
 
@@ -196,7 +196,7 @@ def evaluate(
     """
     request = Request.of(locals())  # the arguments the option table names
     options = request.metric()
-    checking.checked_option(checks)
+    validation.checked_option(checks)
     duck = con if isinstance(con, duckdb.DuckDBPyConnection) else None
     remote = Warehouse(con, dialect) if con is not None and duck is None else None
     # the options, once, before any data is read (whether judgments carry the segment columns,
@@ -210,7 +210,7 @@ def evaluate(
     else:
         result = local.evaluate(duck, data, judgments, request, resolved, local.Settings(
             input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks))
-    return checking.reported(result, checks)
+    return validation.reported(result, checks)
 
 
 def to_sql(

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator
 import duckdb
 import sqlglot.errors
 
-from . import __version__, dialects, progress, writing
+from . import __version__, activity, dialects, writing
 from .api import evaluate, to_sql
 from .compare import compare
 from .connections import close, terminated_as_exit
@@ -35,10 +35,10 @@ from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .files import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
-from .output import named_comparison_records, print_comparison, print_table, write_csv, write_json
 from .parameters import PARAMETERS, STATEMENTS
 from .plot import plot
-from .report import MAX_DIGITS, digits_from_text, run_labels
+from .report import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table, run_labels,
+                     write_csv, write_json)
 
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
 TARGETS: dict[str, Callable[..., object]] = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
@@ -174,7 +174,7 @@ def _progress(args, con):
         con.execute("SET enable_progress_bar = false")
         yield
     else:
-        with progress.reported(con):
+        with activity.reported(con):
             yield
 
 

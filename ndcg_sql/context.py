@@ -25,7 +25,7 @@ from sqlglot import exp
 from . import conventions, dialects, identifiers, labels, measures, parameters, templates
 from .errors import InputError, OptionError
 from .measures import Measure
-from .options import Options
+from .parameters import Options
 
 
 def _raise(kind):
@@ -182,7 +182,7 @@ def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: 
 
     Args:
         options: every option of :data:`ndcg_sql.parameters.METRIC` as given
-            (:meth:`ndcg_sql.request.Request.metric`).
+            (:meth:`ndcg_sql.parameters.Request.metric`).
         judged: judgments are given.
         dialect: the engine the SQL is for (quoting case, byte order, float32).
         item_type: "text" or "number" (byte order for the item-id tie-break), unless the

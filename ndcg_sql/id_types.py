@@ -110,7 +110,7 @@ def forms(run_types: Mapping[str, Any], judgment_types: Mapping[str, Any] | None
     Args:
         run_types, judgment_types: DuckDB type name by column name (``inputs.load``), or a
             warehouse driver's :class:`ColumnType`.
-        columns: a :class:`ndcg_sql.checking.Columns` (the user's column names by role).
+        columns: a :class:`ndcg_sql.validation.Columns` (the user's column names by role).
         as_text: compare every id as text, whatever its type (a convention's ``ids="text"``,
             :mod:`ndcg_sql.conventions`: trec_eval's docnos are strings).
         kind_of: the kind of a column type (default :func:`kind`, of a DuckDB type name; a

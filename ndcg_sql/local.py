@@ -1,5 +1,5 @@
 """:func:`ndcg_sql.evaluate` on a DuckDB connection: the inputs as temp views (:mod:`ndcg_sql.inputs`),
-their columns and rows checked (:mod:`ndcg_sql.checking`), the plan run (:mod:`ndcg_sql.runner`).
+their columns and rows checked (:mod:`ndcg_sql.validation`), the plan run (:mod:`ndcg_sql.runner`).
 
 What the call creates on the connection is either dropped before it returns, on every path
 (success, bad input, Ctrl-C), or listed in the result's :class:`~ndcg_sql.connections.Leftovers`,
@@ -16,11 +16,11 @@ from typing import NamedTuple
 
 import duckdb
 
-from . import activity, checking, context, conventions, id_types, identifiers, inputs, plan, runner, validation
+from . import activity, context, conventions, id_types, identifiers, inputs, plan, runner, validation
 from .connections import Leftovers, connect, set_threads, turn
 from .errors import InputError, OptionError, first_line, out_of_memory
 from .executors import DuckDB
-from .request import Request
+from .parameters import Request
 from .results import Result
 
 
@@ -73,24 +73,24 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                                                              conventions.labels_by_atol(resolved.convention))
                 views.append(judgments_view)
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
-        columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
-        checking.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
+        columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
+        validation.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
         as_text = conventions.ids_as_text(resolved.convention)
         id_forms = id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms
         if resolved.label is not None:
             where = "judgments" if judgments is not None else "ranking"
             labelled = relations[1] or relations[0]  # the judgments' when given
-            checking.check_label_type(inputs.expression_type(con, labelled, resolved.label, where), resolved.label,
+            validation.check_label_type(inputs.expression_type(con, labelled, resolved.label, where), resolved.label,
                                       where)
-        segmented = checking.segmented_judgments(run_types, judgment_types, resolved.segments,
+        segmented = validation.segmented_judgments(run_types, judgment_types, resolved.segments,
                                                  resolved.options.missing_queries)
         seen = context.Seen(segmented_judgments=segmented, id_forms=id_forms)
         executor = DuckDB(con)
         checks = validation.checks_for(resolved.options, columns.roles(), label_expression=resolved.label is not None)
         trusted = settings.checks == "trusted"
         with activity.doing(con, "reading the lists' lengths and labels" if trusted else "checking the input"):
-            profile = checking.profile_input(executor.fetch, context.render(resolved, *relations, seen).context,
+            profile = validation.profile_input(executor.fetch, context.render(resolved, *relations, seen).context,
                                              checks, request.query_col, trusted)
         rendered = context.render(resolved, *relations, replace(seen, longest_list=profile["longest_list"],
                                                                  labels=profile["labels"]))

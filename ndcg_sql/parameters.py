@@ -1,7 +1,8 @@
-"""Every option of every entry point, declared once (:class:`Given`): name, type, default,
-documentation, allowed values and how the command line spells it.
+"""The options: every option of every entry point declared once (:class:`Given`: name, type,
+default, documentation, allowed values and how the command line spells it), the options as a
+caller gives them (:class:`Request`), and the conventions they resolve to (:class:`Options`).
 
-This module holds data only. The rules that check options against each other and
+The declarations are data only. The rules that check options against each other and
 turn them into the templates' context are written once, as Jinja macros in
 ``sql/options/`` that both the Python runner and the dbt package render
 (:mod:`ndcg_sql.context`); they read the choices, defaults and limits from
@@ -11,6 +12,14 @@ checks every name, type and default against :data:`PARAMETERS`), and the "Keywor
 its docstring are written from the documentation here (``python -m tools.option_docs``). The
 command line gets its flags, choices, defaults and help from the table (:mod:`ndcg_sql.cli`),
 and the dbt package the same table as a generated macro (``ndcg_sql._option_table()``).
+
+Each Python entry point gathers the keyword arguments of its signature into a :class:`Request`
+(:meth:`Request.of`); nothing is checked there: :func:`ndcg_sql.context.resolve` checks the
+options against each other and decides an :class:`Options`, which the SQL templates in ``sql/``
+apply (gain in ``sql/gain.sql.j2``, discount in ``sql/discount.sql.j2``, ties in
+``sql/ranked_items.sql.j2``, the ideal ranking in ``sql/ideal_items.sql.j2``, queries with no
+relevant item in ``sql/per_query.sql.j2``). Every number the package reports comes with
+:meth:`Options.report`, so a reader always knows which convention produced it.
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Literal, TypeVar, get_args, get_type_hints
+from typing import Any, Literal, TypeVar, get_args, get_type_hints
 
 from .declarations import Cli, Parameter, Variant, literal_choices
 from .dialects import DialectName
@@ -395,3 +404,92 @@ def option_table() -> dict:
 
 def _plain(value):
     return list(value) if isinstance(value, tuple) else value
+
+
+# ----------------------------------------------------------------- as given, and resolved
+class Request(Given):
+    """The options of one call, as given (one attribute per :data:`ndcg_sql.parameters.PARAMETERS`
+    entry, with its default)."""
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any]) -> Request:
+        """The options among ``values`` (e.g. an entry point's ``locals()``): those named in the table."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{name: value for name, value in values.items() if name in names})
+
+    def metric(self) -> dict[str, object]:
+        """The options of the metric SQL and its summary (what sql/options/ resolves)."""
+        return {name: getattr(self, name) for name in METRIC}
+
+
+def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
+    """The discount as reported with every result, e.g. ``1/log2(rank + 1)`` (the default),
+    ``1/log10(rank + 1)``, ``1 for rank < 2, 1/log2(rank) for rank >= 2`` (discount="jarvelin")."""
+    base = float(log_base)
+    shown = str(int(base)) if base.is_integer() else repr(base)
+    log = f"log{shown}" if base.is_integer() else f"log_{shown}"
+    if discount == "jarvelin":
+        return f"1 for rank < {shown}, 1/{log}(rank) for rank >= {shown}"
+    return f"1/{log}(rank + 1)"
+
+
+@dataclass(frozen=True)
+class Options:
+    """All conventions of one computation (choices: ndcg_sql/parameters.py)."""
+
+    cutoffs: tuple[int | None, ...] = DEFAULT_CUTOFFS
+    gain: str = "exponential"
+    gain_mapping: tuple[tuple[float, float], ...] = ()
+    discount: str = "log"
+    log_base: float = 2.0
+    ties: str = "average"
+    no_relevant: str = "zero"
+    missing_queries: str = "ignore"
+    unjudged: str = "zero"
+    judgments: bool = False
+    input_kind: str = "score"  # "score" (higher is better) or "rank" (1 = top)
+    score_precision: str = "double"
+    negative_labels: str = "error"
+
+    @classmethod
+    def of(cls, resolved: dict) -> "Options":
+        """The options from the dict the resolution macros return (its 'options')."""
+        return cls(
+            cutoffs=tuple(resolved["cutoffs"]),
+            gain=resolved["gain"],
+            gain_mapping=tuple((float(label), float(gain)) for label, gain in resolved["gain_mapping"]),
+            discount=resolved["discount"],
+            log_base=float(resolved["log_base"]),
+            ties=resolved["ties"],
+            no_relevant=resolved["no_relevant"],
+            missing_queries=resolved["missing_queries"],
+            unjudged=resolved["unjudged"],
+            judgments=bool(resolved["judgments"]),
+            input_kind=resolved["input_kind"],
+            score_precision=resolved["score_precision"],
+            negative_labels=resolved["negative_labels"],
+        )
+
+    def report(self) -> dict:
+        """The options as a JSON-ready dict, attached to every result."""
+        gain: str | dict[str, float] = self.gain
+        if self.gain == "mapping":
+            gain = {_label_key(label): value for label, value in self.gain_mapping}
+        return {
+            "k": list(self.cutoffs),
+            "gain": gain,
+            "discount": discount_text(self.discount, self.log_base),
+            "ties": self.ties,
+            "ranking_by": self.input_kind,
+            "ideal": "judgments" if self.judgments else "list",
+            "no_relevant": self.no_relevant,
+            "missing_queries": self.missing_queries if self.judgments else None,
+            "unjudged": self.unjudged if self.judgments else None,
+            "k_beyond_list": K_BEYOND_LIST,
+            "score_precision": self.score_precision,
+            "negative_labels": self.negative_labels,
+        }
+
+
+def _label_key(label: float) -> str:
+    return str(int(label)) if label.is_integer() else repr(label)

@@ -35,7 +35,7 @@ from .context import Rendered
 from .errors import OptionError
 from .id_types import type_names as id_type_names
 from .parameters import DEFAULTS, METRIC
-from .request import Request
+from .parameters import Request
 from .sql_text import file_relation, over_ctes, table_name
 
 #: Step names (CTE names in one statement).

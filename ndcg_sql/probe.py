@@ -1,5 +1,5 @@
 """What the warehouse runner learns of the input tables without reading a row: their columns
-(the ones the options name must exist: :mod:`ndcg_sql.checking` words what is missing, as on
+(the ones the options name must exist: :mod:`ndcg_sql.validation` words what is missing, as on
 DuckDB) and the id columns' types, from the driver's result metadata, hence how the ids are
 compared (the rule of :mod:`ndcg_sql.id_types`, the engine's type codes in :mod:`ndcg_sql.dialects`).
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from . import checking, id_types, identifiers
+from . import id_types, identifiers, validation
 from .context import Rendered, Resolved
 from .errors import InputError
 from .executors import StatementFailed, Warehouse
@@ -30,9 +30,9 @@ class Found:
     ranking: dict[str, id_types.ColumnType] | None
     judgments: dict[str, id_types.ColumnType] | None
 
-    def check(self, resolved: Resolved, columns: checking.Columns) -> bool:
-        """The columns the options name exist, as :mod:`ndcg_sql.checking` checks them on DuckDB
-        (:func:`~ndcg_sql.checking.require_columns`, :func:`~ndcg_sql.checking.segmented_judgments`),
+    def check(self, resolved: Resolved, columns: validation.Columns) -> bool:
+        """The columns the options name exist, as :mod:`ndcg_sql.validation` checks them on DuckDB
+        (:func:`~ndcg_sql.validation.require_columns`, :func:`~ndcg_sql.validation.segmented_judgments`),
         on the tables whose columns were read. True when the judgments carry the segment columns.
 
         Raises:
@@ -41,11 +41,11 @@ class Found:
         """
         if self.ranking is None:
             return False
-        checking.require_columns(self.ranking, self.judgments, columns, resolved.options.input_kind)
-        return checking.segmented_judgments(self.ranking, self.judgments, resolved.segments,
+        validation.require_columns(self.ranking, self.judgments, columns, resolved.options.input_kind)
+        return validation.segmented_judgments(self.ranking, self.judgments, resolved.segments,
                                             resolved.options.missing_queries)
 
-    def id_hints(self, executor: Warehouse, columns: checking.Columns, as_text: bool) -> tuple[dict | None, str | None]:
+    def id_hints(self, executor: Warehouse, columns: validation.Columns, as_text: bool) -> tuple[dict | None, str | None]:
         """With judgments, after :meth:`check`: how the ids of the ranking and the judgments are
         compared (:func:`ndcg_sql.id_types.forms`; :attr:`ndcg_sql.context.Seen.id_forms`),
         and the item ids' type as the SQL reads them ("number", "text"; None: not known).
@@ -64,7 +64,7 @@ class Found:
         return found.forms, found.item_type
 
 
-def _named(resolved: Rendered, columns: checking.Columns) -> list[str]:
+def _named(resolved: Rendered, columns: validation.Columns) -> list[str]:
     """Every column name the options give, as the user writes it."""
     names = [*columns.roles().values(), *resolved.segments]
     if columns.label_expression is not None:
@@ -72,9 +72,9 @@ def _named(resolved: Rendered, columns: checking.Columns) -> list[str]:
     return [name for name in names if isinstance(name, str) and name]
 
 
-def _ranking_columns(resolved: Rendered, columns: checking.Columns) -> list[str]:
+def _ranking_columns(resolved: Rendered, columns: validation.Columns) -> list[str]:
     """The ranking's columns the options name, each once."""
-    ranking, _ = checking.wanted_columns(columns, resolved.options.input_kind, resolved.options.judgments)
+    ranking, _ = validation.wanted_columns(columns, resolved.options.input_kind, resolved.options.judgments)
     return list(dict.fromkeys([name for _, name in ranking] + list(resolved.segments)))
 
 
@@ -88,7 +88,7 @@ def statement(resolved: Rendered, ranking_columns: list[str], fold: str | None =
             f"CROSS JOIN {resolved.context['judgments_relation']} AS j WHERE 1 = 0")
 
 
-def _table(executor: Warehouse, resolved: Rendered, columns: checking.Columns, given, judgments: bool) -> dict:
+def _table(executor: Warehouse, resolved: Rendered, columns: validation.Columns, given, judgments: bool) -> dict:
     """One table's columns (the ranking, or the judgments), all of them.
 
     Raises:
@@ -104,20 +104,20 @@ def _table(executor: Warehouse, resolved: Rendered, columns: checking.Columns, g
     return dict(zip(_written(executor, resolved, columns, names), types))
 
 
-def _written(executor: Warehouse, resolved: Rendered, columns: checking.Columns, names) -> list[str]:
+def _written(executor: Warehouse, resolved: Rendered, columns: validation.Columns, names) -> list[str]:
     target = executor.dialect
     return identifiers.as_written([str(name) for name in names], _named(resolved, columns), target.fold,
                                   target.columns_ignore_case)
 
 
-def before(executor: Warehouse, resolved: Rendered, columns: checking.Columns, given: tuple) -> Found:
+def before(executor: Warehouse, resolved: Rendered, columns: validation.Columns, given: tuple) -> Found:
     """The columns of the inputs, read before the metric's statement where that costs no round
     trip of its own: with judgments, the statement the id columns' types need (:func:`statement`);
     on Spark, the tables' schemas; else nothing (the metric's statement is the first sent).
 
     Args:
         resolved: the options and the templates' context of the run (its relations).
-        columns: a :class:`ndcg_sql.checking.Columns` of the user's column names.
+        columns: a :class:`ndcg_sql.validation.Columns` of the user's column names.
         given: the ranking and the judgments (None without) as the user named them.
 
     Raises:
@@ -137,7 +137,7 @@ def before(executor: Warehouse, resolved: Rendered, columns: checking.Columns, g
     return Found(dict(zip(ranking, types)), judgments)
 
 
-def refuse_missing(executor: Warehouse, resolved: Rendered, columns: checking.Columns, given: tuple) -> None:
+def refuse_missing(executor: Warehouse, resolved: Rendered, columns: validation.Columns, given: tuple) -> None:
     """After a statement failed: read each input table's columns (a statement reading no row each;
     on Spark, the schemas) and raise DuckDB's message when a column the options name is missing
     (:meth:`Found.check`), or the table cannot be read; return when nothing is missing.

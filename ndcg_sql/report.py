@@ -1,7 +1,9 @@
-"""Results as text: the options line, the query counts and the summary as an aligned table.
+"""Results as text: the options line, the query counts and the summary as an aligned table,
+and the command line's CSV and JSON.
 
-What ``print(result)`` and ``print(comparison)`` show, and what the command line prints
-(:mod:`ndcg_sql.output` adds CSV and JSON). Numbers are written in full precision (``repr``
+What ``print(result)`` and ``print(comparison)`` show, and what the command line prints: that
+table (numbers in full precision, or rounded by --digits), CSV or JSON (numbers in full
+precision; the whole list is null in JSON). Numbers are written in full precision (``repr``
 of a float round-trips exactly), or in the table rounded to ``digits`` significant digits.
 A comparison's table first names its runs A and B (:func:`run_names`).
 
@@ -13,12 +15,16 @@ absence of a number (None in Python, NULL in SQL and dbt, null in JSON), and tex
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .errors import OptionError
+
+if TYPE_CHECKING:  # results.py renders its text here: only its types are named
+    from .results import Comparison, Result
 
 #: Most significant digits a text table rounds its numbers to: 17 digits tell every double apart.
 MAX_DIGITS = 17
@@ -164,3 +170,37 @@ def comparison_text(options: dict, records: list[dict], segments, names: Sequenc
     columns = (*segments, *COMPARISON_COLUMNS)
     return runs_line(names) + options_line(options) + aligned(
         [columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in records])
+
+
+def print_table(result: Result, out, digits: int | None = None) -> None:
+    """The options, the query counts and the summary as an aligned table (k "all" for the whole
+    list; floats in full, or to ``digits`` significant digits)."""
+    out.write(result.to_text(digits))
+
+
+def print_comparison(comparison: Comparison, out, digits: int | None = None) -> None:
+    """A comparison's runs (which is A, which B), options line and rows as an aligned table."""
+    out.write(comparison.to_text(digits))
+
+
+def named_comparison_records(comparison: Comparison) -> list[dict]:
+    """A comparison's summary rows for CSV, each ending with the names of its runs, run_a and run_b."""
+    a, b = comparison.names
+    return [{**row, "run_a": a, "run_b": b} for row in comparison.summary_records()]
+
+
+def write_csv(records: list[dict], out) -> None:
+    """Rows as CSV with a header, numbers in full precision, k "all" for the whole list, other
+    missing values empty."""
+    if not records:
+        return
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(records[0].keys())
+    for record in records:
+        writer.writerow(cell(name, value) for name, value in record.items())
+
+
+def write_json(data: dict, out) -> None:
+    """One JSON object on a line (no NaN)."""
+    json.dump(data, out, allow_nan=False)
+    out.write("\n")

@@ -12,7 +12,7 @@ from typing import Callable
 import sqlglot
 from sqlglot import exp
 
-from . import activity, checking, dialects, identifiers, plan, validation
+from . import activity, dialects, identifiers, plan, validation
 from .connections import Leftovers, drop
 from .context import Rendered
 from .errors import InputError, OptionError
@@ -61,7 +61,7 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
         DuckDB runs for the per-query rows when it keeps none).
 
     Raises:
-        InputError: a check failed (the message as :func:`ndcg_sql.checking.validate` words it);
+        InputError: a check failed (the message as :func:`ndcg_sql.validation.validate` words it);
             on a warehouse, its statement failed (the engine's first line, its error as the cause).
         OptionError: on DuckDB, a bootstrap of more than ``max_bootstrap_draws`` draws (raised
             once the per-query rows are known, before the bootstrap starts).
@@ -144,7 +144,7 @@ def _counts(resolved: Rendered, checks: list[validation.Check] | None) -> list[t
     checks (when ``checks``) and of the queries' coverage (with judgments)."""
     counts = []
     if checks is not None:
-        counts.append((plan.INPUT_CHECKS, checking.counts_sql(resolved.context, checks), checking.count_columns(checks)))
+        counts.append((plan.INPUT_CHECKS, validation.counts_sql(resolved.context, checks), validation.count_columns(checks)))
     if resolved.options.judgments:
         counts.append((plan.QUERY_COVERAGE, plan.coverage_sql(resolved), list(plan.COVERAGE_COLUMNS)))
     return counts
@@ -171,7 +171,7 @@ def _one_statement(executor: Executor, computation: plan.Plan, resolved: Rendere
     counts and, when asked, the per-query rows (:func:`ndcg_sql.plan.one_statement`): (the per-query
     records or None, the summary records, the query counts). Only a failed check (or a statement
     failing: on a missing column, or on bad input such as a text that is no number) costs more
-    statements: ``diagnose``'s, then those of :func:`ndcg_sql.checking.validate`, which words the message."""
+    statements: ``diagnose``'s, then those of :func:`ndcg_sql.validation.validate`, which words the message."""
     key = getattr(executor, "con", None)
     values = "per-query values" if resolved.measures is None else "measures per query"
     statement, count_names, summary_names, per_query_names = plan.one_statement(computation, per_query)
@@ -185,7 +185,7 @@ def _one_statement(executor: Executor, computation: plan.Plan, resolved: Rendere
             if diagnose is not None:
                 diagnose()
             if checks is not None:
-                checking.validate(executor.fetch, resolved.context, checks, resolved.query_col)
+                validation.validate(executor.fetch, resolved.context, checks, resolved.query_col)
             raise InputError(
                 f"{executor.dialect.name} could not compute on {_tables(resolved, executor.dialect)} (columns "
                 f"{resolved.query_col!r}, {resolved.order_col!r}): {failed}" + (
@@ -206,7 +206,7 @@ def _one_statement(executor: Executor, computation: plan.Plan, resolved: Rendere
     counts = dict(zip(count_names, rows[0][:width])) if rows else None
     if checks is not None:
         # no row (with segments, nothing evaluated): the counts are fetched apart
-        checking.validate(executor.fetch, resolved.context, checks, resolved.query_col, counts=counts)
+        validation.validate(executor.fetch, resolved.context, checks, resolved.query_col, counts=counts)
     summary = _records(names[width:], [row[width:] for row in rows], resolved, executor.dialect)
     coverage = {"evaluated": plan.evaluated(summary, resolved)}
     if resolved.options.judgments:

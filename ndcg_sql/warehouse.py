@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 
-from . import checking, context, conventions, local, plan, probe, runner, validation
+from . import context, conventions, local, plan, probe, runner, validation
 from .errors import InputError
 from .executors import StatementFailed, Warehouse
 from .results import Result
@@ -23,7 +23,7 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
     target = executor.dialect
     relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
     first = context.render(resolved, *relations)
-    columns = checking.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
+    columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
     # after a failed statement: a missing table or column, in DuckDB's words
     refuse_missing = partial(probe.refuse_missing, executor, first, columns, (table, judgments))
     try:

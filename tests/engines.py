@@ -9,9 +9,10 @@
 - Spark SQL: pyspark in local mode.
 - BigQuery: the ``zetasql`` package's GoogleSQL reference engine (WebAssembly
   build of ZetaSQL, executes queries over in-memory tables).
-- Snowflake: ``fakesnow`` in its own virtualenv (it pins sqlglot), reached
-  through ``fakesnow_server.py`` over a pipe. Its Python is
-  NDCG_SQL_FAKESNOW_PYTHON, default ``.venv-snowflake/bin/python``.
+- Snowflake: ``fakesnow``'s server (``fakesnow.server()``, run by ``fakesnow_server.py`` in
+  fakesnow's own virtualenv, since it pins sqlglot) through the real ``snowflake.connector``, the
+  one dbt-snowflake uses too. fakesnow's Python is NDCG_SQL_FAKESNOW_PYTHON, default
+  ``.venv-snowflake/bin/python``.
 
 A missing engine is a test failure, never a skip. In the quick run (``-m "not engines"``,
 tests/conftest.py) starting one is an error: a test that does is not marked ``engines``. Each engine offers a DB-API
@@ -21,12 +22,14 @@ style connection (or a SparkSession) for :func:`ndcg_sql.evaluate`, and
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -384,52 +387,84 @@ def fakesnow_python() -> str:
     return os.environ.get("NDCG_SQL_FAKESNOW_PYTHON", str(ROOT / ".venv-snowflake" / "bin" / "python"))
 
 
-class _PipeCursor:
-    def __init__(self, engine):
-        self.engine = engine
-        self.description = None
-        self.rows = []
+@contextlib.contextmanager
+def fakesnow_server() -> Iterator[dict]:
+    """fakesnow's server, in fakesnow's environment (``fakesnow_server.py``) until the block ends;
+    yields the keyword arguments of ``snowflake.connector.connect`` that ``fakesnow.server()`` gives."""
+    python = fakesnow_python()
+    if not os.path.exists(python):
+        pytest.fail(
+            f"no fakesnow environment at {python}: python3 -m venv .venv-snowflake && "
+            ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it with uv)"
+        )
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [python, str(Path(__file__).parent / "fakesnow_server.py")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, encoding="utf-8",
+        )
+        try:
+            line = process.stdout.readline()
+            if not line:
+                process.wait(timeout=30)
+                log.seek(0)
+                pytest.fail(f"fakesnow's server did not start: {log.read()[-2000:]}")
+            yield json.loads(line)
+        finally:
+            process.stdin.close()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
-    def execute(self, sql):
-        answer = self.engine.send({"sql": sql})
-        # as snowflake.connector describes a column: (name, type_code, ..., scale, ...)
-        self.description = [(name, code, None, None, None, scale, None)
-                            for name, (code, scale) in zip(answer["names"], answer["types"])]
-        self.rows = [tuple(row) for row in answer["rows"]]
 
-    def fetchall(self):
-        return self.rows
+def without_utf8_collation(sql: str) -> str:
+    """The one change made to our SQL on fakesnow: it runs on DuckDB, which has no Snowflake 'utf8'
+    collation, so ``COLLATE(x, 'utf8')`` (Snowflake's byte order) becomes ``x``, whose order in
+    DuckDB already is byte order. The Snowflake SQL itself is reviewed in tests/golden/snowflake/."""
+    if "COLLATE" not in sql.upper():
+        return sql
+    tree = sqlglot.parse_one(sql, read="snowflake")
+    for node in list(tree.find_all(exp.Collate)):
+        if isinstance(node.expression, exp.Literal) and node.expression.this.lower() == "utf8":
+            node.replace(node.this)
+    return tree.sql(dialect="snowflake")
 
-    def close(self):
-        pass
+
+class _FakesnowCursor:
+    """A ``snowflake.connector`` cursor whose statements drop the 'utf8' collation first."""
+
+    def __init__(self, cursor):
+        self._cursor = cursor
+
+    def execute(self, sql, *args, **kwargs):
+        self._cursor.execute(without_utf8_collation(sql), *args, **kwargs)
+        return self
+
+    def __getattr__(self, name):
+        return getattr(self._cursor, name)
 
 
 class Snowflake:
     dialect = "snowflake"
 
     def __init__(self):
-        starting("Snowflake")
-        python = fakesnow_python()
-        if not os.path.exists(python):
-            pytest.fail(
-                f"no fakesnow environment at {python}: python3 -m venv .venv-snowflake && "
-                ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it with uv)"
-            )
-        self.process = subprocess.Popen(
-            [python, str(Path(__file__).parent / "fakesnow_server.py")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
-        )
+        import snowflake.connector
 
-    def send(self, message: dict) -> dict:
-        self.process.stdin.write(json.dumps(message) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError("fakesnow server ended")
-        answer = json.loads(line)
-        if "error" in answer:
-            raise RuntimeError(f"fakesnow: {answer['error']}")
-        return answer
+        starting("Snowflake")
+        self.server = contextlib.ExitStack()
+        arguments = self.server.enter_context(fakesnow_server())
+        try:
+            self.con = snowflake.connector.connect(**arguments, database="NDCG", schema="PUBLIC")
+            for statement in ("CREATE DATABASE IF NOT EXISTS NDCG", "CREATE SCHEMA IF NOT EXISTS NDCG.PUBLIC",
+                              "USE SCHEMA NDCG.PUBLIC"):
+                self.con.cursor().execute(statement)
+        except BaseException:
+            self.server.close()
+            raise
+
+    def send(self, sql: str) -> None:
+        self.con.cursor().execute(sql)
 
     def load(self, table: exp.Table, columns, rows):
         for part in ("catalog", "db"):
@@ -438,26 +473,25 @@ class Snowflake:
                 target = exp.Table(db=table.args["catalog"].copy()) if part == "catalog" else exp.Table(
                     db=table.args["db"].copy(), catalog=table.args["catalog"].copy() if table.args.get("catalog") else None
                 )
-                self.send({"sql": exp.Create(this=target, kind=kind, exists=True).sql("snowflake")})
-        self.send({"sql": exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql("snowflake")})
+                self.send(exp.Create(this=target, kind=kind, exists=True).sql("snowflake"))
+        self.send(exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql("snowflake"))
         for statement in create_statements("snowflake", table, columns, rows):
-            self.send({"sql": statement})
+            self.send(statement)
 
     def connection(self):
-        engine = self
+        con = self.con
 
         class Connection:
             def cursor(self):
-                return _PipeCursor(engine)
+                return _FakesnowCursor(con.cursor())
 
         return Connection()
 
     def close(self):
         try:
-            self.process.stdin.close()
-            self.process.wait(timeout=30)
-        except Exception:
-            self.process.kill()
+            self.con.close()
+        finally:
+            self.server.close()
 
 
 ENGINES = {"postgres": Postgres, "redshift": Redshift, "spark": Spark, "bigquery": BigQuery, "snowflake": Snowflake}

@@ -25,7 +25,7 @@ from scipy import stats
 import ndcg_sql
 import reference
 from conftest import EXAMPLES, ROOT, load_script
-from ndcg_sql import activity, progress
+from ndcg_sql import activity
 from ndcg_sql.plot import ticks
 from test_cli import run_cli
 
@@ -176,7 +176,7 @@ def test_every_long_step_is_named():
 
 def test_the_bar_names_the_step_and_says_when_duckdb_has_no_estimate(capsys):
     con = duckdb.connect()
-    with progress.reported(con, delay=0.0, only_on_terminal=False, interval=0.05):
+    with activity.reported(con, delay=0.0, only_on_terminal=False, interval=0.05):
         with activity.doing(con, "a long count"):
             con.execute("SELECT COUNT(DISTINCT (i * 7919) % 1000003) FROM range(30000000) AS t(i)").fetchall()
     err = capsys.readouterr().err

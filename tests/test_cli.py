@@ -151,10 +151,10 @@ def test_main_returns_zero(capsys):
 
 
 def test_progress_goes_to_stderr_not_stdout(capsys):
-    from ndcg_sql import progress
+    from ndcg_sql import activity
 
     con = duckdb.connect()
-    with progress.reported(con, delay=0.0, only_on_terminal=False):
+    with activity.reported(con, delay=0.0, only_on_terminal=False):
         con.execute("SELECT COUNT(DISTINCT (i * 7919) % 1000003) FROM range(60000000) AS t(i)").fetchall()
     captured = capsys.readouterr()
     assert captured.out == ""

@@ -6,7 +6,7 @@ import pytest
 import ndcg_sql
 from ndcg_sql.cli import main
 from ndcg_sql.executors import DEFAULT_MEMORY_LIMIT, connect
-from ndcg_sql.options import OptionError
+from ndcg_sql.errors import OptionError
 
 
 def limit_bytes(con) -> int:

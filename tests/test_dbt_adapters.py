@@ -5,7 +5,8 @@
   in the background when this module starts: Spark takes minutes to schedule the many small
   stages of the project, and the other builds here run meanwhile.
 - dbt-snowflake (target `fakesnow`): `dbt build` against fakesnow's HTTP server
-  (`python -m fakesnow -s --port P`, in .venv-snowflake since fakesnow pins its own sqlglot), also
+  (`fakesnow.server()` in .venv-snowflake since fakesnow pins its own sqlglot: tests/engines.py's
+  `fakesnow_server`, the one the warehouse tests reach through snowflake.connector too), also
   in a process of its own (a connector that retries without end cannot hang the tests).
   Two project adjustments: trec_eval's float32 model is disabled on Snowflake (no 4-byte float),
   and the project's dispatch override macros/fakesnow_byte_order.sql drops Snowflake's 'utf8'
@@ -40,7 +41,7 @@ pytest.importorskip("dbt.adapters.snowflake", reason="install '.[test]'")
 import sqlglot
 from sqlglot.errors import ErrorLevel
 
-from engines import SPARK_JVM_OPTIONS, fakesnow_python
+from engines import SPARK_JVM_OPTIONS, fakesnow_server
 from test_dbt import (
     DAILY_NODES,
     NODES,
@@ -159,66 +160,27 @@ def spark_outcome(spark_build) -> dict:
 # ---------------------------------------------------------------- dbt-snowflake on fakesnow's server
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def fakesnow_port(tmp_path_factory):
-    """fakesnow's HTTP server (`python -m fakesnow -s --port P`) in its own environment."""
-    python = fakesnow_python()
-    if not os.path.exists(python):
-        pytest.fail(f"no fakesnow environment at {python}: python3 -m venv .venv-snowflake && "
-                    ".venv-snowflake/bin/pip install '.[fakesnow]' (README's test command does it with uv)")
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("fakesnow") / "server.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen([python, "-m", "fakesnow", "-s", "--port", str(port)],
-                                   stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"fakesnow's server ended: {log_path.read_text()[-2000:]}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"fakesnow's server did not listen on port {port}: {log_path.read_text()[-2000:]}")
-                time.sleep(0.2)
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-@pytest.fixture(scope="module")
-def fakesnow_project(tmp_path_factory, fakesnow_port):
-    """The integration project built with dbt-snowflake on fakesnow; yields (project, read, outcome)."""
+def fakesnow_project(tmp_path_factory):
+    """The integration project built with dbt-snowflake on fakesnow's server (tests/engines.py's
+    :func:`fakesnow_server`, as the warehouse tests use it); yields (project, read, outcome)."""
     import snowflake.connector
 
     project = copy_project(tmp_path_factory)
-    outcome = Build("fakesnow", project, FAKESNOW_MINUTES, NDCG_SQL_DBT_SNOWFLAKE_PORT=str(fakesnow_port)).result()
-    con = snowflake.connector.connect(account="fakesnow", user="fake", password="fake", host="127.0.0.1",
-                                      port=fakesnow_port, protocol="http", database="NDCG_SQL", schema="NDCG_SQL_IT")
+    with fakesnow_server() as arguments:
+        outcome = Build("fakesnow", project, FAKESNOW_MINUTES, NDCG_SQL_DBT_SNOWFLAKE_PORT=str(arguments["port"])).result()
+        con = snowflake.connector.connect(**arguments, database="NDCG_SQL", schema="NDCG_SQL_IT")
 
-    def read(name):
-        cursor = con.cursor()
-        cursor.execute(f"SELECT * FROM ndcg_sql.ndcg_sql_it.{name}")
-        names = [d[0].lower() for d in cursor.description]
-        return [dict(zip(names, map(plain, row))) for row in cursor.fetchall()]
+        def read(name):
+            cursor = con.cursor()
+            cursor.execute(f"SELECT * FROM ndcg_sql.ndcg_sql_it.{name}")
+            names = [d[0].lower() for d in cursor.description]
+            return [dict(zip(names, map(plain, row))) for row in cursor.fetchall()]
 
-    try:
-        yield project, read, outcome
-    finally:
-        con.close()
+        try:
+            yield project, read, outcome
+        finally:
+            con.close()
 
 
 def test_fakesnow_build_passes(fakesnow_project):

@@ -22,8 +22,8 @@ from dbt_standin import CompilerError
 from ndcg_sql import dialects, templates
 from ndcg_sql.context import render, resolve
 from ndcg_sql.identifiers import quote
-from ndcg_sql.options import Options
-from ndcg_sql.request import Request
+from ndcg_sql.parameters import Options
+from ndcg_sql.parameters import Request
 from tools import dbt_docs, dbt_gen
 
 MACROS = ROOT / "dbt_macros" / "macros"

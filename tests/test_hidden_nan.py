@@ -13,8 +13,8 @@ import duckdb
 import pytest
 
 import ndcg_sql
-from ndcg_sql import InputError, checking, validation
-from ndcg_sql.options import Options
+from ndcg_sql import InputError, validation
+from ndcg_sql.parameters import Options
 
 ROWS = {
     "query_id": ["q1", "q1", "q2", "q2", "q3", "q3"],
@@ -113,14 +113,14 @@ def test_the_cli_refuses_a_hidden_nan(tmp_path, capsys):
 def test_when_the_first_pass_finds_a_problem_the_count_must_too():
     """The rule itself: the first pass saw a problem, every check counts 0: refused, not computed on."""
     checks = validation.checks_for(Options(gain="linear"), {"query": "q", "item": "i", "order": "s", "label": "l"})
-    zeros = {name.lower(): 0 for name in checking.count_columns(checks)} | {"run_rows_count": 6}
+    zeros = {name.lower(): 0 for name in validation.count_columns(checks)} | {"run_rows_count": 6}
 
     def fetch(sql):
         raise AssertionError("no statement is needed when no check fails")
 
-    checking.validate(fetch, {}, checks, "q", counts=dict(zeros))  # nothing found, nothing expected
+    validation.validate(fetch, {}, checks, "q", counts=dict(zeros))  # nothing found, nothing expected
     with pytest.raises(InputError, match="the input checks disagree"):
-        checking.validate(fetch, {}, checks, "q", counts=dict(zeros), must_find=True)
+        validation.validate(fetch, {}, checks, "q", counts=dict(zeros), must_find=True)
 
 
 def test_a_file_without_nan_gives_the_hand_worked_ndcg(tmp_path):

@@ -1,11 +1,14 @@
-"""The package's structure holds: layers import only downward (docs/architecture.md is the map),
-no import cycle, small modules; the command line is built from the option table."""
+"""The package's structure holds: the import-linter contracts of pyproject.toml (layers that import
+only downward, no import cycle), each module has a line in docs/architecture.md saying what it holds,
+grouped by the contract's layers; the command line is built from the option table."""
 
 from __future__ import annotations
 
 import re
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -13,38 +16,46 @@ from conftest import ROOT
 from ndcg_sql import cli, parameters
 
 
-def layers() -> dict[str, int]:
-    """Module -> its layer's place in the table of docs/architecture.md (0 = lowest)."""
+def contract_layers() -> list[set[str]]:
+    """The modules of each layer of pyproject.toml's layers contract, lowest layer first."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (contract,) = [c for c in config["contracts"] if c["type"] == "layers"]
+    return [set(re.split(r"\s*[:|]\s*", layer.strip())) for layer in reversed(contract["layers"])]
+
+
+def documented_layers() -> list[tuple[str, dict[str, str]]]:
+    """The table of docs/architecture.md's "Layers", lowest first: (layer, {module: what it holds})."""
     text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    table = text[text.index("## Layers"):].split("\n## ")[0]
-    rows = [line for line in table.splitlines() if line.startswith("| ") and "`" in line]
-    return {module: place for place, row in enumerate(rows) for module in re.findall(r"`(\w+)\.py`", row)}
+    table = text[text.index("\n## Layers\n"):].split("\n## ")[1]
+    layers: list[tuple[str, dict[str, str]]] = []
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        found = re.fullmatch(r"`(\w+)\.py`", cells[1]) if line.startswith("|") and len(cells) == 3 else None
+        if found:
+            if cells[0]:
+                layers.append((cells[0], {}))
+            layers[-1][1][found[1]] = cells[2]
+    return layers
 
 
-def imports() -> dict[str, set[str]]:
-    done = subprocess.run([sys.executable, str(ROOT / "docs" / "layers.py")], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr  # no cycle
-    graph = {}
-    for line in done.stdout.splitlines():
-        module, _, uses = line.partition("<-")
-        graph[module.strip()] = set() if "nothing" in uses else {u.strip() for u in uses.split(",")}
-    return graph
+def test_the_import_contracts_hold():
+    """lint-imports checks pyproject.toml's contracts: no module imports from a higher layer, every
+    module is in a layer (exhaustive), no import cycle."""
+    lint = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "0 broken" in done.stdout
 
 
-def test_layers_import_only_downward():
-    place = layers()
-    graph = imports()
-    assert set(graph) - {"__init__"} == set(place), "every module is in the table of docs/architecture.md"
-    upward = [(module, used) for module, uses in graph.items() if module in place
-              for used in uses if place[used] > place[module]]
-    assert not upward, upward
-
-
-def test_modules_are_small():
-    """A guard against a module that holds everything, not a style target: modules are grouped by
-    what changes together (a split only to meet a line count makes near-synonym modules)."""
-    sizes = {path.name: len(path.read_text().splitlines()) for path in (ROOT / "ndcg_sql").glob("*.py")}
-    assert max(sizes.values()) <= 400, sizes
+def test_every_module_says_what_it_holds_in_its_layer():
+    """docs/architecture.md's table has one line for each module of the package, saying what it
+    holds, in the layers of the contract and in their order (the review of what goes together)."""
+    documented = documented_layers()
+    modules = {path.stem for path in (ROOT / "ndcg_sql").glob("*.py")} - {"__init__"}
+    listed = [module for _, held in documented for module in held]
+    assert sorted(listed) == sorted(modules), "one row per module of ndcg_sql/"
+    assert all(what for _, held in documented for what in held.values()), "each row says what its module holds"
+    assert [set(held) for _, held in documented] == contract_layers(), "the table's layers are the contract's"
 
 
 @pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "sql"])

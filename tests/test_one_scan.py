@@ -16,7 +16,7 @@ import sqlglot
 
 import ndcg_sql
 from benchmarks.counting import CountedConnection, table_references
-from ndcg_sql import checking, dialects, plan, runner, templates, validation
+from ndcg_sql import dialects, plan, runner, templates, validation
 from ndcg_sql.api import sql_plan
 from ndcg_sql.sql_text import transpile
 from test_portable_sql import lint
@@ -205,12 +205,12 @@ def test_the_warehouse_statement_is_portable_and_names_each_table_once(dialect, 
     resolved, target = sql_plan("db.sch.runs", dialect=dialect, **options)
     resolved = plan.reading_input_once(resolved)
     names = {"query_col": "query_id", "item_col": "item_id", "label_col": "label", "row_col": options.get("row_col")}
-    columns = checking.Columns.of(names, resolved.order_col, resolved.options.judgments, resolved.label)
+    columns = validation.Columns.of(names, resolved.order_col, resolved.options.judgments, resolved.label)
     checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
                                    label_expression=resolved.label is not None)
     statement, count_names, _, _ = runner.warehouse_statement(resolved, checks)
     metric = "per_query.sql.j2" if resolved.measures is None else "measure_rows.sql.j2"
-    pieces = [templates.render(metric, **resolved.context), checking.counts_sql(resolved.context, checks),
+    pieces = [templates.render(metric, **resolved.context), validation.counts_sql(resolved.context, checks),
               templates.render("item_probe.sql.j2", **resolved.context)]
     if resolved.options.judgments:
         pieces.append(plan.coverage_sql(resolved))

@@ -23,7 +23,7 @@ from sqlglot.dialects.duckdb import DuckDB
 import ndcg_sql
 from ndcg_sql import dialects, plan, sql_text, templates, validation
 from ndcg_sql.api import sql_plan
-from ndcg_sql.checking import Columns
+from ndcg_sql.validation import Columns
 from sql_cases import STATEMENTS, all_combinations
 
 

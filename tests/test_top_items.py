@@ -13,7 +13,7 @@ import ndcg_sql
 import reference
 from ndcg_sql import templates
 from ndcg_sql.context import Seen, render, resolve
-from ndcg_sql.request import Request
+from ndcg_sql.parameters import Request
 
 #: The loaded hypothesis profile (tests/conftest.py).
 SETTINGS = settings()

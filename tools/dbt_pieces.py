@@ -31,7 +31,7 @@ import sqlglot
 from sqlglot.dialects.dialect import Dialect
 
 from ndcg_sql import conventions, dialects, identifiers, measures, parameters, validation
-from ndcg_sql.options import Options
+from ndcg_sql.parameters import Options
 from tools import dbt_docs
 
 #: Casts the generator makes engine-neutral: ``AS <type>`` of a DuckDB type name.
