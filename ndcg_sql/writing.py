@@ -9,7 +9,7 @@ it was and removes the temporary file. An existing output that is not an input i
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Mapping
@@ -116,11 +116,18 @@ def atomic(path, binary: bool = False):
     target = os.path.realpath(path)
     try:
         permissions = os.stat(target).st_mode & 0o7777 if os.path.isfile(target) else _new_file_mode()
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{Path(target).name}.", suffix=".tmp",
-                                                 dir=os.path.dirname(target))
     except OSError as error:
         raise _failed(path, error) from error
+    # named before it exists (as tempfile.mkstemp names it, but outside it): a Ctrl-C or SIGTERM
+    # arriving as the file is created still finds its name in the cleanup below
+    named = os.path.join(os.path.dirname(target), f".{Path(target).name}.{secrets.token_hex(6)}.tmp")
+    temporary = named
     try:
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            temporary = None  # another's file: never removed
+            raise
         with os.fdopen(descriptor, mode, encoding=encoding, newline=newline) as handle:
             yield handle
             handle.flush()
@@ -128,9 +135,9 @@ def atomic(path, binary: bool = False):
         os.chmod(temporary, permissions)
         os.replace(temporary, target)
     except OSError as error:
-        if error.filename not in (None, temporary):
+        if error.filename not in (None, named):
             raise
         raise _failed(path, error) from error
     finally:
-        if os.path.lexists(temporary):
+        if temporary is not None and os.path.lexists(temporary):
             os.unlink(temporary)

@@ -18,7 +18,7 @@ import pytest
 import dbt_standin
 import ndcg_sql
 from conftest import ROOT
-from ndcg_sql import cli
+from ndcg_sql import cli, writing
 from ndcg_sql.plot import plot
 
 #: Two queries; by score q1's labels are 2, 0, 1 and q2's 1, 0.
@@ -186,7 +186,7 @@ def test_per_query_to_dev_stdout_writes_into_the_pipe(files):
 #: ndcg-sql with evaluate replaced by Python work that says "ready" on stdout, then runs until Ctrl-C.
 UNTIL_INTERRUPTED = """
 import sys, time
-from ndcg_sql import cli
+from ndcg_sql import cli, writing
 
 def slow(*args, **kwargs):
     print("ready", flush=True)
@@ -217,7 +217,7 @@ def test_ctrl_c_is_one_line_and_exit_status_130(tmp_path):
 #: statement down aborted the process about every other time (SIGABRT, "terminate called ...").
 SIGNAL_AS_THE_OUTPUT_OPENS = """
 import glob, os, signal, sys, threading, time
-from ndcg_sql import cli
+from ndcg_sql import cli, writing
 
 SENT = getattr(signal, sys.argv[1])
 
@@ -362,3 +362,18 @@ def test_linear_gains_adding_up_to_infinity_are_refused(tmp_path, capsys):
     found = con.sql(macros.test_ndcg_valid_input('"runs"', gain="linear")).fetchall()
     assert [(column, query) for column, _, query in found] == [("label", "big")]
     assert "add up past 2^1023" in found[0][1]
+
+
+def test_an_interruption_as_the_temporary_file_is_created_leaves_nothing(tmp_path, monkeypatch):
+    # Ctrl-C landing right after the temporary file exists, before its descriptor is returned
+    real_open = os.open
+
+    def open_then_interrupted(name, flags, mode=0o777, **kwargs):
+        real_open(name, flags, mode, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "open", open_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        with writing.atomic(tmp_path / "out.csv") as handle:
+            handle.write("never")
+    assert os.listdir(tmp_path) == []
