@@ -166,7 +166,8 @@ def item_type(executor: Warehouse, columns: validation.Columns, tables: Tables) 
     Raises:
         StatementFailed: the statement failed (a missing column or table: :func:`refuse_missing`).
     """
-    _, rows = executor.fetch(item_statement(tables, columns.item, executor.dialect.fold))
+    statement = item_statement(tables, columns.item, executor.dialect.fold)
+    _, rows = executor.fetch(statement)
     return "text" if rows and isinstance(rows[0][0], str) else "number"
 
 

@@ -25,6 +25,8 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
     tables = probe.Tables(table_name(table, target.name),
                           table_name(judgments, target.name) if judgments is not None else None, (table, judgments))
     columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
+    counted = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                    label_expression=resolved.label is not None) if checks == "all" else None
     # after a failed statement: a missing table or column, in DuckDB's words
     refuse_missing = partial(probe.refuse_missing, executor, resolved, columns, tables)
     try:
@@ -37,8 +39,6 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
             item_type = probe.item_type(executor, columns, tables)
         seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
         rendered = plan.reading_input_once(context.render(resolved, tables.ranking, tables.judgments, seen))
-        counted = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                        label_expression=resolved.label is not None) if checks == "all" else None
         return runner.run(executor, rendered, per_query=per_query, checks=counted, diagnose=refuse_missing)
     except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
         refuse_missing()
