@@ -100,17 +100,16 @@ def statement(tables: Tables, ranking_columns: list[str], fold: str | None = Non
     return f"SELECT {named}, j.* FROM {tables.ranking} AS r CROSS JOIN {tables.judgments} AS j WHERE 1 = 0"
 
 
-def _table(executor: Warehouse, resolved: Resolved, columns: validation.Columns, tables: Tables, judgments: bool) -> dict:
+def _table(executor: Warehouse, resolved: Resolved, columns: validation.Columns, relation: str, given,
+           judgments: bool) -> dict:
     """One table's columns (the ranking, or the judgments), all of them.
 
     Raises:
         InputError: the engine cannot read the table, named as the user gave it.
     """
-    relation = tables.judgments if judgments else tables.ranking
     try:
         names, types = executor.table_columns(relation)
     except StatementFailed as failed:
-        given = tables.given[1 if judgments else 0]
         shown = given if isinstance(given, str) else list(given)
         raise InputError(f"the {'judgments' if judgments else 'ranking'} {shown!r} is not a table or view "
                          f"{executor.dialect.name} can read: {failed}") from failed.__cause__
@@ -138,11 +137,9 @@ def before(executor: Warehouse, resolved: Resolved, columns: validation.Columns,
         StatementFailed: the probe's statement failed (a missing column or table:
             :func:`refuse_missing` tells which).
     """
-    judged = resolved.options.judgments
     if executor.reads_schemas:
-        return Found(_table(executor, resolved, columns, tables, False),
-                     _table(executor, resolved, columns, tables, True) if judged else None)
-    if not judged:
+        return _found(executor, resolved, columns, tables)
+    if tables.judgments is None:
         return Found(None, None)
     ranking = _ranking_columns(resolved, columns)
     names, types = executor.column_types(statement(tables, ranking, executor.dialect.fold))
@@ -179,6 +176,12 @@ def refuse_missing(executor: Warehouse, resolved: Resolved, columns: validation.
     Raises:
         InputError: as :meth:`Found.check`, or a table the engine cannot read (named as given).
     """
-    judged = resolved.options.judgments
-    Found(_table(executor, resolved, columns, tables, False),
-          _table(executor, resolved, columns, tables, True) if judged else None).check(resolved, columns)
+    _found(executor, resolved, columns, tables).check(resolved, columns)
+
+
+def _found(executor: Warehouse, resolved: Resolved, columns: validation.Columns, tables: Tables) -> Found:
+    """Each table's columns, all of them (:func:`_table`)."""
+    ranking, judgments = tables.given
+    return Found(_table(executor, resolved, columns, tables.ranking, ranking, False),
+                 None if tables.judgments is None else
+                 _table(executor, resolved, columns, tables.judgments, judgments, True))
