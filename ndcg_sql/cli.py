@@ -33,7 +33,7 @@ from .compare import compare
 from .connections import close, terminated_as_exit
 from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
-from .files import file_format
+from .sql_text import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
 from .parameters import PARAMETERS, STATEMENTS
 from .plot import plot

@@ -101,7 +101,9 @@ def plain(value):
 class Resolved:
     """What the options resolve to, before any data is read (:func:`resolve`): the conventions
     (:class:`Options`), the measures, the segment columns, the summary's shape, the ordering
-    column, and what the context's macros take (``decided``, read by :func:`render`)."""
+    column, whether the item ids' type changes the SQL (an item-id tie-break where the engine's
+    byte order of text differs: the data tells the type before :func:`render`), and what the
+    context's macros take (``decided``, read by :func:`render`)."""
 
     options: Options
     measures: tuple[Measure, ...] | None
@@ -116,6 +118,7 @@ class Resolved:
     decided: Mapping = field(repr=False, compare=False)
     label: labels.LabelExpression | None = None
     weight_col: str | None = None
+    item_type_matters: bool = False
 
     def report(self) -> dict:
         """The options as reported with every result."""
@@ -216,6 +219,7 @@ def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: 
         decided=decided,
         label=label,
         weight_col=options.get("weight_col"),
+        item_type_matters=decided["item_type_matters"],
     )
 
 

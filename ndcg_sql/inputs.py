@@ -19,9 +19,8 @@ import duckdb
 
 from .connections import connect, drop as drop_objects, interruptible
 from .errors import InputError, OptionError
-from .files import file_format
 from .identifiers import quote
-from .sql_text import file_relation
+from .sql_text import file_format, file_relation
 
 #: Column names given to TREC files.
 TREC_RUN_COLUMNS = ("query_id", "item_id", "rank", "score")

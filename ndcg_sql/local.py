@@ -75,6 +75,7 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
         columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
         validation.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
+        checks = validation.checks_for(resolved.options, columns.roles(), label_expression=resolved.label is not None)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
         as_text = conventions.ids_as_text(resolved.convention)
         id_forms = id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms
@@ -87,7 +88,6 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                                                  resolved.options.missing_queries)
         seen = context.Seen(segmented_judgments=segmented, id_forms=id_forms)
         executor = DuckDB(con)
-        checks = validation.checks_for(resolved.options, columns.roles(), label_expression=resolved.label is not None)
         trusted = settings.checks == "trusted"
         with activity.doing(con, "reading the lists' lengths and labels" if trusted else "checking the input"):
             profile = validation.profile_input(executor.fetch, context.render(resolved, *relations, seen).context,

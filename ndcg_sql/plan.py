@@ -28,7 +28,6 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.optimizer.eliminate_ctes import eliminate_ctes
 
 from . import context, dialects, templates
 from .context import Rendered
@@ -167,17 +166,6 @@ def reading_input_once(resolved: Rendered) -> Rendered:
     keep the tables named where each CTE reads them (DuckDB would otherwise keep every
     row of a CTE read twice in memory)."""
     return dataclasses.replace(resolved, context={**resolved.context, "read_input_once": True})
-
-
-def item_probe(resolved: Rendered) -> exp.Expr:
-    """One item id of the ranking (sql/item_probe.sql.j2), with only the CTEs it reads: the
-    judgments are not named."""
-    tree = sqlglot.parse_one(templates.render("item_probe.sql.j2", **resolved.context), read="duckdb")
-    while True:  # a CTE that only a dropped one read is dropped next time round
-        before = tree.sql()
-        tree = eliminate_ctes(tree)
-        if tree.sql() == before:
-            return tree
 
 
 def coverage_sql(resolved: Rendered) -> str:

@@ -7,18 +7,31 @@ Before the metric's statement (:func:`before`), where it costs no round trip of 
 judgments, one statement naming both tables (the ranking's named columns, then every column of
 the judgments, ``WHERE 1 = 0``), which the id columns' types need anyway; on Spark, the tables'
 schemas (no statement: pyspark logs the whole plan of a statement whose analysis fails). After
-a statement failed (:func:`refuse_missing`): each table's columns, for the message.
+a statement failed (:func:`refuse_missing`): each table's columns, for the message. When the
+SQL differs by the item ids' type and nothing else told it (:func:`item_type`): one item id.
+Each reads the tables by name (:class:`Tables`) and the resolved options: the templates' context
+is rendered once, after, with what these show (:class:`ndcg_sql.context.Seen`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from typing import NamedTuple
 
 from . import id_types, identifiers, validation
-from .context import Rendered, Resolved
+from .context import Resolved
 from .errors import InputError
 from .executors import StatementFailed, Warehouse
+
+
+class Tables(NamedTuple):
+    """The input tables: as the DuckDB source quotes them (:func:`ndcg_sql.sql_text.table_name`;
+    the judgments None without), and as the user named them (for messages)."""
+
+    ranking: str
+    judgments: str | None
+    given: tuple
 
 
 @dataclass(frozen=True)
@@ -64,7 +77,7 @@ class Found:
         return found.forms, found.item_type
 
 
-def _named(resolved: Rendered, columns: validation.Columns) -> list[str]:
+def _named(resolved: Resolved, columns: validation.Columns) -> list[str]:
     """Every column name the options give, as the user writes it."""
     names = [*columns.roles().values(), *resolved.segments]
     if columns.label_expression is not None:
@@ -72,29 +85,28 @@ def _named(resolved: Rendered, columns: validation.Columns) -> list[str]:
     return [name for name in names if isinstance(name, str) and name]
 
 
-def _ranking_columns(resolved: Rendered, columns: validation.Columns) -> list[str]:
+def _ranking_columns(resolved: Resolved, columns: validation.Columns) -> list[str]:
     """The ranking's columns the options name, each once."""
     ranking, _ = validation.wanted_columns(columns, resolved.options.input_kind, resolved.options.judgments)
     return list(dict.fromkeys([name for _, name in ranking] + list(resolved.segments)))
 
 
-def statement(resolved: Rendered, ranking_columns: list[str], fold: str | None = None) -> str:
+def statement(tables: Tables, ranking_columns: list[str], fold: str | None = None) -> str:
     """The probe (DuckDB source): the ranking's named columns (under names of ours; ``fold``: the
     engine's case rule), then every column of the judgments, of the two tables joined under a
     condition that is false, so no row is read."""
     named = ", ".join(f"r.{identifiers.quote(name, 'duckdb', fold)} AS ndcg_sql_ranking_{number}"
                       for number, name in enumerate(ranking_columns, 1))
-    return (f"SELECT {named}, j.* FROM {resolved.context['run_relation']} AS r "
-            f"CROSS JOIN {resolved.context['judgments_relation']} AS j WHERE 1 = 0")
+    return f"SELECT {named}, j.* FROM {tables.ranking} AS r CROSS JOIN {tables.judgments} AS j WHERE 1 = 0"
 
 
-def _table(executor: Warehouse, resolved: Rendered, columns: validation.Columns, given, judgments: bool) -> dict:
+def _table(executor: Warehouse, resolved: Resolved, columns: validation.Columns, relation: str, given,
+           judgments: bool) -> dict:
     """One table's columns (the ranking, or the judgments), all of them.
 
     Raises:
         InputError: the engine cannot read the table, named as the user gave it.
     """
-    relation = resolved.context["judgments_relation" if judgments else "run_relation"]
     try:
         names, types = executor.table_columns(relation)
     except StatementFailed as failed:
@@ -104,40 +116,59 @@ def _table(executor: Warehouse, resolved: Rendered, columns: validation.Columns,
     return dict(zip(_written(executor, resolved, columns, names), types))
 
 
-def _written(executor: Warehouse, resolved: Rendered, columns: validation.Columns, names) -> list[str]:
+def _written(executor: Warehouse, resolved: Resolved, columns: validation.Columns, names) -> list[str]:
     target = executor.dialect
     return identifiers.as_written([str(name) for name in names], _named(resolved, columns), target.fold,
                                   target.columns_ignore_case)
 
 
-def before(executor: Warehouse, resolved: Rendered, columns: validation.Columns, given: tuple) -> Found:
+def before(executor: Warehouse, resolved: Resolved, columns: validation.Columns, tables: Tables) -> Found:
     """The columns of the inputs, read before the metric's statement where that costs no round
     trip of its own: with judgments, the statement the id columns' types need (:func:`statement`);
     on Spark, the tables' schemas; else nothing (the metric's statement is the first sent).
 
     Args:
-        resolved: the options and the templates' context of the run (its relations).
+        resolved: the options of the run (:func:`ndcg_sql.context.resolve`).
         columns: a :class:`ndcg_sql.validation.Columns` of the user's column names.
-        given: the ranking and the judgments (None without) as the user named them.
+        tables: the ranking and the judgments (:class:`Tables`).
 
     Raises:
         InputError: the engine cannot read a table (named as given).
         StatementFailed: the probe's statement failed (a missing column or table:
             :func:`refuse_missing` tells which).
     """
-    judged = resolved.options.judgments
     if executor.reads_schemas:
-        return Found(_table(executor, resolved, columns, given[0], False),
-                     _table(executor, resolved, columns, given[1], True) if judged else None)
-    if not judged:
+        return _found(executor, resolved, columns, tables)
+    if tables.judgments is None:
         return Found(None, None)
     ranking = _ranking_columns(resolved, columns)
-    names, types = executor.column_types(statement(resolved, ranking, executor.dialect.fold))
+    names, types = executor.column_types(statement(tables, ranking, executor.dialect.fold))
     judgments = dict(zip(_written(executor, resolved, columns, names[len(ranking):]), types[len(ranking):]))
     return Found(dict(zip(ranking, types)), judgments)
 
 
-def refuse_missing(executor: Warehouse, resolved: Rendered, columns: validation.Columns, given: tuple) -> None:
+def item_statement(tables: Tables, item_col: str, fold: str | None = None) -> str:
+    """The item probe (DuckDB source): one item id of the ranking, as stored (``fold``: the
+    engine's case rule)."""
+    item = identifiers.quote(item_col, "duckdb", fold)
+    return f"SELECT {item} FROM {tables.ranking} WHERE {item} IS NOT NULL LIMIT 1"
+
+
+def item_type(executor: Warehouse, columns: validation.Columns, tables: Tables) -> str:
+    """The ranking's item ids' type as the SQL reads them, from one id (a statement reading one
+    row, :func:`item_statement`): "text" when it comes as a string, else "number" (no id: "number"). For when the column's
+    type tells nothing (:meth:`Found.id_hints`); the ids are then read as stored (the rule of
+    :mod:`ndcg_sql.id_types` leaves a column of a type not known so), as the SQL reads them.
+
+    Raises:
+        StatementFailed: the statement failed (a missing column or table: :func:`refuse_missing`).
+    """
+    statement = item_statement(tables, columns.item, executor.dialect.fold)
+    _, rows = executor.fetch(statement)
+    return "text" if rows and isinstance(rows[0][0], str) else "number"
+
+
+def refuse_missing(executor: Warehouse, resolved: Resolved, columns: validation.Columns, tables: Tables) -> None:
     """After a statement failed: read each input table's columns (a statement reading no row each;
     on Spark, the schemas) and raise DuckDB's message when a column the options name is missing
     (:meth:`Found.check`), or the table cannot be read; return when nothing is missing.
@@ -145,6 +176,12 @@ def refuse_missing(executor: Warehouse, resolved: Rendered, columns: validation.
     Raises:
         InputError: as :meth:`Found.check`, or a table the engine cannot read (named as given).
     """
-    judged = resolved.options.judgments
-    Found(_table(executor, resolved, columns, given[0], False),
-          _table(executor, resolved, columns, given[1], True) if judged else None).check(resolved, columns)
+    _found(executor, resolved, columns, tables).check(resolved, columns)
+
+
+def _found(executor: Warehouse, resolved: Resolved, columns: validation.Columns, tables: Tables) -> Found:
+    """Each table's columns, all of them (:func:`_table`)."""
+    ranking, judgments = tables.given
+    return Found(_table(executor, resolved, columns, tables.ranking, ranking, False),
+                 None if tables.judgments is None else
+                 _table(executor, resolved, columns, tables.judgments, judgments, True))

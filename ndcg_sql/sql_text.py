@@ -5,6 +5,8 @@ The templates in ``sql/`` are rendered as DuckDB SQL, with the few per-engine pi
 transpiles the result to the target engine with ``unsupported_level=RAISE``: sqlglot
 raises rather than emit SQL it cannot translate. :func:`over_ctes` joins the steps of a
 computation (:mod:`ndcg_sql.plan`) into one statement, as a warehouse and ``to_sql`` need.
+A file is read in its format (:func:`file_format`: by name, or from its ending; a TREC file
+otherwise), in SQL by :func:`file_relation`.
 """
 
 from __future__ import annotations
@@ -15,8 +17,36 @@ import sqlglot
 from sqlglot import ErrorLevel, exp
 
 from . import dialects, identifiers
-from .errors import OptionError
-from .files import file_format
+from .errors import InputError, OptionError
+from .parameters import FORMATS
+
+#: The formats read from a file's ending.
+SUFFIXES = {
+    ".parquet": "parquet", ".pq": "parquet",
+    ".csv": "csv", ".tsv": "csv", ".csv.gz": "csv", ".tsv.gz": "csv",
+    ".json": "json", ".jsonl": "json", ".ndjson": "json", ".json.gz": "json",
+}
+
+
+def file_format(path: str, role: str, given: str | None = None) -> str:
+    """The format of ``path``: ``given`` if set, else from its ending.
+
+    Files with another ending (``.txt``, ``.run``, ``.qrels``, none) are read as TREC run
+    files when ``role`` is "run" and as TREC qrels for "judgments".
+
+    Raises:
+        InputError: ``given`` is not one of :data:`ndcg_sql.parameters.FORMATS`.
+    """
+    if given is not None:
+        if given not in FORMATS:
+            raise InputError(f"unknown input format {given!r}; use one of {', '.join(FORMATS)}")
+        return given
+    name = path.lower()
+    for suffix, fmt in sorted(SUFFIXES.items(), key=lambda item: -len(item[0])):
+        if name.endswith(suffix):
+            return fmt
+    return "trec-run" if role == "run" else "trec-qrels"
+
 
 def table_name(name: str | Sequence[str], dialect: str = "duckdb") -> str:
     """A (possibly qualified) table name as quoted DuckDB source SQL, after ``dialect``'s case rule.

@@ -1,11 +1,12 @@
 """:func:`ndcg_sql.evaluate` on a warehouse connection (DB-API or Spark; :mod:`ndcg_sql.local` is
-the DuckDB path): the named tables probed without reading a row (:mod:`ndcg_sql.probe`), the
-options rendered with what the probe shows, the plan run in the warehouse (:mod:`ndcg_sql.runner`).
+the DuckDB path): the named tables probed (:mod:`ndcg_sql.probe`: their columns and id types,
+reading no row; one item id when its type changes the SQL and nothing else told it), the
+templates' context rendered once with what they show, the plan run in the warehouse
+(:mod:`ndcg_sql.runner`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 
 from . import context, conventions, local, plan, probe, runner, validation
@@ -21,28 +22,24 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
     as on DuckDB from what :mod:`ndcg_sql.probe` reads (no row); an engine's failure is worded, the
     connection usable again (:class:`ndcg_sql.executors.StatementFailed`)."""
     target = executor.dialect
-    relations = (table_name(table, target.name), table_name(judgments, target.name) if judgments is not None else None)
-    first = context.render(resolved, *relations)
+    tables = probe.Tables(table_name(table, target.name),
+                          table_name(judgments, target.name) if judgments is not None else None, (table, judgments))
     columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
+    counted = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                    label_expression=resolved.label is not None) if checks == "all" else None
     # after a failed statement: a missing table or column, in DuckDB's words
-    refuse_missing = partial(probe.refuse_missing, executor, first, columns, (table, judgments))
+    refuse_missing = partial(probe.refuse_missing, executor, resolved, columns, tables)
     try:
-        found = probe.before(executor, first, columns, (table, judgments))
+        found = probe.before(executor, resolved, columns, tables)
         segmented = found.check(resolved, columns)
         as_text = conventions.ids_as_text(resolved.convention)
         id_forms, seen_item_type = found.id_hints(executor, columns, as_text=as_text)
         item_type = item_type or seen_item_type
+        if item_type is None and resolved.item_type_matters:  # the byte-order tie-break of Postgres and Snowflake
+            item_type = probe.item_type(executor, columns, tables)
         seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
-        rendered = context.render(resolved, *relations, seen)
-        if item_type is None and rendered.context["item_order"] != "item":
-            # the SQL differs by the ids' type (the byte-order tie-break of Postgres and Snowflake): one id tells
-            _, rows = executor.fetch(plan.item_probe(plan.reading_input_once(rendered)))
-            if not (rows and isinstance(rows[0][0], str)):
-                rendered = context.render(resolved, *relations, replace(seen, item_type="number"))
-        counted = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                        label_expression=resolved.label is not None) if checks == "all" else None
-        return runner.run(executor, plan.reading_input_once(rendered), per_query=per_query, checks=counted,
-                          diagnose=refuse_missing)
+        rendered = plan.reading_input_once(context.render(resolved, tables.ranking, tables.judgments, seen))
+        return runner.run(executor, rendered, per_query=per_query, checks=counted, diagnose=refuse_missing)
     except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
         refuse_missing()
         cause = failed.__cause__ or failed

@@ -210,8 +210,7 @@ def test_the_warehouse_statement_is_portable_and_names_each_table_once(dialect, 
                                    label_expression=resolved.label is not None)
     statement, count_names, _, _ = runner.warehouse_statement(resolved, checks)
     metric = "per_query.sql.j2" if resolved.measures is None else "measure_rows.sql.j2"
-    pieces = [templates.render(metric, **resolved.context), validation.counts_sql(resolved.context, checks),
-              templates.render("item_probe.sql.j2", **resolved.context)]
+    pieces = [templates.render(metric, **resolved.context), validation.counts_sql(resolved.context, checks)]
     if resolved.options.judgments:
         pieces.append(plan.coverage_sql(resolved))
     for piece in pieces:  # its parts' DuckDB source (sqlglot writing DuckDB drops the default NULLS LAST)
@@ -231,5 +230,3 @@ def test_the_warehouse_statement_is_portable_and_names_each_table_once(dialect, 
     assert count_names_too == count_names and summary_names[:len(count_names)] == count_names
     shown = runner.output_names(per_query_names, resolved, target)  # as the user spells them
     assert shown[:len(resolved.segments) + 1] == [*resolved.segments, "query_id"]
-    probe = transpile(plan.item_probe(resolved), target)  # Postgres and Snowflake send it (text ids' byte order)
-    assert (table_references(probe, dialect, ["runs"]), table_references(probe, dialect, ["qrels"])) == (1, 0)

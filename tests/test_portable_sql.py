@@ -112,7 +112,6 @@ def statements(args: dict):
                 "validate_values.sql.j2", relation=check.relation, condition=check.condition, value=check.values,
                 limit=6, **context,
             )
-    yield "item_probe", templates.render("item_probe.sql.j2", **context)
 
 
 COMBINATIONS = list(all_combinations())
@@ -252,7 +251,7 @@ def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
     """The casts of sql/ids.sql.j2 a warehouse runs when the two sides' id types differ pass the
     lint and transpile, in the statement a warehouse sends (tie-break by item included); the probe
     of the ranking's named columns and the judgments' (ndcg_sql/probe.py) transpiles and names each
-    table once."""
+    table once; the item probe names the ranking once."""
     import dataclasses
 
     from benchmarks.counting import table_references
@@ -267,6 +266,11 @@ def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
         statement = runner.warehouse_statement(typed).statement
         text = sql_text.transpile(statement, target)
         assert "CAST" in text.upper()
-    text = sql_text.transpile(probe.statement(resolved, ["query_id", "item_id", "score", "arm"], target.fold), target)
+    tables = probe.Tables(resolved.context["run_relation"], resolved.context["judgments_relation"], ("runs", "qrels"))
+    text = sql_text.transpile(probe.statement(tables, ["query_id", "item_id", "score", "arm"], target.fold), target)
     assert len(sqlglot.parse(text, read=target.sqlglot)) == 1
     assert (table_references(text, dialect, ["runs"]), table_references(text, dialect, ["qrels"])) == (1, 1)
+    item = sql_text.transpile(probe.item_statement(tables, "item_id", target.fold), target)  # the item probe
+    assert not lint(probe.item_statement(tables, "item_id", target.fold))
+    assert len(sqlglot.parse(item, read=target.sqlglot)) == 1
+    assert (table_references(item, dialect, ["runs"]), table_references(item, dialect, ["qrels"])) == (1, 0)

@@ -70,3 +70,17 @@ def test_the_options_are_resolved_once_per_call(counted, tmp_path):
         call(run, qrels)
         seen[name] = dict(counted)
     assert seen == {name: {"resolve": 1, "_summary_context": 1} for name in CALLS}
+
+
+def test_a_warehouse_renders_the_context_once(monkeypatch):
+    """On a warehouse the tables are probed first (ndcg_sql/probe.py reads the names and the
+    resolved options, no templates' context) and the context is rendered once, with what they show."""
+    renders = []
+    macros = context.option_macros("duckdb")
+    ranking_context = macros._ranking_context
+    monkeypatch.setattr(macros, "_ranking_context", lambda *args: renders.append(args[-1]) or ranking_context(*args))
+    for judgments in ("qrels", None):
+        renders.clear()
+        ndcg_sql.evaluate("run", judgments=judgments, con=_warehouse(), dialect="duckdb", k=[1], ties="item-asc")
+        assert len(renders) == 1
+    assert "id_forms" not in renders[0]  # without judgments nothing is probed before the metric's statement

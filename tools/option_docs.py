@@ -2,7 +2,7 @@
 
 Each public function (:data:`FUNCTIONS`) writes the options of
 :data:`ndcg_sql.parameters.PARAMETERS` it takes in its signature; their documentation is the
-table's (or the entry point's :class:`~ndcg_sql.declarations.Variant`), written here into the
+table's (or the entry point's :class:`~ndcg_sql.parameters.Variant`), written here into the
 docstring's "Keyword Args:" section, in signature order, so that every reader (``help()``, an
 editor, a static documentation tool) finds it in the source.
 

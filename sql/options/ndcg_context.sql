@@ -32,7 +32,8 @@
 {#- The options of one computation (as _ndcg_context takes them) checked and resolved; judged:
     judgments are given. Returns {'options': the resolved options, 'names': the columns as the
     user named them and as quoted for the templates, 'context': the part of the templates'
-    context that only the options decide (the summary's and the measures')}. -#}
+    context that only the options decide (the summary's and the measures'), 'item_type_matters':
+    whether the item ids' type changes the SQL}. -#}
 {% macro _resolve_options(options, judged) -%}
   {%- set fail = ndcg_sql._option_error -%}
   {%- set table = ndcg_sql._option_table() -%}
@@ -178,5 +179,9 @@
       {%- do context.update({key: summary[key]}) -%}
     {%- endfor -%}
   {%- endif -%}
-  {{ return({'options': resolved, 'names': {'written': written, 'quoted': quoted}, 'context': context}) }}
+  {#- the SQL differs by the item ids' type: an item-id tie-break on an engine whose byte order of
+      text is not its own order (ndcg_sql.item_byte_order); the data, or the item_type option, tells it -#}
+  {%- set item_type_matters = ties in ['item-asc', 'item-desc', 'input-order'] and ndcg_sql.item_byte_order() != 'item' -%}
+  {{ return({'options': resolved, 'names': {'written': written, 'quoted': quoted}, 'context': context,
+             'item_type_matters': item_type_matters}) }}
 {%- endmacro %}

@@ -103,7 +103,7 @@
                                        reading.get('ids') == 'text') -%}
     {%- set id_forms, item_type = found['forms'], found['item_type'] or item_type -%}
   {%- endif -%}
-  {%- set byte_order = resolved['ties'] in ['item-asc', 'item-desc', 'input-order'] and item_type == 'text' -%}
+  {%- set byte_order = decided['item_type_matters'] and item_type == 'text' -%}
   {%- set context = {
       'run_relation': relation,
       'judgments_relation': judgments,
