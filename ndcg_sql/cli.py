@@ -37,7 +37,7 @@ from .sql_text import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
 from .parameters import PARAMETERS, STATEMENTS
 from .plot import plot
-from .report import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table, run_labels,
+from .results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table, run_labels,
                      write_csv, write_json)
 
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.

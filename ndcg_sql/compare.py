@@ -23,7 +23,7 @@ from .inputs import new_view_name
 from .parameters import (Checks, COMPARED_MEASURES, DEFAULTS, MAX_PERMUTATIONS, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 from .plan import RANDOM_PRIME
-from .report import run_names
+from .results import run_names
 from .results import Comparison, Result, records as _records
 
 #: compare's own arguments; the others are evaluate's options, passed for both runs.
@@ -141,7 +141,7 @@ def compare(
             paired statistics are computed by the same SQL in a local DuckDB.
         names: what the text and JSON outputs call A and B, two strings (default: runs given as
             paths or table names by the shortest ends that tell them apart, as ``ndcg-sql plot``'s
-            legend; others by their kind, "a DataFrame": :func:`ndcg_sql.report.run_names`).
+            legend; others by their kind, "a DataFrame": :func:`ndcg_sql.results.run_names`).
 
     Keyword Args:
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,

@@ -121,23 +121,23 @@ def atomic(path, binary: bool = False):
     # named before it exists (as tempfile.mkstemp names it, but outside it): a Ctrl-C or SIGTERM
     # arriving as the file is created still finds its name in the cleanup below
     named = os.path.join(os.path.dirname(target), f".{Path(target).name}.{secrets.token_hex(6)}.tmp")
-    temporary = named
+    ours: str | None = named  # removed on the way out, unless another's
     try:
         try:
-            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            descriptor = os.open(named, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
-            temporary = None  # another's file: never removed
+            ours = None
             raise
         with os.fdopen(descriptor, mode, encoding=encoding, newline=newline) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, permissions)
-        os.replace(temporary, target)
+        os.chmod(named, permissions)
+        os.replace(named, target)
     except OSError as error:
         if error.filename not in (None, named):
             raise
         raise _failed(path, error) from error
     finally:
-        if temporary is not None and os.path.lexists(temporary):
-            os.unlink(temporary)
+        if ours is not None and os.path.lexists(ours):
+            os.unlink(ours)
