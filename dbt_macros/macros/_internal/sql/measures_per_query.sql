@@ -202,14 +202,7 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   {%- endfor %}
 )
 SELECT
-  {%- if segment_cols %}
-  {%- for s in segment_cols %}
-  keys.segment_{{ loop.index }} AS {{ s }},
-  {%- endfor %}
-  keys.query AS {{ output_query_col }},
-  {%- else %}
-  qid AS {{ output_query_col }},
-  {%- endif %}
+  {{- ndcg_sql._output_query_columns(ctx) }}
   measure_order,
   value{% if weighted | default(false) %},
   weight{% endif %}

@@ -65,14 +65,7 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   {%- endif %}
 )
 SELECT
-  {%- if segment_cols %}
-  {%- for s in segment_cols %}
-  keys.segment_{{ loop.index }} AS {{ s }},
-  {%- endfor %}
-  keys.query AS {{ output_query_col }},
-  {%- else %}
-  qid AS {{ output_query_col }},
-  {%- endif %}
+  {{- ndcg_sql._output_query_columns(ctx) }}
   k,
   CAST(cg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS cg,
   CAST(dcg AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS dcg,

@@ -29,3 +29,17 @@ MOD({{ ndcg_sql._balanced_sum(terms, 0, terms | length - 1) }}, 2147483647)
 ({{ ndcg_sql._balanced_sum(terms, first, middle) }} + {{ ndcg_sql._balanced_sum(terms, middle + 1, last) }})
 {%- endif -%}
 {%- endmacro -%}
+{#- The output's first columns, read from a relation of per-query rows (its query key qid) joined
+    to segment_keys AS keys: the segment values and the query id, or the query id alone -#}
+{%- macro _output_query_columns(ctx) -%}
+{%- set segment_cols = ctx['segment_cols'] -%}
+{%- set output_query_col = ctx['output_query_col'] -%}
+{%- if segment_cols %}
+  {%- for s in segment_cols %}
+  keys.segment_{{ loop.index }} AS {{ s }},
+  {%- endfor %}
+  keys.query AS {{ output_query_col }},
+  {%- else %}
+  qid AS {{ output_query_col }},
+  {%- endif %}
+{%- endmacro -%}
