@@ -215,8 +215,11 @@ def _connect(memory_limit):
     con = duckdb.connect()
     if memory_limit:
         con.execute(f"SET memory_limit = '{memory_limit}'")
-        # spill next to the data (git-ignored), not into the working directory
-        con.execute(f"SET temp_directory = '{os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data', 'spill')}'")
+        # spill next to the data (git-ignored), not into the working directory; DuckDB makes only
+        # the last folder of the path, so the data folder is made here for a log kept elsewhere
+        spill = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "spill")
+        os.makedirs(spill, exist_ok=True)
+        con.execute(f"SET temp_directory = '{spill}'")
     return con
 
 
