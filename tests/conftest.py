@@ -1,5 +1,6 @@
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -9,6 +10,14 @@ from hypothesis import HealthCheck, settings
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def sigint_as_in_a_terminal() -> None:
+    """``preexec_fn`` of a child process that a test sends Ctrl-C (SIGINT): the signal at its
+    default, as for a terminal's foreground job. A job a shell starts in the background (``.ci/run
+    &``) inherits SIGINT ignored, and Python then keeps ignoring it, so without this the test would
+    report how its parent was started instead of what ndcg-sql does on Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 sys.path.insert(1, str(ROOT))  # tools/ (the dbt macro generator), not part of the installed package
 EXAMPLES = ROOT / "examples"
 

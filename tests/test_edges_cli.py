@@ -17,7 +17,7 @@ import pytest
 
 import dbt_standin
 import ndcg_sql
-from conftest import ROOT
+from conftest import ROOT, sigint_as_in_a_terminal
 from ndcg_sql import cli, writing
 from ndcg_sql.plot import plot
 
@@ -200,7 +200,8 @@ sys.exit(cli.main(sys.argv[1:]))
 def test_ctrl_c_is_one_line_and_exit_status_130(tmp_path):
     (tmp_path / "run.csv").write_text(RUN_TEXT)
     process = subprocess.Popen([sys.executable, "-c", UNTIL_INTERRUPTED, "evaluate", str(tmp_path / "run.csv"),
-                                "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=sigint_as_in_a_terminal)
     try:
         assert process.stdout.readline() == "ready\n"
         process.send_signal(signal.SIGINT)
@@ -238,7 +239,7 @@ def test_a_signal_as_the_output_opens_exits_with_its_status_never_aborts(tmp_pat
                f"AS score, hash(i * 7) % 4 AS label FROM range(1000000) t(i)) TO '{tmp_path / 'log.parquet'}'")
     for _ in range(4):
         done = subprocess.run([sys.executable, "-c", SIGNAL_AS_THE_OUTPUT_OPENS, name], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=120, preexec_fn=sigint_as_in_a_terminal)
         assert done.returncode == status, done.stderr[-500:]
         assert done.stderr == f"ndcg-sql: {'terminated' if name == 'SIGTERM' else 'interrupted'}\n"  # no abort
         assert sorted(os.listdir(tmp_path)) == ["log.parquet"]  # no output, no temporary file

@@ -19,6 +19,7 @@ import pytest
 
 import ndcg_sql
 import reference
+from conftest import sigint_as_in_a_terminal
 from ndcg_sql import plan
 from ndcg_sql.cli import main
 
@@ -195,7 +196,7 @@ def spilling_run(tmp_path: Path):
     command = [sys.executable, "-m", "ndcg_sql.cli", "evaluate", "run.parquet", "--bootstrap", "10000", "--k", "10",
                "--memory-limit", "64MB", "--no-progress"]
     process = subprocess.Popen(command, cwd=work, env={**os.environ, "TMPDIR": str(temp)},
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=sigint_as_in_a_terminal)
     deadline = time.monotonic() + 60
     while not any(name.endswith(".tmp") for _, _, names in os.walk(tmp_path) for name in names):
         assert process.poll() is None, process.stderr.read().decode()
