@@ -215,12 +215,16 @@ def _connect(memory_limit):
     con = duckdb.connect()
     if memory_limit:
         con.execute(f"SET memory_limit = '{memory_limit}'")
-        # spill next to the data (git-ignored), not into the working directory; DuckDB makes only
-        # the last folder of the path, so the data folder is made here for a log kept elsewhere
-        spill = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "spill")
-        os.makedirs(spill, exist_ok=True)
-        con.execute(f"SET temp_directory = '{spill}'")
+        con.execute(f"SET temp_directory = '{spill_folder()}'")
     return con
+
+
+def spill_folder() -> str:
+    """Where DuckDB spills in the benchmarks: next to the data (git-ignored), not in the working
+    directory. Made here: DuckDB makes only the last folder of the path, and the log may be elsewhere."""
+    spill = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "spill")
+    os.makedirs(spill, exist_ok=True)
+    return spill
 
 
 APPROACHES = {

@@ -32,7 +32,7 @@ import subprocess
 import sys
 
 from . import generate
-from .approaches import Timer
+from .approaches import Timer, spill_folder
 from .run import DATA, _rows
 
 VARIANTS = ("list", "judgments", "judgments, stored")
@@ -47,9 +47,8 @@ def _statements(sql: str, stored: bool) -> list[str]:
     if not stored:
         return [checksum.format(sql)]
     tree = sqlglot.parse_one(sql, read="duckdb")
-    ctes = tree.args["with_"].expressions if "with_" in tree.args else tree.args["with"].expressions
-    names = [cte.alias for cte in ctes]
-    last = names.index("labelled_items")
+    ctes = tree.ctes
+    last = [cte.alias for cte in ctes].index("labelled_items")
     first = exp.select("*").from_("labelled_items")
     for cte in ctes[: last + 1]:
         first = first.with_(cte.alias, as_=cte.this.copy())
@@ -104,8 +103,7 @@ def main(argv=None) -> None:
     stem = f"r{args.rows}_i{args.items}"
     run = os.path.join(DATA, stem + ".parquet")
     qrels = os.path.join(DATA, stem + ".qrels.parquet")
-    spill = os.path.join(DATA, "spill")
-    os.makedirs(spill, exist_ok=True)
+    spill = spill_folder()
     if args.variant:  # a child process: one variant timed, or (--prepare) a statement built
         if args.prepare:
             with open(args.statement, "w") as file:
@@ -154,6 +152,7 @@ def main(argv=None) -> None:
     same = results[1]["checksum"] == results[2]["checksum"] and results[1]["rows"] == results[2]["rows"]
     print(f"\njudgments and judgments, stored: per-query rows {'bit-identical' if same else 'DIFFER'}")
     sys.exit(0 if same else 1)
+
 
 if __name__ == "__main__":
     main()

@@ -10,6 +10,8 @@ from hypothesis import HealthCheck, settings
 sys.path.insert(0, str(Path(__file__).parent))
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(1, str(ROOT))  # tools/ (the dbt macro generator), not part of the installed package
+EXAMPLES = ROOT / "examples"
 
 
 def sigint_as_in_a_terminal() -> None:
@@ -18,8 +20,6 @@ def sigint_as_in_a_terminal() -> None:
     &``) inherits SIGINT ignored, and Python then keeps ignoring it, so without this the test would
     report how its parent was started instead of what ndcg-sql does on Ctrl-C."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-sys.path.insert(1, str(ROOT))  # tools/ (the dbt macro generator), not part of the installed package
-EXAMPLES = ROOT / "examples"
 
 
 def load_script(path: Path):

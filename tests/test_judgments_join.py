@@ -13,8 +13,8 @@ from benchmarks import generate, judgments_join
 def test_stored_join_gives_the_same_rows_to_the_bit(tmp_path):
     run, qrels = str(tmp_path / "run.parquet"), str(tmp_path / "qrels.parquet")
     generate.generate(run, 20_000, 10, judgments=qrels)
-    statement = judgments_join.statement_of(run, qrels, "1GB", str(tmp_path / "spill"))
     spill = str(tmp_path / "spill")
+    statement = judgments_join.statement_of(run, qrels, "1GB", spill)
     joined = judgments_join.measure("judgments", statement, "1GB", spill)
     stored = judgments_join.measure("judgments, stored", statement, "1GB", spill)
     assert len(judgments_join._statements(statement["sql"], stored=True)) == 2
