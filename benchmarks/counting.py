@@ -42,6 +42,10 @@ class CountedConnection(Tally):
         if callable(getattr(connection, "rollback", None)):
             self.rollback = connection.rollback
 
+    def __getattr__(self, name):
+        """The driver's other attributes (autocommit, its transaction status) as they are."""
+        return getattr(self.connection, name)
+
     def cursor(self):
         tally, cursor = self, self.connection.cursor()
 

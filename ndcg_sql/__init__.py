@@ -8,12 +8,12 @@ The layers, lowest first: docs/architecture.md.
 
 from .api import evaluate, to_sql
 from .compare import Comparison, compare
-from .errors import InputError, MissingDependency, OptionError
+from .errors import InputError, MissingDependency, OpenTransaction, OptionError
 from .inputs import read_trec
 from .parameters import Options
 from .parameters import DEFAULT_CUTOFFS
 from .results import Result, WarehouseResult
 
 __all__ = ["evaluate", "compare", "Comparison", "to_sql", "read_trec", "Result", "WarehouseResult", "Options",
-           "OptionError", "InputError", "MissingDependency", "DEFAULT_CUTOFFS"]
+           "OptionError", "InputError", "OpenTransaction", "MissingDependency", "DEFAULT_CUTOFFS"]
 __version__ = "0.1.0"

@@ -42,12 +42,15 @@ context (``ndcg_sql.sql_text``):
 * ``top_n`` - the engine has a top-N aggregate, DuckDB's ``MAX(x, n)`` (the n largest values of
   a group as a list): with numeric cutoffs and long lists the metric SQL ranks only each query's
   top tie groups (``sql/top_items.sql.j2``); elsewhere every item is ranked by a window.
-* ``aborts_transaction`` - a failed statement aborts the connection's open
-  transaction, which then refuses every statement until it is rolled back
-  (Postgres, Redshift). Any statement of the package that fails (a missing
-  column, a cast of bad input) is rolled back at once (``executors.Warehouse``),
-  so the connection takes the statements that word the message, and the user's
-  next ones; the transaction's work was lost with the failure already.
+* ``aborts_transaction`` - a failed statement aborts the connection's open transaction, which
+  then refuses every statement until it is rolled back, and a rollback discards the caller's
+  uncommitted work with ours (Postgres, Redshift, DuckDB; Snowflake rolls back the failed
+  statement only, BigQuery's and Spark's statements are each their own).
+* ``savepoints`` - the engine has ``SAVEPOINT`` / ``ROLLBACK TO SAVEPOINT`` (Postgres). Where a
+  failure aborts the transaction, the package's statements on a caller's connection run inside a
+  savepoint of their own, so that a failure undoes only them and the caller's transaction goes
+  on; an engine that aborts but has no savepoint (Redshift, DuckDB) refuses to run inside an open
+  transaction instead of discarding it (``executors.own_work``; docs/safety.md).
 * ``id_types`` - what the engine's driver reports as a column's type (a DB-API
   ``cursor.description`` type code; a SparkSession's ``DataType.typeName()``), by the kind
   of id it holds (:func:`ndcg_sql.id_types.kind`): the warehouse runner reads the id
@@ -90,6 +93,7 @@ class Dialect:
     try_double: str = "TRY_CAST({x} AS DOUBLE)"
     text: str = "VARCHAR"  # a text type any value casts to (sqlglot writes Redshift's as VARCHAR(MAX))
     aborts_transaction: bool = False
+    savepoints: bool = False
     top_n: bool = False
     id_types: tuple[tuple[str, tuple], ...] = ()  # (kind, the driver's type codes of that kind)
     type_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (kind, the engine's type names of that kind)
@@ -209,7 +213,8 @@ DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})",
-                id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES, columns_ignore_case=True, top_n=True),
+                id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES, columns_ignore_case=True, top_n=True,
+                aborts_transaction=True),
         Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False,
                 nan="ISNAN({x})", id_types=_BIGQUERY_TYPES, type_names=_BIGQUERY_NAMES, columns_ignore_case=True),
         Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"),
@@ -217,7 +222,7 @@ DIALECTS: dict[str, Dialect] = {
         Dialect("spark", "spark", "{item}", None, ("catalog", "schema", "table"), id_types=_SPARK_TYPES,
                 type_names=_SPARK_NAMES, columns_ignore_case=True),
         Dialect("postgres", "postgres", '{item} COLLATE "C"', "lower", ("database", "schema", "table"),
-                try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES,
+                try_double=_POSTGRES_NUMBER, aborts_transaction=True, savepoints=True, id_types=_POSTGRES_TYPES,
                 type_names=_POSTGRES_NAMES),
         Dialect("redshift", "redshift", "{item}", "lower", ("database", "schema", "table"),
                 try_double=_POSTGRES_NUMBER, aborts_transaction=True, id_types=_POSTGRES_TYPES,

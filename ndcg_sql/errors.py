@@ -4,6 +4,8 @@
 (raised while the options are resolved, before any data is read).
 :class:`InputError`: the data cannot be evaluated as given (the message names the
 column and a few query ids).
+:class:`OpenTransaction` (an OptionError): the caller's connection is in a transaction that a
+failure of ours could not spare.
 :class:`MissingDependency`: an optional library a feature needs is not installed
 (the message names the extra that installs it).
 """
@@ -17,6 +19,13 @@ class OptionError(ValueError):
 
 class InputError(ValueError):
     """The input cannot be evaluated as given; the message names column and query ids."""
+
+
+class OpenTransaction(OptionError):
+    """The caller's connection is inside a transaction that a failed statement of ours would
+    abort and discard, on an engine with no savepoint to confine the failure to our own work
+    (Redshift, DuckDB), or the transaction is aborted already; the message says what to do
+    (commit or roll back first). Nothing was run."""
 
 
 class MissingDependency(ImportError):

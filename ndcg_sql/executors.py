@@ -8,11 +8,20 @@ statement and returns (column names, rows) (:meth:`Executor.fetch`); the steps o
   psycopg, redshift_connector, ...) or a pyspark SparkSession, with its dialect; every
   step is a CTE of the one statement sent (nothing is written to the warehouse), and
   the statement is transpiled by sqlglot first.
+
+The caller's transaction (:func:`own_work`): on an engine where a failed statement aborts the open
+transaction (``aborts_transaction`` in :mod:`ndcg_sql.dialects`), the statements of one call run
+inside a savepoint of their own where the engine has savepoints (Postgres), so that a failure
+undoes only them; where it has none (Redshift, DuckDB), a call inside an open transaction is
+refused (:class:`ndcg_sql.errors.OpenTransaction`) before any statement runs, and a transaction
+the call itself began is ended when it returns.
 """
 
 from __future__ import annotations
 
+import secrets
 from contextlib import contextmanager
+from typing import Iterator, Literal
 
 import duckdb
 import sqlglot
@@ -21,7 +30,7 @@ from sqlglot import exp
 from . import dialects, identifiers
 from .connections import DEFAULT_MEMORY_LIMIT, connect, interruptible, set_threads  # noqa: F401 (the runners' names)
 from .id_types import ColumnType
-from .errors import OptionError, first_line
+from .errors import OpenTransaction, OptionError, first_line
 from .inputs import new_view_name
 from .plan import Step
 from .sql_text import transpile
@@ -76,6 +85,58 @@ class DuckDB(Executor):
         return self.con.sql(sql if isinstance(sql, str) else sql.sql(dialect="duckdb"))
 
 
+TransactionState = Literal["idle", "open", "aborted"]
+#: libpq's PQtransactionStatus codes (psycopg 3's ``info.transaction_status``, psycopg2's too):
+#: IDLE, ACTIVE (a command running), INTRANS, INERROR; UNKNOWN (a bad connection) is not known.
+_LIBPQ_STATES: dict[int, TransactionState] = {0: "idle", 1: "open", 2: "open", 3: "aborted"}
+
+
+def transaction_state(con) -> TransactionState | None:
+    """Whether a caller's connection is in a transaction, read without changing it: "idle" (no
+    transaction), "open" (statements run since the last commit or rollback), "aborted" (a
+    failed statement aborted it), or None when the driver does not tell.
+
+    * DuckDB: the transaction id of two statements (``txid_current()``), the same only inside a
+      transaction (each statement outside one is its own); an aborted one refuses the first.
+    * psycopg 3 and psycopg2: ``con.info.transaction_status`` (libpq's).
+    * redshift_connector (and pg8000): ``con.in_transaction``.
+    """
+    if isinstance(con, duckdb.DuckDBPyConnection):
+        try:
+            first, second = (con.execute("SELECT txid_current()").fetchall() for _ in range(2))
+        except duckdb.TransactionException:
+            return "aborted"
+        return "open" if first == second else "idle"
+    status = getattr(getattr(con, "info", None), "transaction_status", None)
+    if status is not None:
+        try:
+            return _LIBPQ_STATES.get(int(status))
+        except (TypeError, ValueError):
+            return None
+    flag = getattr(con, "in_transaction", None)
+    if isinstance(flag, bool):
+        return "open" if flag else "idle"
+    return None
+
+
+def refuse_open_transaction(dialect: dialects.Dialect, state: TransactionState | None) -> None:
+    """Raise :class:`OpenTransaction` where a call's statements on a caller's connection could
+    discard the caller's uncommitted work: the transaction is aborted already (any engine), or
+    it is open, or not known to be closed, on an engine whose failed statement aborts it and
+    that has no savepoint (``dialects``: Redshift, DuckDB)."""
+    if state == "aborted":
+        raise OpenTransaction(
+            f"the connection's transaction is aborted (a statement failed in it earlier), so {dialect.name} "
+            "refuses every statement: roll it back (con.rollback() or ROLLBACK) before calling ndcg_sql")
+    if dialect.aborts_transaction and not dialect.savepoints and state != "idle":
+        seen = "has an open transaction" if state == "open" else "may have an open transaction (its driver does not say)"
+        raise OpenTransaction(
+            f"the connection {seen}: on {dialect.name} a failed statement aborts the whole transaction and "
+            f"{dialect.name} has no savepoint to confine a failure to ndcg_sql's own statements, so running "
+            "here could discard your uncommitted work. Commit or roll back first (or use a connection in "
+            "autocommit mode); nothing was run")
+
+
 def is_spark(con) -> bool:
     """True for a pyspark SparkSession (duck-typed: no pyspark import needed)."""
     return callable(getattr(con, "sql", None)) and hasattr(con, "sparkContext")
@@ -98,6 +159,70 @@ class Warehouse(Executor):
             dialect = "spark"
         self.con = con
         self.dialect = dialects.get(dialect)
+        self._savepoint: str | None = None
+
+    @contextmanager
+    def own_work(self) -> Iterator[None]:
+        """Run the body's statements as the package's own work in the caller's transaction
+        (``aborts_transaction`` and ``savepoints`` in :mod:`ndcg_sql.dialects`):
+
+        * an engine where a failure aborts nothing (Snowflake, BigQuery, Spark), or a connection
+          in autocommit mode: as they come;
+        * no transaction open (the driver says so): the one the driver begins for our statements
+          is ours, rolled back on a failure and ended (rolled back: nothing was written) at the end;
+        * a transaction open, on an engine with savepoints (Postgres): inside ``SAVEPOINT``; a
+          failed statement rolls back to it (:meth:`recover`), so the caller's earlier work
+          stays, and it is released at the end, the caller's transaction going on;
+        * a transaction open, or not known to be closed, where there is no savepoint (Redshift),
+          or one aborted already: :class:`OpenTransaction` before anything runs.
+        """
+        if not self.dialect.aborts_transaction or is_spark(self.con) or getattr(self.con, "autocommit", None) is True:
+            yield
+            return
+        state = transaction_state(self.con)
+        refuse_open_transaction(self.dialect, state)
+        if state == "idle":
+            with self._undone(lambda failed: self.con.rollback()):  # nothing of the caller's in it
+                yield
+            return
+        name = "ndcg_sql_" + secrets.token_hex(8)  # a savepoint of its own: no name of the caller's is touched
+        try:
+            self._send(f"SAVEPOINT {name}")
+        except Exception:  # no transaction block after all (autocommit the driver did not report)
+            yield
+            return
+        self._savepoint = name
+
+        def release(failed: bool) -> None:
+            self._savepoint = None
+            if failed:
+                self._send(f"ROLLBACK TO SAVEPOINT {name}")
+            self._send(f"RELEASE SAVEPOINT {name}")
+
+        with self._undone(release):
+            yield
+
+    @staticmethod
+    @contextmanager
+    def _undone(end) -> Iterator[None]:
+        """Call ``end(failed)`` after the body; when the body failed, a failure of ``end`` (a lost
+        connection) does not hide the body's."""
+        try:
+            yield
+        except BaseException:
+            try:
+                end(True)
+            except Exception:
+                pass
+            raise
+        end(False)
+
+    def _send(self, statement: str) -> None:
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(statement)
+        finally:
+            cursor.close()
 
     @contextmanager
     def _sending(self):
@@ -164,7 +289,13 @@ class Warehouse(Executor):
                                            for code, d, text in zip(codes, described, shown)]
 
     def recover(self) -> None:
-        """After a failed statement: roll back the transaction it aborted, where a failure aborts
-        it (``aborts_transaction`` in :mod:`ndcg_sql.dialects`), so that more statements can run."""
-        if self.dialect.aborts_transaction and not is_spark(self.con) and callable(getattr(self.con, "rollback", None)):
+        """After a failed statement, where a failure aborts the transaction (``aborts_transaction``
+        in :mod:`ndcg_sql.dialects`), so that more statements can run: roll back to the savepoint of
+        :meth:`own_work`, undoing only the package's statements; without one, roll back the
+        transaction, which :meth:`own_work` made sure is the package's own (or autocommit's)."""
+        if not self.dialect.aborts_transaction or is_spark(self.con):
+            return
+        if self._savepoint is not None:
+            self._send(f"ROLLBACK TO SAVEPOINT {self._savepoint}")
+        elif callable(getattr(self.con, "rollback", None)):
             self.con.rollback()

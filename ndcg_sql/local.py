@@ -19,7 +19,7 @@ import duckdb
 from . import activity, context, conventions, id_types, identifiers, inputs, plan, runner, validation
 from .connections import Leftovers, connect, set_threads, turn
 from .errors import InputError, OptionError, first_line, out_of_memory
-from .executors import DuckDB
+from .executors import DuckDB, refuse_open_transaction, transaction_state
 from .parameters import Request
 from .results import Result
 
@@ -52,6 +52,8 @@ def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Re
     leftovers = Leftovers(con, owned)
     try:
         with turn(con):
+            if not owned:  # DuckDB has no savepoint: a failure inside the caller's transaction would discard it
+                refuse_open_transaction(DuckDB(con).dialect, transaction_state(con))
             set_threads(con, settings.threads)
             return _evaluate(con, data, judgments, request, resolved, settings, leftovers)
     except BaseException:

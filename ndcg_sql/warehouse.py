@@ -29,18 +29,19 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
                                     label_expression=resolved.label is not None) if checks == "all" else None
     # after a failed statement: a missing table or column, in DuckDB's words
     refuse_missing = partial(probe.refuse_missing, executor, resolved, columns, tables)
-    try:
-        found = probe.before(executor, resolved, columns, tables)
-        segmented = found.check(resolved, columns)
-        as_text = conventions.ids_as_text(resolved.convention)
-        id_forms, seen_item_type = found.id_hints(executor, columns, as_text=as_text)
-        item_type = item_type or seen_item_type
-        if item_type is None and resolved.item_type_matters:  # the byte-order tie-break of Postgres and Snowflake
-            item_type = probe.item_type(executor, columns, tables)
-        seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
-        rendered = plan.reading_input_once(context.render(resolved, tables.ranking, tables.judgments, seen))
-        return runner.run(executor, rendered, per_query=per_query, checks=counted, diagnose=refuse_missing)
-    except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
-        refuse_missing()
-        cause = failed.__cause__ or failed
-        raise InputError(local.engine_failure(target.name, table, judgments, options, cause, checks)) from failed.__cause__
+    with executor.own_work():  # a failure undoes only our statements: the caller's transaction goes on
+        try:
+            found = probe.before(executor, resolved, columns, tables)
+            segmented = found.check(resolved, columns)
+            as_text = conventions.ids_as_text(resolved.convention)
+            id_forms, seen_item_type = found.id_hints(executor, columns, as_text=as_text)
+            item_type = item_type or seen_item_type
+            if item_type is None and resolved.item_type_matters:  # the byte-order tie-break of Postgres and Snowflake
+                item_type = probe.item_type(executor, columns, tables)
+            seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
+            rendered = plan.reading_input_once(context.render(resolved, tables.ranking, tables.judgments, seen))
+            return runner.run(executor, rendered, per_query=per_query, checks=counted, diagnose=refuse_missing)
+        except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
+            refuse_missing()
+            cause = failed.__cause__ or failed
+            raise InputError(local.engine_failure(target.name, table, judgments, options, cause, checks)) from failed.__cause__

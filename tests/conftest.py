@@ -46,7 +46,8 @@ LONGEST_FIRST = ("spark", "snowflake", "bigquery", "test_portable_sql.py", "test
 #: The engines of tests/engines.py (ENGINES), and the files whose tests take one of them as the
 #: ``engine`` fixture, its name first in the test's id (``test_x[spark-case]``).
 ENGINE_NAMES = ("bigquery", "postgres", "redshift", "snowflake", "spark")
-ENGINE_FIXTURE_FILES = ("test_warehouses.py", "test_measures_warehouses.py", "test_dbt_warehouses.py")
+ENGINE_FIXTURE_FILES = ("test_warehouses.py", "test_measures_warehouses.py", "test_dbt_warehouses.py",
+                        "test_caller_transaction.py")
 #: Tests (or whole files) that use one engine without the ``engine`` fixture.
 ON_ENGINE = {"test_spark_scale.py": "spark",
              "test_warehouses.py::test_postgres_matches_duckdb_on_generated_tables": "postgres",

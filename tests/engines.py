@@ -190,6 +190,18 @@ class Redshift(Postgres):
             def cursor(self):
                 return Cursor()
 
+            @property
+            def in_transaction(self) -> bool:
+                """redshift_connector's attribute: statements run since the last commit or rollback."""
+                return con.info.transaction_status != 0  # libpq's IDLE
+
+            @property
+            def autocommit(self) -> bool:
+                return con.autocommit
+
+            def commit(self):
+                con.commit()
+
             def rollback(self):
                 con.rollback()
 
