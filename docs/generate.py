@@ -1,7 +1,10 @@
-"""The generated parts of the documentation site, written from the code when the site is built.
+"""The generated parts of the documentation, written into the Markdown files from the code.
 
-A page holds a line ``<!-- generated: NAME -->``; mkdocs (``hooks:`` in mkdocs.yml) calls
-:func:`on_page_markdown`, which replaces the line with ``GENERATED[NAME]()``: the measures
+A page holds a region ``<!-- generated: NAME -->`` ... ``<!-- end generated: NAME -->``, whose
+lines are ``GENERATED[NAME]()``, written there by ``python docs/generate.py`` (so the pages read on
+the forge and in an editor too; tests/test_docs.py fails when a region is stale, naming this
+command), and filled in afresh by mkdocs (``hooks:`` in mkdocs.yml calls
+:func:`on_page_markdown`) when the site is built. The generated parts: the measures
 table from ``ndcg_sql/measures.py``, the conventions table from ``ndcg_sql/conventions.py``,
 the options reference from ``ndcg_sql.parameters.PARAMETERS``, each subcommand's ``--help``
 from the command line's parser, and the dbt macros' reference from
@@ -26,7 +29,11 @@ from ndcg_sql import cli, conventions, measures, parameters
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tools/, the dbt package's generator (not installed)
 from tools.dbt_docs import DBT_NAMES  # noqa: E402
-MARKER = re.compile(r"^<!-- generated: ([\w-]+) -->$", re.MULTILINE)
+#: A generated region: its opening line, what was written there, its closing line.
+REGION = re.compile(r"^<!-- generated: ([\w-]+) -->\n(.*?)^<!-- end generated: \1 -->$", re.MULTILINE | re.DOTALL)
+#: An opening line alone (a page not written yet): the region is made around it.
+OPENING = re.compile(r"^<!-- generated: ([\w-]+) -->$(?!\n(?:.*\n)*?<!-- end generated: \1 -->)", re.MULTILINE)
+PAGES = sorted((ROOT / "docs").glob("*.md"))
 
 
 def cell(text: object) -> str:
@@ -163,9 +170,9 @@ def options_reference() -> str:
                 spelled = f"{p.flag} {p.cli.metavar or p.name.upper()}" + (" ..." if p.cli.nargs == "+" else "")
             facts.append(f"command line: `{spelled}` ({', '.join(p.cli.commands)})")
         else:
-            facts.append("command line: none")
+            facts.append("not on the command line")
         dbt = dbt_names.get(p.name, p.name)
-        facts.append(f"dbt: `{dbt}`" if dbt in in_dbt else "dbt: none")
+        facts.append(f"dbt: `{dbt}`" if dbt in in_dbt else "not an argument of the dbt macros")
         helps = "".join(f"\n\n`ndcg-sql {command}`: {cell(text)}" for command, text in p.cli.helps.items()
                         if text != p.doc) if p.cli else ""
         out.append(f"### `{p.name}`\n\n" + " · ".join(facts) + f"\n\n{cell(p.doc)}{helps}")
@@ -219,16 +226,39 @@ GENERATED = {"measures": measures_table, "conventions": conventions_table, "opti
              "cli-help": cli_help, "dbt-macros": dbt_macros}
 
 
+def _generated(name: str) -> str:
+    if name not in GENERATED:
+        raise KeyError(f"no generated part named {name!r}; known: {', '.join(GENERATED)}")
+    return GENERATED[name]()
+
+
 def expand(markdown: str) -> str:
-    """The page with each ``<!-- generated: NAME -->`` line replaced by what NAME generates."""
+    """The page with each generated region (or a lone opening line) holding what its NAME
+    generates now, between its opening and closing lines."""
     def one(match: re.Match) -> str:
         name = match.group(1)
-        if name not in GENERATED:
-            raise KeyError(f"no generated part named {name!r}; known: {', '.join(GENERATED)}")
-        return GENERATED[name]()
-    return MARKER.sub(one, markdown)
+        return f"<!-- generated: {name} -->\n{_generated(name)}\n<!-- end generated: {name} -->"
+    return REGION.sub(one, OPENING.sub(lambda m: f"{m.group(0)}\n<!-- end generated: {m.group(1)} -->", markdown))
+
+
+def stale_pages() -> list[Path]:
+    """The pages whose generated regions differ from what the code generates now."""
+    return [page for page in PAGES if expand(page.read_text(encoding="utf-8")) != page.read_text(encoding="utf-8")]
+
+
+def write_pages() -> list[Path]:
+    """Write every page's generated regions afresh; returns the pages that changed."""
+    changed = stale_pages()
+    for page in changed:
+        page.write_text(expand(page.read_text(encoding="utf-8")), encoding="utf-8")
+    return changed
 
 
 def on_page_markdown(markdown: str, **_) -> str:
     """mkdocs hook: the page's generated parts filled in."""
     return expand(markdown)
+
+
+if __name__ == "__main__":
+    written = write_pages()
+    print("\n".join(f"wrote {page.relative_to(ROOT)}" for page in written) or "every generated region is up to date")

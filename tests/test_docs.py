@@ -199,8 +199,18 @@ def test_generated_tables_hold_every_measure_option_and_convention():
             assert f"`{p.flag}" in options, p.flag
     with pytest.raises(KeyError, match="no generated part"):
         generate.expand("<!-- generated: nothing -->")
-    for path in (ROOT / "docs").glob("*.md"):
-        assert "<!-- generated:" not in generate.expand(path.read_text(encoding="utf-8")), path
+    assert generate.expand("a\n<!-- generated: conventions -->\nb") == (
+        "a\n<!-- generated: conventions -->\n" + generate.conventions_table() + "\n<!-- end generated: conventions -->\nb")
+
+
+def test_generated_regions_in_the_pages_are_fresh():
+    """The generated tables are written into the Markdown files (they read on the forge and in an
+    editor, not only on the site): each region holds what the code generates now."""
+    generate = load_generator()
+    assert {page.name for page in generate.PAGES if "<!-- generated:" in page.read_text(encoding="utf-8")} == {
+        "cli.md", "conventions.md", "dbt-macros.md", "measures.md", "options.md"}
+    stale = [page.name for page in generate.stale_pages()]
+    assert not stale, f"generated regions out of date in {stale}: run python docs/generate.py"
 
 
 def test_the_site_builds_strictly_offline(tmp_path):
@@ -213,7 +223,8 @@ def test_the_site_builds_strictly_offline(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     pages = {path.relative_to(site).as_posix(): path.read_text(encoding="utf-8") for path in site.rglob("*.html")}
-    assert not [name for name, html in pages.items() if "<!-- generated:" in html]
+    # every generated part filled in (each region keeps its opening and closing comments)
+    assert not [name for name, html in pages.items() if html.count("<!-- generated:") != html.count("<!-- end generated:")]
     assert "--8&lt;--" not in pages["dbt/index.html"]  # every snippet included
     assert "Rules of the project" in pages["contributing/index.html"] and "0.1.0" in pages["changelog/index.html"]
     options = pages["options/index.html"]

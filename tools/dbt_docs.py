@@ -40,6 +40,19 @@ ARGUMENTS = {
     "partitions": "the partition values to compute (a list; default: the var ndcg_partitions, else the new ones)",
     "text": "the text",
 }
+#: (macro, argument): what the argument means in that macro, where the option's own text (written
+#: for the Python runner) would say something untrue there.
+IN_MACRO = {
+    ("test_ndcg_at_least", "k"): "the one cutoff whose mean NDCG@k is tested: a positive int, or 'all' (the whole list)",
+    ("test_ndcg_at_least", "segment_cols"): "column name(s) of the model: the mean is tested per segment (e.g. each "
+                                            "experiment arm), a failing row naming the segment",
+    ("test_ndcg_one_partition_per_query", "segment_cols"): "column name(s) of the ranking that act as part of the "
+                                                           "query key: one partition per (segment values, query)",
+}
+#: How an option's text states the Python runner's default; left out where the macro has a default
+#: of its own, which is shown instead (one default per argument).
+_STATED_DEFAULT = (re.compile(r" Default(?: None)?: [^.]*\."), re.compile(r" \(default [^)]*\)"),
+                   re.compile(r"; default [^)]*(?=\))"))
 _DECLARATION = re.compile(r"(\{#-(?P<doc>(?:(?!\{#).)*?)-#\}\s*)?\{%-?\s*(?P<kind>macro|test)\s+(?P<name>\w+)\s*\(",
                           re.DOTALL)
 
@@ -81,13 +94,26 @@ def public_macros(files: dict[str, str]) -> list[dict]:
     return found
 
 
-def _describe(argument: str) -> str:
+def _describe(macro: str, argument: str, default) -> str:
+    """An argument's description in ``macro``, ending with its default there: the macro's own
+    (an option's text stating the Python runner's is then cut), "required", or, for a default of
+    none, the option's text as it is (none means: as the Python runner does) or "optional"."""
     option = BY_NAME.get(DBT_NAMES.get(argument, argument))
-    if option is not None:
-        return option.doc
-    if argument not in ARGUMENTS:
+    if (macro, argument) in IN_MACRO:
+        text = IN_MACRO[macro, argument]
+    elif option is not None:
+        text = option.doc
+    elif argument in ARGUMENTS:
+        text = ARGUMENTS[argument]
+    else:
         raise KeyError(f"the public macro argument {argument!r} has no description: add it to tools/dbt_docs.py")
-    return ARGUMENTS[argument]
+    if default is ...:
+        return f"{text} (required)"
+    if default is None:
+        return text if re.search(r"\bdefault\b", text, re.IGNORECASE) else f"{text} (optional)"
+    for stated in _STATED_DEFAULT:
+        text = stated.sub("", text)
+    return f"{text} ({_default(default)})"
 
 
 def _quoted(text: str) -> str:
@@ -114,5 +140,5 @@ def macros_yml(files: dict[str, str]) -> str:
             lines.append("    arguments:")
         for argument, default in macro["arguments"]:
             lines.append(f"      - name: {argument}")
-            lines.append(f"        description: {_quoted(_describe(argument) + ' (' + _default(default) + ')')}")
+            lines.append(f"        description: {_quoted(_describe(macro['name'], argument, default))}")
     return "\n".join(lines) + "\n"
