@@ -303,3 +303,19 @@ def test_each_convention_and_option_reproduces_the_peer_or_is_refused(convention
                            **({} if convention in ("sklearn", "trec_eval") else {"row_col": "row"}))
         with pytest.raises(ndcg_sql.OptionError, match=words):
             ndcg_sql.to_sql("runs", convention=convention, **sql_options)
+
+
+@pytest.mark.parametrize("convention", ["trec_eval", "sklearn", "lightgbm"])
+def test_a_refused_measure_names_every_option_the_convention_sets(convention):
+    """The refusal of a measure the tool does not compute says what to give instead of the
+    convention: each option it sets with its value, not "(gain, ties, ...)"."""
+    from ndcg_sql import conventions, parameters
+
+    preset = conventions.CONVENTIONS[convention]
+    ranking = pd.DataFrame({"query_id": [1, 1], "item_id": ["a", "b"], "score": [0.9, 0.5], "label": [1, 0]})
+    with pytest.raises(ndcg_sql.OptionError) as error:
+        ndcg_sql.evaluate(ranking, convention=convention, measures=["ERR@5"])
+    told = str(error.value).split("give the options it sets: ", 1)[1]
+    options = [name for name in preset if name in parameters.BY_NAME]
+    assert len(options) >= 5
+    assert told == ", ".join(f"{name}={preset[name]!r}" for name in options)

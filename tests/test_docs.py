@@ -238,3 +238,12 @@ def test_the_site_builds_strictly_offline(tmp_path):
                                         "ndcg_sql.plot.plot", "ndcg_sql.read_trec", "ndcg_sql.Result",
                                         "ndcg_sql.Comparison", "ndcg_sql.InputError", "ndcg_sql.OptionError"))
     assert "fonts.googleapis.com" not in pages["index.html"]
+
+
+def test_no_page_states_a_count_of_tests_that_would_go_stale():
+    """How many tests there are changes with every commit: the pages give times, never counts (the
+    CHANGELOG records what was measured when)."""
+    counted = re.compile(r"\b\d(?:[\d,]*\d)?\s+(?:tests|passed)\b")
+    found = [f"{path.name}: {match.group(0)}" for path in DOCUMENTS if path.name not in ("changelog.md",)
+             for match in counted.finditer(path.read_text(encoding="utf-8"))]
+    assert not found

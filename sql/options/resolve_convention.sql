@@ -57,9 +57,14 @@
   {%- set foreign = [] -%}
   {%- for m in measures or [] if m['family'] not in preset['peer_measures'] -%}{%- do foreign.append(m['name']) -%}{%- endfor -%}
   {%- if foreign -%}
+    {#- every option the convention sets, with its value: what to give instead of the convention -#}
+    {%- set sets = [] -%}
+    {%- for key, value in preset.items() if key in ndcg_sql._option_table()['defaults'] -%}
+      {%- do sets.append(key ~ '=' ~ ndcg_sql._shown(value)) -%}
+    {%- endfor -%}
     {{ ndcg_sql._option_error("convention '" ~ name ~ "' reproduces " ~ preset['peer'] ~ "'s measures only ("
        ~ preset['peer_measures'] | join(', ') ~ "), not " ~ foreign | join(', ')
-       ~ ": drop the convention and give the options it sets (gain, ties, ...)") }}
+       ~ ": drop the convention and give the options it sets: " ~ sets | join(', ')) }}
   {%- endif -%}
   {{ return(found) }}
 {%- endmacro %}
