@@ -11,9 +11,9 @@ from .compare import Comparison, compare
 from .errors import InputError, MissingDependency, OpenTransaction, OptionError
 from .inputs import read_trec
 from .parameters import Options
-from .parameters import DEFAULT_CUTOFFS
+from .parameters import DEFAULT_CUTOFFS, VERSION
 from .results import Result, WarehouseResult
 
 __all__ = ["evaluate", "compare", "Comparison", "to_sql", "read_trec", "Result", "WarehouseResult", "Options",
            "OptionError", "InputError", "OpenTransaction", "MissingDependency", "DEFAULT_CUTOFFS"]
-__version__ = "0.1.0"
+__version__ = VERSION

@@ -261,8 +261,9 @@ def to_sql(
             (its path becomes a SQL string literal).
         judgments_table / judgments_file: the judgments, likewise.
         what: "per_query" (default: the per-query rows), "summary" (the summary, the same
-            columns as evaluate's, intervals included) or "coverage" (query counts); each one
-            statement.
+            columns as evaluate's, intervals included), "coverage" (query counts) or "checks"
+            (the input checks a warehouse evaluation counts, one row per check with the rows
+            breaking it: a gate to run first); each one statement.
 
     Keyword Args:
         k: cutoff(s): positive int(s); None or "all" is the whole list. Default: 1, 3, 5, 10, 20 and the whole list.
@@ -340,8 +341,10 @@ def to_sql(
             Default: False.
 
     Returns:
-        One SELECT statement in the dialect. Input checks are not part of it: run
-        :func:`ndcg_sql.evaluate` for checked results.
+        One SELECT statement in the dialect, opened by comment lines naming the version, the
+        engine, what a row is and the options (:func:`ndcg_sql.plan.header`). Input checks are
+        not part of a metric statement: run ``what="checks"`` first, or :func:`ndcg_sql.evaluate`
+        for checked results.
 
     Raises:
         OptionError: invalid options, an unknown dialect or statement, a bad table name,
@@ -358,6 +361,17 @@ def to_sql(
     resolved, target = sql_plan(table, file=file, judgments_table=judgments_table, judgments_file=judgments_file,
                                 dialect=dialect, item_type=item_type, segmented_judgments=segmented_judgments,
                                 id_types=id_types, **request.metric())
+    return plan.header(resolved, target, what) + _statement(resolved, target, what, request.metric())
+
+
+def _statement(resolved: context.Rendered, target, what: str, options: dict) -> str:
+    """to_sql's statement ``what`` in the dialect ``target``."""
+    if what == "checks":
+        judged = resolved.context.get("judgments_relation") is not None
+        columns = validation.Columns.of(options, resolved.order_col, judged, resolved.label)
+        checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
+                                       label_expression=resolved.label is not None)
+        return transpile(validation.listed_sql(resolved.context, checks), target)
     computation = plan.build(resolved)
     if what == "per_query":
         return transpile(computation.per_query_statement, target)

@@ -143,7 +143,7 @@ FORMATS: tuple[str, ...] = get_args(Format)
 Checks = Literal["all", "trusted"]
 CHECKS: tuple[str, ...] = get_args(Checks)
 #: The statements of to_sql / ``ndcg-sql sql --statement``.
-Statement = Literal["per_query", "summary", "coverage"]
+Statement = Literal["per_query", "summary", "coverage", "checks"]
 STATEMENTS: tuple[str, ...] = get_args(Statement)
 
 # ----------------------------------------------------------------- other types of the signatures
@@ -189,6 +189,9 @@ SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_
                    "bootstrap_low", "bootstrap_high")
 #: Positions 1..head of each ranking are summed column-wise (sql/dcg_at_cutoffs.sql.j2): at least
 #: the default, at most the maximum (exactly the longest list when it is known and shorter).
+#: The package's version (``ndcg_sql.__version__``, ``ndcg-sql --version``, the header of emitted SQL);
+#: pyproject.toml's ``version`` is the same (tests/test_layout.py).
+VERSION = "0.1.0"
 HEAD_LENGTH = {"default": 20, "max": 32}
 #: The ideal ranking is counted per label (no sort) when there are at most this many labels.
 MAX_COUNTED_LABELS = 16

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import textwrap
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import sqlglot
@@ -33,7 +34,7 @@ from . import context, dialects, templates
 from .context import Rendered
 from .errors import OptionError
 from .id_types import type_names as id_type_names
-from .parameters import DEFAULTS, METRIC
+from .parameters import DEFAULTS, METRIC, VERSION
 from .parameters import Request
 from .sql_text import file_relation, over_ctes, table_name
 
@@ -350,3 +351,32 @@ def sql_plan(
     resolved = context.resolve(Request(**options).metric(), judged is not None, dialect=target.name,
                                item_type=item_type, segmented_judgments=segmented_judgments)
     return context.render(resolved, run, judged, seen), target
+
+
+#: What each statement of :func:`ndcg_sql.to_sql` returns, for its header.
+STATEMENT_ROWS = {
+    "per_query": "one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and measure",
+    "summary": "one row per cutoff or measure: the mean over the queries, with intervals when asked",
+    "coverage": "one row: how many queries were evaluated, judged, missing from the run",
+    "checks": "one row per input check: the column, the problem and the rows breaking it (0: passes)",
+}
+
+
+def header(resolved: Rendered, dialect: dialects.Dialect, what: str) -> str:
+    """The comment lines that open a statement of :func:`ndcg_sql.to_sql`: the package's version,
+    the engine, what one row is, the options that made it (every value written by ``repr``, so no
+    text of the user's ends the comment) and what the statement does not check."""
+    report = {key: value for key, value in resolved.report().items()
+              if value is not None and key != "k_beyond_list"}
+    options = ", ".join(f"{key}={value!r}" for key, value in report.items())
+    lines = [f"ndcg_sql {VERSION}, {dialect.name}: {STATEMENT_ROWS[what]}.", f"Options: {options}."]
+    if what == "checks":
+        lines.append("The checks a warehouse evaluation counts; a failing count above 0 is what evaluate() "
+                     "refuses with an InputError naming the column and a few query ids.")
+    else:
+        lines.append("Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or "
+                     "non-numeric labels and duplicate (query, item) rows give wrong numbers here, not an "
+                     "error. Gate on the checks' SQL first: the same call with what='checks' "
+                     "(ndcg-sql sql --statement checks), or dbt's ndcg_valid_input.")
+    wrapped = [part for line in lines for part in textwrap.wrap(line, 96, break_on_hyphens=False)]
+    return "".join(f"-- {part}\n" for part in wrapped)

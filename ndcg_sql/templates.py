@@ -48,7 +48,13 @@ def render(template: str, **context) -> str:
     Raises:
         jinja2.UndefinedError: the SQL reads a name the context lacks.
     """
-    text = getattr(sql_macros(), "_" + template.split(".", 1)[0])(context)
+    return render_macro("_" + template.split(".", 1)[0], **context)
+
+
+def render_macro(name: str, **context) -> str:
+    """The SQL of the macro ``name`` of ``sql/*.sql.j2`` (one file may hold several), called as
+    :func:`render` calls a file's own."""
+    text = getattr(sql_macros(), name)(context)
     lines = [line.rstrip() for line in text.splitlines()]
     return "\n".join(line for line in lines if line.strip()) + "\n"
 

@@ -16,7 +16,10 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+import sqlglot
+
 from . import dialects, templates
+from .sql_text import over_ctes
 from .errors import InputError, OptionError
 from .labels import LabelExpression
 from .parameters import Options
@@ -496,6 +499,30 @@ def counts_sql(context: dict, checks: list[Check]) -> str:
     """One statement (``sql/validate_counts.sql.j2``) whose one row counts the rows of each input
     relation and the rows breaking each check: the columns :func:`count_columns` names."""
     return templates.render("validate_counts.sql.j2", relations=_counted_relations(checks), **context)
+
+
+#: The relations holding the input's rows (one per input row): an empty one is an empty input.
+INPUT_RELATIONS = ("run_rows", "judgment_rows")
+
+
+def listed_sql(context: dict, checks: list[Check]) -> sqlglot.exp.Expr:
+    """The input checks as one statement (the counts of :func:`counts_sql` as the CTE
+    ``check_counts``, then ``_validate_listed`` of ``sql/validate_counts.sql.j2``): one row per
+    input ("no rows") and per check, with the input, the user's column, the problem and how many
+    rows break it (input rows where one relation row stands for several). These are the checks a
+    warehouse evaluation counts, for a warehouse user to gate on: every ``failing`` 0, the input
+    passes them. Column names and problems go in as string literals written by sqlglot."""
+    def literal(text: str) -> str:
+        return sqlglot.exp.Literal.string(text).sql(dialect="duckdb")
+
+    relations = []
+    for relation in _counted_relations(checks):
+        side = "judgments" if relation["name"].startswith("judgment") else "ranking"
+        relations.append({**relation, "label": literal(side), "inputs": relation["name"] in INPUT_RELATIONS,
+                          "checks": [{**item, "column": literal(checks[item["id"]].column),
+                                      "problem": literal(checks[item["id"]].problem)} for item in relation["checks"]]})
+    listed = templates.render_macro("_validate_listed", relations=relations, **context)
+    return over_ctes([("check_counts", counts_sql(context, checks))], listed)
 
 
 def count_columns(checks: list[Check]) -> list[str]:

@@ -47,7 +47,7 @@ LONGEST_FIRST = ("spark", "snowflake", "bigquery", "test_portable_sql.py", "test
 #: ``engine`` fixture, its name first in the test's id (``test_x[spark-case]``).
 ENGINE_NAMES = ("bigquery", "postgres", "redshift", "snowflake", "spark")
 ENGINE_FIXTURE_FILES = ("test_warehouses.py", "test_measures_warehouses.py", "test_dbt_warehouses.py",
-                        "test_caller_transaction.py")
+                        "test_caller_transaction.py", "test_readable_sql.py")
 #: Tests (or whole files) that use one engine without the ``engine`` fixture.
 ON_ENGINE = {"test_spark_scale.py": "spark",
              "test_warehouses.py::test_postgres_matches_duckdb_on_generated_tables": "postgres",

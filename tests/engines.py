@@ -174,14 +174,17 @@ class Redshift(Postgres):
     @staticmethod
     def _as_redshift(con):
         """Redshift's VARCHAR(MAX) (the longest text, which sqlglot writes for a
-        cast to text) is Postgres's TEXT; nothing else is changed."""
+        cast to text) is Postgres's TEXT, and its \\' in a string literal Postgres's '';
+        nothing else is changed."""
 
         class Cursor:
             def __init__(self):
                 self.cursor = con.cursor()
 
             def execute(self, sql):
-                self.cursor.execute(sql.replace("VARCHAR(MAX)", "TEXT"))
+                # Redshift reads \' in a string literal as a quote (sqlglot writes a quote so);
+                # Postgres, with standard_conforming_strings, wants ''
+                self.cursor.execute(sql.replace("VARCHAR(MAX)", "TEXT").replace("\\'", "''"))
 
             def __getattr__(self, name):
                 return getattr(self.cursor, name)

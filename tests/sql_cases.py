@@ -6,7 +6,7 @@ import itertools
 
 from ndcg_sql import parameters
 
-STATEMENTS = ("per_query", "summary", "coverage")
+STATEMENTS = ("per_query", "summary", "coverage", "checks")
 
 
 def all_combinations():
@@ -64,5 +64,5 @@ GOLDEN = {
 }
 #: The statements other than per_query kept for a case: the summary and the counts wrap the
 #: same per-query SQL, so one case shows them (and the measures case its intervals).
-GOLDEN_OTHER_STATEMENTS = {"judgments-trec": ("summary", "coverage"), "measures-intervals": ("summary",),
-                           "measures-beyond": ("summary",), "weighted-measures": ("summary",)}
+GOLDEN_OTHER_STATEMENTS = {"judgments-trec": ("summary", "coverage", "checks"), "measures-intervals": ("summary",),
+                           "measures-beyond": ("summary",), "weighted-measures": ("summary", "checks")}

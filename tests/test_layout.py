@@ -73,3 +73,14 @@ def test_the_command_line_is_the_option_table(command):
             assert action.choices == (list(p.choices) if p.choices and action.choices is not None and isinstance(action.choices, list) else p.choices)
             assert action.help.replace("%%", "%").startswith(p.cli.helps.get(command, p.doc))
 
+
+
+def test_one_version():
+    """The package's version is written once in the code (parameters.VERSION) and is pyproject's."""
+    import tomllib
+
+    import ndcg_sql
+    from ndcg_sql.parameters import VERSION
+
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["version"] == VERSION == ndcg_sql.__version__

@@ -1,3 +1,12 @@
+-- ndcg_sql 0.1.0, redshift: one row per cutoff or measure: the mean over the queries, with
+-- intervals when asked.
+-- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-asc', ranking_by='score',
+-- ideal='list', no_relevant='zero', score_precision='double', negative_labels='error',
+-- measures=['nDCG@10', 'Success@1'], weight_col='traffic'.
+-- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
+-- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the
+-- checks' SQL first: the same call with what='checks' (ndcg-sql sql --statement checks), or dbt's
+-- ndcg_valid_input.
 WITH run_rows AS (
   SELECT
     "query_id" AS qid,
@@ -55,6 +64,18 @@ WITH run_rows AS (
     rank AS position,
     credited_gain AS gain
   FROM ranked_items
+), discounts AS (
+  SELECT
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(2 AS DOUBLE PRECISION)) AS discount_1,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(3 AS DOUBLE PRECISION)) AS discount_2,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(4 AS DOUBLE PRECISION)) AS discount_3,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(5 AS DOUBLE PRECISION)) AS discount_4,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(6 AS DOUBLE PRECISION)) AS discount_5,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(7 AS DOUBLE PRECISION)) AS discount_6,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(8 AS DOUBLE PRECISION)) AS discount_7,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(9 AS DOUBLE PRECISION)) AS discount_8,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(10 AS DOUBLE PRECISION)) AS discount_9,
+    CAST(LN(2.0) AS DOUBLE PRECISION) / LN(CAST(11 AS DOUBLE PRECISION)) AS discount_10
 ), run_dcg_by_query AS (
   SELECT
     qid,
@@ -67,23 +88,13 @@ WITH run_rows AS (
     MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
     MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
     MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
-    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
-    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
-    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
-    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
-    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
-    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
-    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
-    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
-    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
-    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
-    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10
   FROM run_positions
   GROUP BY
     qid
-), run_dcg_at_cutoffs AS (
+), run_dcg_head AS (
   SELECT
-    qid,
+    *,
     (
       (
         (
@@ -102,47 +113,34 @@ WITH run_rows AS (
           COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
         )
       )
-    ) AS cg_1,
+    ) AS head_cg,
     (
       (
         (
           (
-            COALESCE(gain_at_1, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_2, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_3, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+            COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+          ) + COALESCE(gain_at_3, 0.0) * discount_3
         ) + (
-          COALESCE(gain_at_4, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
-          ) + COALESCE(gain_at_5, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+          COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
         )
       ) + (
         (
           (
-            COALESCE(gain_at_6, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_7, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_8, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+            COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
+          ) + COALESCE(gain_at_8, 0.0) * discount_8
         ) + (
-          COALESCE(gain_at_9, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
-          ) + COALESCE(gain_at_10, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+          COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
         )
       )
-    ) AS dcg_1
+    ) AS head_dcg
   FROM run_dcg_by_query
+  CROSS JOIN discounts
+), run_dcg_at_cutoffs AS (
+  SELECT
+    qid,
+    head_cg AS cg_1,
+    head_dcg AS dcg_1
+  FROM run_dcg_head
 ), ideal_dcg_by_query AS (
   SELECT
     qid,
@@ -155,23 +153,13 @@ WITH run_rows AS (
     MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
     MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
     MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
-    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
-    MAX(CASE WHEN position = 11 THEN gain END) AS gain_at_11,
-    MAX(CASE WHEN position = 12 THEN gain END) AS gain_at_12,
-    MAX(CASE WHEN position = 13 THEN gain END) AS gain_at_13,
-    MAX(CASE WHEN position = 14 THEN gain END) AS gain_at_14,
-    MAX(CASE WHEN position = 15 THEN gain END) AS gain_at_15,
-    MAX(CASE WHEN position = 16 THEN gain END) AS gain_at_16,
-    MAX(CASE WHEN position = 17 THEN gain END) AS gain_at_17,
-    MAX(CASE WHEN position = 18 THEN gain END) AS gain_at_18,
-    MAX(CASE WHEN position = 19 THEN gain END) AS gain_at_19,
-    MAX(CASE WHEN position = 20 THEN gain END) AS gain_at_20
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10
   FROM ideal_items
   GROUP BY
     qid
-), ideal_dcg_at_cutoffs AS (
+), ideal_dcg_head AS (
   SELECT
-    qid,
+    *,
     (
       (
         (
@@ -190,47 +178,34 @@ WITH run_rows AS (
           COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
         )
       )
-    ) AS ideal_cg_1,
+    ) AS head_cg,
     (
       (
         (
           (
-            COALESCE(gain_at_1, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(1 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_2, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(2 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_3, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(3 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+            COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+          ) + COALESCE(gain_at_3, 0.0) * discount_3
         ) + (
-          COALESCE(gain_at_4, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(4 AS DOUBLE PRECISION) + 1.0), 0)
-          ) + COALESCE(gain_at_5, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(5 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+          COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
         )
       ) + (
         (
           (
-            COALESCE(gain_at_6, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(6 AS DOUBLE PRECISION) + 1.0), 0)
-            ) + COALESCE(gain_at_7, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(7 AS DOUBLE PRECISION) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_8, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(8 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+            COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
+          ) + COALESCE(gain_at_8, 0.0) * discount_8
         ) + (
-          COALESCE(gain_at_9, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(9 AS DOUBLE PRECISION) + 1.0), 0)
-          ) + COALESCE(gain_at_10, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE PRECISION) / NULLIF(LN(CAST(10 AS DOUBLE PRECISION) + 1.0), 0)
-          )
+          COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
         )
       )
-    ) AS ideal_dcg_1
+    ) AS head_dcg
   FROM ideal_dcg_by_query
+  CROSS JOIN discounts
+), ideal_dcg_at_cutoffs AS (
+  SELECT
+    qid,
+    head_cg AS ideal_cg_1,
+    head_dcg AS ideal_dcg_1
+  FROM ideal_dcg_head
 ), cutoffs AS (
   SELECT
     1 AS cutoff_id,

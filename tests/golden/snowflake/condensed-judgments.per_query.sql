@@ -1,3 +1,12 @@
+-- ndcg_sql 0.1.0, snowflake: one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and
+-- measure.
+-- Options: k=[10, None], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
+-- ranking_by='score', ideal='judgments', no_relevant='zero', missing_queries='ignore',
+-- unjudged='condense', score_precision='double', negative_labels='error'.
+-- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
+-- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the
+-- checks' SQL first: the same call with what='checks' (ndcg-sql sql --statement checks), or dbt's
+-- ndcg_valid_input.
 WITH run_rows AS (
   SELECT
     "QUERY_ID" AS qid,
@@ -67,6 +76,28 @@ WITH run_rows AS (
     rank AS position,
     credited_gain AS gain
   FROM ranked_items
+), discounts AS (
+  SELECT
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(2 AS DOUBLE)) AS discount_1,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(3 AS DOUBLE)) AS discount_2,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(4 AS DOUBLE)) AS discount_3,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(5 AS DOUBLE)) AS discount_4,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(6 AS DOUBLE)) AS discount_5,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(7 AS DOUBLE)) AS discount_6,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(8 AS DOUBLE)) AS discount_7,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(9 AS DOUBLE)) AS discount_8,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(10 AS DOUBLE)) AS discount_9,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(11 AS DOUBLE)) AS discount_10,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(12 AS DOUBLE)) AS discount_11,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(13 AS DOUBLE)) AS discount_12,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(14 AS DOUBLE)) AS discount_13,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(15 AS DOUBLE)) AS discount_14,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(16 AS DOUBLE)) AS discount_15,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(17 AS DOUBLE)) AS discount_16,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(18 AS DOUBLE)) AS discount_17,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(19 AS DOUBLE)) AS discount_18,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(20 AS DOUBLE)) AS discount_19,
+    CAST(LN(2.0) AS DOUBLE) / LN(CAST(21 AS DOUBLE)) AS discount_20
 ), run_dcg_by_position AS (
   SELECT
     qid,
@@ -165,81 +196,42 @@ WITH run_rows AS (
         (
           (
             (
-              COALESCE(gain_at_1, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(1 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_2, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_3, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+            ) + COALESCE(gain_at_3, 0.0) * discount_3
           ) + (
-            COALESCE(gain_at_4, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_5, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
           )
         ) + (
           (
             (
-              COALESCE(gain_at_6, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_7, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_8, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
+            ) + COALESCE(gain_at_8, 0.0) * discount_8
           ) + (
-            COALESCE(gain_at_9, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_10, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
           )
         )
       ) + (
         (
           (
             (
-              COALESCE(gain_at_11, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(11 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_12, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(12 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_13, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(13 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_11, 0.0) * discount_11 + COALESCE(gain_at_12, 0.0) * discount_12
+            ) + COALESCE(gain_at_13, 0.0) * discount_13
           ) + (
-            COALESCE(gain_at_14, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(14 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_15, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(15 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_14, 0.0) * discount_14 + COALESCE(gain_at_15, 0.0) * discount_15
           )
         ) + (
           (
             (
-              COALESCE(gain_at_16, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(16 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_17, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(17 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_18, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(18 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_16, 0.0) * discount_16 + COALESCE(gain_at_17, 0.0) * discount_17
+            ) + COALESCE(gain_at_18, 0.0) * discount_18
           ) + (
-            COALESCE(gain_at_19, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(19 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_20, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(20 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_19, 0.0) * discount_19 + COALESCE(gain_at_20, 0.0) * discount_20
           )
         )
       )
     ) AS head_dcg
   FROM run_dcg_by_query
+  CROSS JOIN discounts
 ), run_dcg_at_cutoffs AS (
   SELECT
     qid,
@@ -266,38 +258,18 @@ WITH run_rows AS (
       (
         (
           (
-            COALESCE(gain_at_1, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(1 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_2, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_3, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE) + 1.0), 0)
-          )
+            COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+          ) + COALESCE(gain_at_3, 0.0) * discount_3
         ) + (
-          COALESCE(gain_at_4, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE) + 1.0), 0)
-          ) + COALESCE(gain_at_5, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE) + 1.0), 0)
-          )
+          COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
         )
       ) + (
         (
           (
-            COALESCE(gain_at_6, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_7, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_8, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE) + 1.0), 0)
-          )
+            COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
+          ) + COALESCE(gain_at_8, 0.0) * discount_8
         ) + (
-          COALESCE(gain_at_9, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE) + 1.0), 0)
-          ) + COALESCE(gain_at_10, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE) + 1.0), 0)
-          )
+          COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
         )
       )
     ) AS dcg_1,
@@ -402,81 +374,42 @@ WITH run_rows AS (
         (
           (
             (
-              COALESCE(gain_at_1, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(1 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_2, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_3, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+            ) + COALESCE(gain_at_3, 0.0) * discount_3
           ) + (
-            COALESCE(gain_at_4, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_5, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
           )
         ) + (
           (
             (
-              COALESCE(gain_at_6, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_7, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_8, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
+            ) + COALESCE(gain_at_8, 0.0) * discount_8
           ) + (
-            COALESCE(gain_at_9, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_10, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
           )
         )
       ) + (
         (
           (
             (
-              COALESCE(gain_at_11, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(11 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_12, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(12 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_13, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(13 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_11, 0.0) * discount_11 + COALESCE(gain_at_12, 0.0) * discount_12
+            ) + COALESCE(gain_at_13, 0.0) * discount_13
           ) + (
-            COALESCE(gain_at_14, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(14 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_15, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(15 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_14, 0.0) * discount_14 + COALESCE(gain_at_15, 0.0) * discount_15
           )
         ) + (
           (
             (
-              COALESCE(gain_at_16, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(16 AS DOUBLE) + 1.0), 0)
-              ) + COALESCE(gain_at_17, 0.0) * (
-                CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(17 AS DOUBLE) + 1.0), 0)
-              )
-            ) + COALESCE(gain_at_18, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(18 AS DOUBLE) + 1.0), 0)
-            )
+              COALESCE(gain_at_16, 0.0) * discount_16 + COALESCE(gain_at_17, 0.0) * discount_17
+            ) + COALESCE(gain_at_18, 0.0) * discount_18
           ) + (
-            COALESCE(gain_at_19, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(19 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_20, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(20 AS DOUBLE) + 1.0), 0)
-            )
+            COALESCE(gain_at_19, 0.0) * discount_19 + COALESCE(gain_at_20, 0.0) * discount_20
           )
         )
       )
     ) AS head_dcg
   FROM ideal_dcg_by_query
+  CROSS JOIN discounts
 ), ideal_dcg_at_cutoffs AS (
   SELECT
     qid,
@@ -503,38 +436,18 @@ WITH run_rows AS (
       (
         (
           (
-            COALESCE(gain_at_1, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(1 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_2, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_3, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE) + 1.0), 0)
-          )
+            COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+          ) + COALESCE(gain_at_3, 0.0) * discount_3
         ) + (
-          COALESCE(gain_at_4, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE) + 1.0), 0)
-          ) + COALESCE(gain_at_5, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE) + 1.0), 0)
-          )
+          COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
         )
       ) + (
         (
           (
-            COALESCE(gain_at_6, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE) + 1.0), 0)
-            ) + COALESCE(gain_at_7, 0.0) * (
-              CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE) + 1.0), 0)
-            )
-          ) + COALESCE(gain_at_8, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE) + 1.0), 0)
-          )
+            COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
+          ) + COALESCE(gain_at_8, 0.0) * discount_8
         ) + (
-          COALESCE(gain_at_9, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE) + 1.0), 0)
-          ) + COALESCE(gain_at_10, 0.0) * (
-            CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE) + 1.0), 0)
-          )
+          COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
         )
       )
     ) AS ideal_dcg_1,

@@ -4,8 +4,10 @@
     skip work when the Python runner knows the data (hints; dbt compiles before reading any):
 
       head_length   top positions summed column-wise (sql/dcg_at_cutoffs.sql.j2): the longest
-                    list when it is known and at most head_length.max, else the largest finite
-                    cutoff, at least head_length.default and at most head_length.max
+                    list when it is known and at most head_length.max; else, with numeric cutoffs
+                    only, the largest (no position past it is read), at most head_length.max and
+                    the longest list; else the largest finite cutoff, at least head_length.default
+                    and at most head_length.max
       tail_cutoffs  cutoffs past the head (none when every list fits in it)
       ideal_labels  labels with a positive gain, by gain descending, when few and known (the
                     ideal ranking is then counted per label, not sorted): from a gain mapping,
@@ -35,6 +37,10 @@
   {%- set finite = resolved['cutoffs'] | reject('none') | list -%}
   {%- if longest is not none and longest <= table['head_length']['max'] -%}
     {%- set head = [1, longest] | max -%}
+  {%- elif finite and none not in resolved['cutoffs'] -%}
+    {#- numeric cutoffs only: no position past the largest is read -#}
+    {%- set head = [table['head_length']['max'], finite | max] | min -%}
+    {%- if longest is not none -%}{%- set head = [head, longest] | min -%}{%- endif -%}
   {%- else -%}
     {%- set head = [table['head_length']['max'], ([table['head_length']['default']] + finite) | max] | min -%}
   {%- endif -%}

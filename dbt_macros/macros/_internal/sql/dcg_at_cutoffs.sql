@@ -10,9 +10,10 @@
     order or threads.
     Past the list a position holds no gain: DCG@k sums the items present.
     With ranking none, {name}_by_query (the gain at each head position) is
-    already defined by the caller. -#}
+    already defined by the caller. The head's discounts are the columns of the
+    one-row CTE discounts (sql/discount.sql.j2), defined by the caller. -#}
 {%- macro _dcg_term(ctx, p, with_discount) -%}
-COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * {{ ndcg_sql._discount_of(ctx, p) }}{% endif %}
+COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * discount_{{ p }}{% endif %}
 {%- endmacro -%}
 {#- positions first..last added as a balanced tree, (a + b) + (c + d): a fixed
     order like any other, and shallow (a left-to-right chain of 32 terms nests
@@ -74,6 +75,7 @@ COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * {{ ndcg_sql._discount_of(
     {{ ndcg_sql._dcg_head_sum(ctx, head_length, false) }} AS head_cg,
     {{ ndcg_sql._dcg_head_sum(ctx, head_length, true) }} AS head_dcg
   FROM {{ name }}_by_query
+  CROSS JOIN discounts
 ),
 {%- endif %}
 {{ name }}_at_cutoffs AS ( -- one row per query: CG and DCG at every cutoff
@@ -85,6 +87,7 @@ COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * {{ ndcg_sql._discount_of(
     {% if whole %}head_cg{% else %}{{ ndcg_sql._dcg_head_sum(ctx, cutoff.k, false) }}{% endif %}{% if in_tail %} + COALESCE(tail_cg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}cg_{{ cutoff.id }},
     {% if whole %}head_dcg{% else %}{{ ndcg_sql._dcg_head_sum(ctx, cutoff.k, true) }}{% endif %}{% if in_tail %} + COALESCE(tail_dcg_{{ cutoff.id }}, 0.0){% endif %} AS {{ prefix }}dcg_{{ cutoff.id }}
     {%- endfor %}
-  FROM {{ name }}_{% if whole_head %}head{% else %}by_query{% endif %}
+  FROM {% if whole_head %}{{ name }}_head{% else %}{{ name }}_by_query
+  CROSS JOIN discounts{% endif %}
 )
 {%- endmacro -%}

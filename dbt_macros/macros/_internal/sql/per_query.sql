@@ -36,6 +36,7 @@ run_positions AS ( -- one row per ranked (query, item): its position and the gai
   SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
 ),
 {%- endif %}
+{{ ndcg_sql._discounts(ctx) }},
 {{ ndcg_sql._dcg_at_cutoffs(ctx, 'run_dcg', none if top_items else 'run_positions', '') }},
 {{ ndcg_sql._dcg_at_cutoffs(ctx, 'ideal_dcg', none if (ideal_labels is not none and not tail_cutoffs) else 'ideal_items', 'ideal_') }},
 {{ ndcg_sql._cutoffs(ctx) }},
