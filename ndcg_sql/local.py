@@ -74,7 +74,15 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                 views.append(judgments_view)
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
         columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
-        validation.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
+        try:
+            validation.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
+        except InputError:  # a CSV file's columns missing: a line DuckDB's sniffer could not fit, if one is
+            for given, types, role, fmt in ((data, run_types, "run", settings.input_format),
+                                            (judgments, judgment_types, "judgments", settings.judgments_format)):
+                problem = inputs.csv_problem(con, given, role, fmt, list(types or ()))
+                if problem is not None:
+                    raise InputError(problem) from None
+            raise
         checks = validation.checks_for(resolved.options, columns.roles(), label_expression=resolved.label is not None)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
         as_text = conventions.ids_as_text(resolved.convention)
@@ -101,8 +109,12 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
         if isinstance(error, (duckdb.ResourceInUseException, duckdb.InterruptException)):
             raise  # DuckDB's own words: the connection is busy elsewhere, or was interrupted
         # the checks passed, yet DuckDB refused: never its raw exception, but what it read
-        raise InputError(out_of_memory(error) if isinstance(error, duckdb.OutOfMemoryException)
-                         else engine_failure("DuckDB", data, judgments, options, error, settings.checks)) from error
+        if isinstance(error, duckdb.OutOfMemoryException):
+            raise InputError(out_of_memory(error)) from error
+        unread = inputs.read_file_named(error, data, judgments)
+        if unread is not None:  # a file that cannot be read (a corrupt Parquet page, a ragged CSV line)
+            raise InputError(f"cannot read {unread}: {inputs.read_failure(error)}") from error
+        raise InputError(engine_failure("DuckDB", data, judgments, options, error, settings.checks)) from error
     except BaseException:
         for view in views:
             inputs.drop(con, view)

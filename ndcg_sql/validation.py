@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from . import dialects, templates
-from .errors import InputError, OptionError
+from .errors import InputError, OptionError, echoed
 from .labels import LabelExpression
 from .parameters import Options
 from .parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
@@ -291,7 +291,7 @@ def _in_queries(query_col: str, examples: list) -> str:
 
 def describe_hidden(check: Check, value: float, query_col: str, examples: list) -> str:
     """A message line for a check the first pass revealed (``value``: NaN or infinite) that no row counted."""
-    return (f"{check.column_kind} {check.column!r}: {check.problem} (the {'smallest' if value < 0 else 'largest'} "
+    return (f"{check.column_kind} {echoed(check.column)}: {check.problem} (the {'smallest' if value < 0 else 'largest'} "
             f"value read is {value}{_in_queries(query_col, examples)}; the input's statistics hide them from the engine's row tests, as a "
             "Parquet file's min/max leave NaN out: read the file with read_parquet(..., can_have_nan = true), as "
             "ndcg_sql does for a path, or replace the values)")
@@ -317,7 +317,7 @@ def describe_failure(check: Check, rows: int, query_col: str, examples: list,
         count = _plural(rows, check.counted)
     else:
         count = _plural(rows, "row")
-    line = f"{check.column_kind} {check.column!r}: {problem} ({count})"
+    line = f"{check.column_kind} {echoed(check.column)}: {problem} ({count})"
     if check.query_ids_known:
         line += _in_queries(query_col, examples)
     if check.hint:
@@ -447,7 +447,7 @@ def check_label_type(type_name: str, label: LabelExpression, where: str) -> None
         InputError: it gives values of another type (dates, lists, ...).
     """
     if type_name.split("(")[0].upper() not in NUMERIC_TYPES + TEXT_TYPES:
-        raise InputError(f"the label expression {label.shown!r} gives {type_name} values on the {where}; "
+        raise InputError(f"the label expression {echoed(label.shown)} gives {type_name} values on the {where}; "
                          "labels must be numbers")
 
 
