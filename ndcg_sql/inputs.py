@@ -205,9 +205,24 @@ def read_failure(error: BaseException) -> str:
     lines = [line.strip() for line in str(error).strip().splitlines()]
     if not lines:
         return type(error).__name__
-    if "CSV Error on Line" in lines[0] and len(lines) > 2 and lines[1].startswith("Original Line"):
-        return f"{lines[0]}: {lines[2]}"
-    return lines[0]
+    line = lines[0]
+    if "CSV Error on Line" in line and len(lines) > 2 and lines[1].startswith("Original Line"):
+        line = f"{line}: {lines[2]}"
+    # a corrupt file's bytes may reach the message ("don't know what type: \x0e"): shown escaped
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+
+
+def unreadable(con: duckdb.DuckDBPyConnection, view: str) -> duckdb.Error | None:
+    """DuckDB's error reading every value of the view :func:`load` made (a hash of each row, which
+    no statistics answer), or None when every value reads: after a failure that names no file,
+    whether the file is at fault (a corrupt Parquet page). Reads the whole file: for a failure only."""
+    try:
+        interruptible(con, lambda: con.execute(f"SELECT MAX(hash(t)) FROM {quote(view)} AS t").fetchall())
+    except (duckdb.ResourceInUseException, duckdb.InterruptException):
+        raise
+    except duckdb.Error as error:
+        return error
+    return None
 
 
 def read_file_named(error: BaseException, data, judgments) -> str | None:

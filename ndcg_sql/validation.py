@@ -602,7 +602,7 @@ def profile_input(fetch: Fetch, context: dict, checks: list[Check], query_col: s
     message. Returns what the metric SQL may use to skip work (the results are the same):
     "longest_list", the items of the longest list (ranked list, or judged query with
     judgments), and "labels": (lowest, highest, how many are not whole numbers) of the
-    labels the ideal ranking is built from.
+    finite labels the ideal ranking is built from (a NaN or infinite label changes no query's SQL).
 
     Args:
         trusted: checks="trusted": no check is made, only the same profile is read (a group-by
