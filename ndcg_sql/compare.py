@@ -51,7 +51,7 @@ SUMMARY_TYPES = {
 
 def _summary_table(con, rows: list[dict], segment_types: dict[str, str], leftovers: Leftovers) -> duckdb.DuckDBPyRelation:
     """The summary rows as a DuckDB temp table (in their order, listed in ``leftovers``), read as a relation."""
-    name = new_view_name("comparison_summary")
+    name = new_view_name("comparison_summary", con)
     columns = {**segment_types, **SUMMARY_TYPES}
     con.execute(f"CREATE TEMP TABLE {quote(name)} (" + ", ".join(f"{quote(c)} {t}" for c, t in columns.items()) + ")")
     leftovers.add("TABLE", name)
@@ -74,7 +74,7 @@ def _query_ids_alike(con, a_table: str, b_table: str, query_col: str, made: list
         return a_table, b_table
     out = []
     for table, form in zip((a_table, b_table), forms):
-        name = new_view_name("query_ids_as_text")
+        name = new_view_name("query_ids_as_text", con)
         cast = templates.sql_macros()._id_of(quote(query_col), form)
         con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
         made.append(("VIEW", name))
@@ -270,7 +270,7 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
     query_col = quote(options["query_col"])
     a_table, b_table = _query_ids_alike(con, a_table, b_table, options["query_col"], made)
     segments = [quote(s) for s in a.options.get("segments", [])]
-    differences = new_view_name("paired_differences")
+    differences = new_view_name("paired_differences", con)
     statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
                  + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
                                     output_query_col=query_col, segment_cols=segments))
@@ -314,7 +314,7 @@ def _fetched(con, sql: str) -> list[dict]:
 
 def _view(con, result: Result, made: list) -> str:
     """A temp view over a local result's per-query rows (listed in ``made``); returns its name."""
-    name = new_view_name("per_query")
+    name = new_view_name("per_query", con)
     relation = result.per_query
     assert isinstance(relation, duckdb.DuckDBPyRelation)  # a local result's rows
     con.execute(f"CREATE TEMP VIEW {quote(name)} AS {relation.sql_query()}")
@@ -333,7 +333,7 @@ _LOCAL_TYPES = {bool: "BOOLEAN", int: "BIGINT", float: "DOUBLE", str: "VARCHAR"}
 def _local_table(con, result, made: list) -> str:
     """A warehouse result's per-query rows (query, measure, value; segment
     columns first) as a local DuckDB temp table (listed in ``made``); returns its name."""
-    table = new_view_name("warehouse_per_query")
+    table = new_view_name("warehouse_per_query", con)
     made.append(("TABLE", table))
     rows = result.per_query_records()
     query_col = next(iter(rows[0])) if rows else "query_id"

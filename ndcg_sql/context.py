@@ -154,8 +154,9 @@ class Seen:
         id_forms: how each id column is read, {"run_query": form, ...} (:mod:`ndcg_sql.id_types`).
         id_types: the id columns' types as the engine writes them, by role (to_sql's ``id_types``).
         longest_list: the items of the longest list (or judged query).
-        labels: (lowest, highest, how many are not whole numbers) of the labels the ideal
-            ranking comes from.
+        labels: (lowest, highest, how many are not whole numbers) of the finite labels the
+            ideal ranking comes from (a NaN or infinite one, let through by checks="trusted",
+            shapes no query's SQL).
     """
 
     segmented_judgments: bool | None = None

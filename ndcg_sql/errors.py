@@ -34,6 +34,19 @@ class MissingDependency(ImportError):
     not of the options)."""
 
 
+#: The most characters of a value of the user's (a label expression) a message quotes.
+ECHOED = 200
+
+
+def echoed(text: str) -> str:
+    """A value of the user's as a message quotes it: ``repr(text)``, or for a text longer than
+    :data:`ECHOED` characters its first ones, "…" and how many characters it has (a message of
+    one line, not the whole value back)."""
+    if len(text) <= ECHOED:
+        return repr(text)
+    return f"{text[:ECHOED] + '…'!r} ({len(text):,} characters)"
+
+
 def first_line(error: BaseException) -> str:
     """An engine's error in one line (its message's first line, or its class name): what an
     :class:`InputError` wrapping an engine's failure quotes, the error itself kept as ``__cause__``."""

@@ -61,11 +61,10 @@ class DuckDB(Executor):
 
         return interruptible(self.con, run)
 
-    @staticmethod
-    def named(step: str) -> str:
-        """The relation a step of a plan is read by here: a fresh temp object's name, quoted
-        (:func:`ndcg_sql.plan.build`'s ``named``)."""
-        return identifiers.quote(new_view_name(step))
+    def named(self, step: str) -> str:
+        """The relation a step of a plan is read by here: a fresh temp object's name, quoted, that
+        no table or view of the connection has (:func:`ndcg_sql.plan.build`'s ``named``)."""
+        return identifiers.quote(new_view_name(step, self.con))
 
     def store(self, step: Step) -> tuple[str, str]:
         """Create ``step`` (named by :meth:`named`): a temp table when it is kept, else a temp view

@@ -10,15 +10,19 @@ polars or Arrow object (read by DuckDB through Arrow, zero-copy where it can).
 
 from __future__ import annotations
 
+import csv
 import glob
+import gzip
 import itertools
 import os
+import re
+import secrets
 from pathlib import Path
 
 import duckdb
 
 from .connections import connect, drop as drop_objects, interruptible
-from .errors import InputError, OptionError
+from .errors import InputError, OptionError, echoed
 from .identifiers import quote
 from .sql_text import file_format, file_relation
 
@@ -29,9 +33,25 @@ TREC_QRELS_COLUMNS = ("query_id", "item_id", "label")
 _counter = itertools.count()
 
 
-def new_view_name(kind: str) -> str:
-    """A fresh name for a temporary view of ours (never user text)."""
-    return f"ndcg_sql_{kind}_{os.getpid()}_{next(_counter)}"
+def new_view_name(kind: str, con: duckdb.DuckDBPyConnection | None = None) -> str:
+    """A fresh name for a temporary table or view of ours (never user text):
+    ``ndcg_sql_<kind>_<process id>_<n>_<random>``, its last part 16 random hex digits, so no name
+    a user picks by accident (or by looking at an earlier name) is ours. With ``con``, also one no
+    table or view of ``con`` has (:func:`taken`); what is created under it is created without
+    ``OR REPLACE``, so even a name taken in between is never replaced, only refused."""
+    while True:
+        name = f"ndcg_sql_{kind}_{os.getpid()}_{next(_counter)}_{secrets.token_hex(8)}"
+        if con is None or not taken(con, name):
+            return name
+
+
+def taken(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """True when a table or view of ``con`` (in any schema, temporary or not, a registered frame
+    too) has the name ``name``, as DuckDB compares names (case aside)."""
+    found = con.execute(
+        "SELECT (SELECT COUNT(*) FROM duckdb_views() WHERE lower(view_name) = lower($1))"
+        " + (SELECT COUNT(*) FROM duckdb_tables() WHERE lower(table_name) = lower($1))", [name]).fetchall()
+    return bool(found[0][0])
 
 
 def _read_trec(con: duckdb.DuckDBPyConnection, path: str, fmt: str, atol_labels: bool = False) -> duckdb.DuckDBPyRelation:
@@ -111,11 +131,11 @@ def load(
         InputError: no such file or table, a directory, an empty (0-byte) file, or an
             unreadable file.
     """
-    name = new_view_name(role)
+    name = new_view_name(role, con)
     if isinstance(data, duckdb.DuckDBPyRelation):
         return _relation_view(con, data, name)
     if not isinstance(data, (str, Path)):
-        try:
+        try:  # register replaces a name silently: new_view_name found it free
             con.register(name, data)
         except (duckdb.Error, TypeError, ValueError) as error:
             raise InputError(
@@ -129,6 +149,9 @@ def load(
     if os.path.isdir(text):
         raise InputError(f"{text} is a directory, not a file: give the {where} file, or a pattern "
                          f"such as {os.path.join(text, '*.parquet')} to read every file in it")
+    if os.path.exists(text) and not os.path.isfile(text) and os.path.samefile(text, os.devnull):
+        raise InputError(f"{text} is empty (the null device): the {where} {'has' if role == 'run' else 'have'} "
+                         "no rows and no columns")
     if os.path.isfile(text) and os.path.getsize(text) == 0:
         raise InputError(f"{text} is empty (0 bytes): the {where} {'has' if role == 'run' else 'have'} no rows")
     if os.path.exists(text) or (any(c in text for c in "*?[") and glob.glob(text)):
@@ -160,7 +183,7 @@ def _relation_view(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRela
                    ) -> tuple[str, dict[str, str]]:
     """A caller's relation under ``name``: a view of it (which holds what it reads), or, for a
     relation of another connection, its rows brought over as an Arrow table."""
-    relation.create_view(name, replace=True)
+    relation.create_view(name, replace=False)  # a name taken meanwhile is refused, never replaced
     try:
         con.view(name)
     except duckdb.ResourceInUseException:
@@ -170,6 +193,95 @@ def _relation_view(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRela
         # (read more than once: checks, then the metric query)
         con.register(name, relation.to_arrow_table())
     return name, dict(zip(relation.columns, map(str, relation.types)))
+
+
+#: The delimiters a CSV file's first line is split at by :func:`csv_problem`.
+CSV_DELIMITERS = (",", "\t", ";", "|")
+
+
+def read_failure(error: BaseException) -> str:
+    """DuckDB's failure to read a file in one line: its first line and, for a CSV error on a
+    line, what is wrong there ("Expected Number of Columns: 4 Found: 5"; not the line itself)."""
+    lines = [line.strip() for line in str(error).strip().splitlines()]
+    if not lines:
+        return type(error).__name__
+    line = lines[0]
+    if "CSV Error on Line" in line and len(lines) > 2 and lines[1].startswith("Original Line"):
+        line = f"{line}: {lines[2]}"
+    # a corrupt file's bytes may reach the message ("don't know what type: \x0e"): shown escaped
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+
+
+def unreadable(con: duckdb.DuckDBPyConnection, view: str) -> duckdb.Error | None:
+    """DuckDB's error reading every value of the view :func:`load` made (a hash of each row, which
+    no statistics answer), or None when every value reads: after a failure that names no file,
+    whether the file is at fault (a corrupt Parquet page). Reads the whole file: for a failure only."""
+    try:
+        interruptible(con, lambda: con.execute(f"SELECT MAX(hash(t)) FROM {quote(view)} AS t").fetchall())
+    except (duckdb.ResourceInUseException, duckdb.InterruptException):
+        raise
+    except duckdb.Error as error:
+        return error
+    return None
+
+
+def read_file_named(error: BaseException, data, judgments) -> str | None:
+    """The input file (of ``data`` and ``judgments``, those given as paths) that DuckDB's error
+    says it failed to read (a corrupt Parquet page, a CSV line with more fields than the header,
+    malformed JSON), as DuckDB names it; None when the error names no file, or no input is a file."""
+    if not any(isinstance(given, (str, Path)) for given in (data, judgments)):
+        return None
+    text = str(error)
+    for pattern in (r'(?:read|in) file "([^"]+)"', r"^\s*file = (.+?)\s*$"):
+        found = re.search(pattern, text, flags=re.MULTILINE)
+        if found:
+            return found.group(1)
+    return None
+
+
+def _first_line_of(path: str) -> str | None:
+    """The first line of a (possibly gzip-compressed) text file, None when it cannot be read."""
+    try:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8", errors="replace", newline="") as file:
+            return file.readline().rstrip("\r\n")
+    except OSError:
+        return None
+
+
+def csv_problem(con: duckdb.DuckDBPyConnection, data, role: str, input_format: str | None,
+                columns: list[str]) -> str | None:
+    """Why DuckDB's CSV sniffer read ``data`` (given to :func:`load` with ``role`` and
+    ``input_format``) as ``columns``, which lack those asked for, when it is one CSV file: the file
+    read strictly with the layout its first line shows (the delimiter of :data:`CSV_DELIMITERS`
+    that splits it into most fields, a header, double quotes), DuckDB's error in one line, e.g.
+    rows with more or fewer fields than the header; None when that read finds nothing wrong (the
+    columns are then simply not there), or ``data`` is no single CSV file."""
+    if not isinstance(data, (str, Path)) or not os.path.isfile(data):
+        return None
+    path = str(data)
+    if file_format(path, role, input_format) != "csv":
+        return None
+    first = _first_line_of(path)
+    if not first:
+        return None
+    delimiter, header = max(((d, next(csv.reader([first], delimiter=d))) for d in CSV_DELIMITERS),
+                            key=lambda pair: len(pair[1]))
+    if len(header) < 2:
+        return None
+    layout = {f"column_{index}": "VARCHAR" for index in range(len(header))}
+    try:
+        interruptible(con, lambda: con.execute(
+            "SELECT COUNT(*) FROM read_csv($1, auto_detect = false, header = true, delim = $2, quote = '\"', "
+            "escape = '\"', columns = $3)", [path, delimiter, layout]).fetchall())
+    except duckdb.ResourceInUseException:
+        raise
+    except duckdb.Error as error:
+        read = ", ".join(columns[:5]) + (", ..." if len(columns) > 5 else "")
+        return (f"cannot read {path} as CSV: {read_failure(error)} (its first line has {len(header)} fields split "
+                f"at {delimiter!r}; DuckDB's CSV sniffer found no layout that reads every line, and read the "
+                f"column(s) {echoed(read)})")
+    return None
 
 
 def expression_type(con: duckdb.DuckDBPyConnection, relation: str, label, where: str) -> str:
@@ -190,7 +302,7 @@ def expression_type(con: duckdb.DuckDBPyConnection, relation: str, label, where:
         message = str(error).strip().splitlines()[0].rstrip(".")
         hint = ("; a boolean column counts as a number only as the whole label or through "
                 "CAST(x AS INT) or CASE WHEN x THEN 1 ELSE 0 END") if "BOOLEAN" in message else ""
-        raise InputError(f"the label expression {label.shown!r} cannot be computed from the {where}'s "
+        raise InputError(f"the label expression {echoed(label.shown)} cannot be computed from the {where}'s "
                          f"columns: {message}{hint}") from None
 
 

@@ -34,7 +34,7 @@ from sqlglot import exp
 from sqlglot.tokens import TokenType
 
 from . import dialects, identifiers
-from .errors import OptionError
+from .errors import OptionError, echoed
 
 #: Node types a label expression may hold.
 ALLOWED = (
@@ -98,7 +98,7 @@ def _check(tree: exp.Expr, text: str) -> None:
         elif isinstance(node, exp.DataType):
             allowed = node.this in CAST_TYPES
         if not allowed:
-            raise OptionError(f"label expression {text!r}: {_what(node)} is not allowed; use {WHAT_IS_ALLOWED}")
+            raise OptionError(f"label expression {echoed(text)}: {_what(node)} is not allowed; use {WHAT_IS_ALLOWED}")
 
 
 def _character(text: str, line: int, column: int) -> int:
@@ -110,12 +110,12 @@ def _syntax_error(text: str, error: sqlglot.errors.SqlglotError) -> OptionError:
     """A parse error, named by its place in ``text`` and what is found there (not sqlglot's classes)."""
     found = (getattr(error, "errors", None) or [{}])[0]
     if not found.get("line"):
-        return OptionError(f"label expression {text!r} is not valid SQL: {str(error).splitlines()[0]}")
+        return OptionError(f"label expression {echoed(text)} is not valid SQL: {str(error).splitlines()[0]}")
     highlight = found.get("highlight") or ""
     at = _character(text, found["line"], found["col"]) - max(len(highlight) - 1, 0)
     what = found.get("description") or ""
     what = "an operand is missing" if "<class" in what or not what else what[0].lower() + what[1:]
-    return OptionError(f"label expression {text!r} is not valid SQL at character {at} ({highlight!r}): {what}")
+    return OptionError(f"label expression {echoed(text)} is not valid SQL at character {at} ({highlight!r}): {what}")
 
 
 def _nesting(text: str, target) -> None:
@@ -125,7 +125,7 @@ def _nesting(text: str, target) -> None:
     for token in sqlglot.Dialect.get_or_raise(target.sqlglot).tokenize(text):
         depth += {TokenType.L_PAREN: 1, TokenType.R_PAREN: -1}.get(token.token_type, 0)
         if depth > MAX_NESTING:
-            raise OptionError(f"label expression {text!r} nests parentheses more than {MAX_NESTING} deep "
+            raise OptionError(f"label expression {echoed(text)} nests parentheses more than {MAX_NESTING} deep "
                               f"(at character {token.start + 1}); write it with fewer levels")
 
 
@@ -201,12 +201,12 @@ def parse(text, dialect: str = "duckdb") -> LabelExpression:
     except sqlglot.errors.SqlglotError as error:
         raise _syntax_error(text, error) from None
     except RecursionError:
-        raise OptionError(f"label expression {text!r} is nested too deeply to be read; "
+        raise OptionError(f"label expression {echoed(text)} is nested too deeply to be read; "
                           "write it with fewer levels") from None
     try:
         return _checked(text, tree, target)
     except RecursionError:
-        raise OptionError(f"label expression {text!r} is nested too deeply to be written back as SQL; "
+        raise OptionError(f"label expression {echoed(text)} is nested too deeply to be written back as SQL; "
                           "write it with fewer levels") from None
 
 
@@ -215,7 +215,7 @@ def _checked(text: str, tree: exp.Expr, target) -> LabelExpression:
     for node in tree.walk():
         node.comments = None
     if isinstance(tree, exp.Block) or tree.find(exp.Block):
-        raise OptionError(f"label expression {text!r}: one expression, not several statements")
+        raise OptionError(f"label expression {echoed(text)}: one expression, not several statements")
     _check(tree, text)
     rewritten = _rewrite(tree, target.fold)
     columns = tuple(dict.fromkeys(column.name for column in rewritten.find_all(exp.Column)))

@@ -76,7 +76,15 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                 views.append(judgments_view)
         relations = (identifiers.quote(run_view), identifiers.quote(judgments_view) if judgments_view else None)
         columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
-        validation.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
+        try:
+            validation.check_columns(run_types, judgment_types, columns, resolved.options.input_kind)
+        except InputError:  # a CSV file's columns missing: a line DuckDB's sniffer could not fit, if one is
+            for given, types, role, fmt in ((data, run_types, "run", settings.input_format),
+                                            (judgments, judgment_types, "judgments", settings.judgments_format)):
+                problem = inputs.csv_problem(con, given, role, fmt, list(types or ()))
+                if problem is not None:
+                    raise InputError(problem) from None
+            raise
         checks = validation.checks_for(resolved.options, columns.roles(), label_expression=resolved.label is not None)
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
         as_text = conventions.ids_as_text(resolved.convention)
@@ -98,13 +106,17 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                                                                  labels=profile["labels"]))
         result = runner.run(executor, rendered, leftovers=leftovers, max_bootstrap_draws=settings.max_bootstrap_draws)
     except duckdb.Error as error:
-        for view in views:
-            inputs.drop(con, view)
-        if isinstance(error, (duckdb.ResourceInUseException, duckdb.InterruptException)):
-            raise  # DuckDB's own words: the connection is busy elsewhere, or was interrupted
-        # the checks passed, yet DuckDB refused: never its raw exception, but what it read
-        raise InputError(out_of_memory(error) if isinstance(error, duckdb.OutOfMemoryException)
-                         else engine_failure("DuckDB", data, judgments, options, error, settings.checks)) from error
+        try:
+            if isinstance(error, (duckdb.ResourceInUseException, duckdb.InterruptException)):
+                raise  # DuckDB's own words: the connection is busy elsewhere, or was interrupted
+            # the checks passed, yet DuckDB refused: never its raw exception, but what it read
+            if isinstance(error, duckdb.OutOfMemoryException):
+                raise InputError(out_of_memory(error)) from error
+            _refuse_unreadable(con, error, ((data, views[:1]), (judgments, views[1:])))
+            raise InputError(engine_failure("DuckDB", data, judgments, options, error, settings.checks)) from error
+        finally:
+            for view in views:
+                inputs.drop(con, view)
     except BaseException:
         for view in views:
             inputs.drop(con, view)
@@ -116,6 +128,26 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
         for view in views:
             leftovers.add("VIEW", view)
     return result
+
+
+def _refuse_unreadable(con, error: duckdb.Error, inputs_read) -> None:
+    """Raise InputError naming the input file DuckDB failed to read, when it is a file that
+    cannot be read (a corrupt Parquet page, a CSV line with more fields than the header, malformed
+    JSON): the file DuckDB's error names, or else the one whose every value cannot be read.
+
+    Args:
+        inputs_read: (the input as given, [its view] or []) for the ranking and the judgments.
+    """
+    given = [data for data, _ in inputs_read]
+    named = inputs.read_file_named(error, *given)
+    if named is not None:
+        raise InputError(f"cannot read {named}: {inputs.read_failure(error)}") from error
+    for data, views in inputs_read:
+        if isinstance(data, (str, Path)) and views:
+            failed = inputs.unreadable(con, views[0])
+            if failed is not None:
+                raise InputError(f"cannot read {data}: {inputs.read_failure(failed)} (DuckDB could not read "
+                                 "every value of it: a corrupt or truncated file?)") from error
 
 
 def engine_failure(engine: str, data, judgments, options: dict, error: BaseException, checks: str = "all") -> str:

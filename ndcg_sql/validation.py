@@ -19,8 +19,8 @@ from typing import Callable, Mapping
 import sqlglot
 
 from . import dialects, templates
+from .errors import InputError, OptionError, echoed
 from .sql_text import over_ctes
-from .errors import InputError, OptionError
 from .labels import LabelExpression
 from .parameters import Options
 from .parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
@@ -294,7 +294,7 @@ def _in_queries(query_col: str, examples: list) -> str:
 
 def describe_hidden(check: Check, value: float, query_col: str, examples: list) -> str:
     """A message line for a check the first pass revealed (``value``: NaN or infinite) that no row counted."""
-    return (f"{check.column_kind} {check.column!r}: {check.problem} (the {'smallest' if value < 0 else 'largest'} "
+    return (f"{check.column_kind} {echoed(check.column)}: {check.problem} (the {'smallest' if value < 0 else 'largest'} "
             f"value read is {value}{_in_queries(query_col, examples)}; the input's statistics hide them from the engine's row tests, as a "
             "Parquet file's min/max leave NaN out: read the file with read_parquet(..., can_have_nan = true), as "
             "ndcg_sql does for a path, or replace the values)")
@@ -320,7 +320,7 @@ def describe_failure(check: Check, rows: int, query_col: str, examples: list,
         count = _plural(rows, check.counted)
     else:
         count = _plural(rows, "row")
-    line = f"{check.column_kind} {check.column!r}: {problem} ({count})"
+    line = f"{check.column_kind} {echoed(check.column)}: {problem} ({count})"
     if check.query_ids_known:
         line += _in_queries(query_col, examples)
     if check.hint:
@@ -450,7 +450,7 @@ def check_label_type(type_name: str, label: LabelExpression, where: str) -> None
         InputError: it gives values of another type (dates, lists, ...).
     """
     if type_name.split("(")[0].upper() not in NUMERIC_TYPES + TEXT_TYPES:
-        raise InputError(f"the label expression {label.shown!r} gives {type_name} values on the {where}; "
+        raise InputError(f"the label expression {echoed(label.shown)} gives {type_name} values on the {where}; "
                          "labels must be numbers")
 
 
@@ -629,7 +629,7 @@ def profile_input(fetch: Fetch, context: dict, checks: list[Check], query_col: s
     message. Returns what the metric SQL may use to skip work (the results are the same):
     "longest_list", the items of the longest list (ranked list, or judged query with
     judgments), and "labels": (lowest, highest, how many are not whole numbers) of the
-    labels the ideal ranking is built from.
+    finite labels the ideal ranking is built from (a NaN or infinite label changes no query's SQL).
 
     Args:
         trusted: checks="trusted": no check is made, only the same profile is read (a group-by

@@ -39,7 +39,7 @@ def _ranking(seed: int = 7) -> list[tuple]:
 
 
 def _views(sql: str) -> str:
-    return re.sub(r'"ndcg_sql_(run|judgments)_[0-9_]+"', r"\1", sql)
+    return re.sub(r'"ndcg_sql_(run|judgments)_[0-9a-f_]+"', r"\1", sql)
 
 
 def _frame(rows) -> pd.DataFrame:
