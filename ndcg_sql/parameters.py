@@ -142,6 +142,16 @@ FORMATS: tuple[str, ...] = get_args(Format)
 #: input was gated upstream, e.g. by the dbt test ndcg_valid_input or a pipeline's own constraints).
 Checks = Literal["all", "trusted"]
 CHECKS: tuple[str, ...] = get_args(Checks)
+#: The multiple-testing correction of compare's p-values (ndcg_sql/corrections.py): Holm's step-down
+#: (Holm 1979), Bonferroni's, Benjamini-Hochberg's step-up (1995), or none.
+Correction = Literal["holm", "bonferroni", "bh", "none"]
+CORRECTIONS: tuple[str, ...] = get_args(Correction)
+#: The test whose (adjusted) p-values mark a comparison table's significant pairs: the sign-flip
+#: permutation test, the paired t-test, or the randomized Tukey HSD test (three runs or more).
+SignificanceTest = Literal["permutation", "t", "tukey"]
+SIGNIFICANCE_TESTS: tuple[str, ...] = get_args(SignificanceTest)
+#: The significance level of a comparison table's marks: a pair is significant when its p-value is below it.
+ALPHA = 0.05
 #: The statements of to_sql / ``ndcg-sql sql --statement``.
 Statement = Literal["per_query", "summary", "coverage"]
 STATEMENTS: tuple[str, ...] = get_args(Statement)
@@ -428,7 +438,16 @@ class Given:
         Cli(("sql",), flag=True))
     permutations: int = option(
         10_000, f"sign patterns of compare's permutation test (1 .. {MAX_PERMUTATIONS:,}; exact when 2^queries "
-        "is fewer).", Cli(("compare",), metavar="N", parse=int))
+        "is fewer), and with three runs or more the permutations of the randomized Tukey HSD test.",
+        Cli(("compare",), metavar="N", parse=int))
+    correction: Correction | None = option(
+        None,
+        "the multiple-testing correction of compare's p-values over each segment's family of tests (every "
+        'pair of runs x measure): "holm" (Holm 1979, step-down; the family-wise error rate), "bonferroni", '
+        '"bh" (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the '
+        "raw p-values and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. "
+        'Default None: "holm" with more than two runs or more than one measure, else "none".',
+        Cli(("compare",)))
 
 
 #: The defaults, typed: what the public signatures name as their defaults.
