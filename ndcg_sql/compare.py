@@ -161,7 +161,9 @@ def compare(
     scipy.stats.ttest_rel), a two-sided sign-flip permutation test (Fisher
     1935; Smucker, Allan & Carterette, CIKM 2007; exact when 2^n <=
     permutations, else ``permutations`` patterns fixed by ``seed``), and
-    wins / ties / losses. Each run is evaluated by :func:`ndcg_sql.evaluate` with
+    wins / ties / losses; with more than one measure, both p-values adjusted for multiple
+    testing over each segment's measures (``correction``; :func:`compare_runs` compares more
+    than two runs). Each run is evaluated by :func:`ndcg_sql.evaluate` with
     the options given here; with ``segments``, one summary row per (segment values,
     measure), pairing each run's (segment, query) rows.
 
@@ -373,7 +375,7 @@ def compare_runs(
             could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
             default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
             ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
-            the summary one row per measure. Default: None.
+            the summary one row per measure. Default: ('nDCG@10',).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -430,9 +432,9 @@ def compare_runs(
             gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
             numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
             checks=trusted. Default: 'all'.
-        dialect: the engine the SQL is for (transpiled by sqlglot). Default: 'duckdb'.
-        item_type: the item ids' type, needed for an item-id tie-break when no data is read (text compares in byte
-            order). Default: 'text'.
+        dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
+            "duckdb" (a SparkSession: "spark" by default). Default: None.
+        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
         permutations: sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer), and
             with three runs or more the permutations of the randomized Tukey HSD test. Default: 10000.
         correction: the multiple-testing correction of compare's p-values over each segment's family of tests (every
@@ -683,7 +685,9 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
             summary.append({**dict(zip(names, values)), **out})
     correction = correction or corrections.default_correction(2, len(a.options["measures"]))
     _corrected(summary, names, correction)
-    report = {**a.options, "permutations": permutations, "seed": seed, "correction": correction}
+    report = {**a.options, "permutations": permutations, "seed": seed}
+    if correction != "none":  # one test: its rows say correction "none", the report keeps its two-run form
+        report["correction"] = correction
     paired = con.table(differences)
     types = dict(zip(paired.columns, map(str, paired.types)))
     summary_relation = _summary_table(con, summary, {n: types.get(n, "VARCHAR") for n in names}, leftovers)

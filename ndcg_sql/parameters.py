@@ -338,7 +338,8 @@ class Given:
         "Per-query rows are then (query, measure, value) and the summary one row per measure.",
         Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
             helps={"compare": "measures in ir_measures notation (default: nDCG@10)"}),
-        compare=Variant(COMPARED_MEASURES, str | Sequence[str]))
+        compare=Variant(COMPARED_MEASURES, str | Sequence[str]),
+        compare_runs=Variant(COMPARED_MEASURES, str | Sequence[str]))
     convention: str | None = option(
         None,
         'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
@@ -420,11 +421,11 @@ class Given:
         "every result reports checks=trusted.", Cli(RUNS))
     dialect: DialectName = option(
         "duckdb", "the engine the SQL is for (transpiled by sqlglot).", Cli(("sql",)), **{
-            entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "plot")})
+            entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "compare_runs", "plot")})
     item_type: ItemType = option(
         "text",
         "the item ids' type, needed for an item-id tie-break when no data is read (text compares in "
-        "byte order).", Cli(("sql",)), **{entry: ON_A_CONNECTION["item_type"] for entry in ("evaluate", "compare", "plot")})
+        "byte order).", Cli(("sql",)), **{entry: ON_A_CONNECTION["item_type"] for entry in ("evaluate", "compare", "compare_runs", "plot")})
     id_types: Mapping[str, str] | Iterable[str] | None = option(
         None,
         "the id columns' types as the engine writes them, by role (query, item, judgments_query, "
