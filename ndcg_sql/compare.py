@@ -360,7 +360,8 @@ def compare_runs(
         runs: two rankings or more, any input :func:`ndcg_sql.evaluate` takes: a sequence, or a
             mapping {name: ranking} (the names in the tables and JSON).
         names: with a sequence of runs, their names (default: as :func:`compare` names runs,
-            :func:`ndcg_sql.results.run_names`); distinct strings.
+            :func:`ndcg_sql.results.run_names`, numbered 1, 2, ... when that gives two runs one
+            name); distinct strings.
         baseline: the name of the run every other is compared with (each pair is (run, baseline),
             differences run - baseline); default None: every pair (i, j), i before j in the order
             given, differences run i - run j.
@@ -506,7 +507,10 @@ def _named_runs(runs, names) -> tuple[list[str], list]:
         names, sources = list(runs.keys()), list(runs.values())
     elif isinstance(runs, (list, tuple)):
         sources = list(runs)
-        names = run_names(sources) if names is None else names
+        if names is None:
+            names = run_names(sources)
+            if len(set(names)) != len(names):  # frames, relations: "a DataFrame 1", "a DataFrame 2", ...
+                names = [f"{name} {i}" for i, name in enumerate(names, 1)]
     else:
         raise OptionError(f"runs must be a sequence of rankings or a mapping {{name: ranking}}; got {type(runs).__name__}")
     if not 2 <= len(sources) <= len(LETTERS):
