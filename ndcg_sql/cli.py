@@ -37,7 +37,7 @@ from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .sql_text import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
 from .parameters import ALPHA, PARAMETERS, SIGNIFICANCE_TESTS, STATEMENTS
-from .plot import plot
+from .plot import plot, plot_comparison
 from .results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table, run_labels,
                      run_names, write_csv, write_json)
 
@@ -162,6 +162,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "csv: every pair's row")
     pair.add_argument("--per-query", metavar="FILE", dest="per_query_file",
                       help="also write [run_a, run_b,] query, measure, a, b, difference as CSV" + REPLACED)
+    pair.add_argument("--plot", metavar="FILE", dest="plot_file",
+                      help="also write a PNG (needs matplotlib): each run's mean per measure with its 95%% interval, "
+                           "and the per-query differences against the baseline (--baseline, else the first run)"
+                      + REPLACED)
     pair.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     pair.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
     add_options(pair, "compare")
@@ -254,7 +258,7 @@ def _alpha_from_text(text: str) -> float:
 def _compare(args) -> int:
     if len(args.runs) < 2:
         raise OptionError("compare needs two runs or more")
-    if args.format not in ("table", "json", "csv") or len(args.runs) > 2:
+    if args.format not in ("table", "json", "csv") or len(args.runs) > 2 or args.plot_file:
         return _compare_runs(args)
     digits = _digits(args)
     options = given(args, "compare", leave=("memory_limit", "temp_directory"))
@@ -287,13 +291,16 @@ def _compare_runs(args) -> int:
     if digits is not None and args.format != "table":
         raise OptionError(f"--digits rounds the text table only; --format {args.format} keeps its own precision")
     options = given(args, "compare", leave=("memory_limit", "temp_directory"))
-    writing.refuse_inputs({"--per-query": args.per_query_file}, [*args.runs, options.get("judgments")])
+    writing.refuse_inputs({"--per-query": args.per_query_file, "--plot": args.plot_file},
+                          [*args.runs, options.get("judgments")])
     marks = {name: getattr(args, name) for name in ("alpha", "test") if getattr(args, name) is not None}
     with _connected(args) as con:
         with _progress(args, con):
             result = compare_runs(list(args.runs), con=con, names=args.names, baseline=args.baseline, **marks,
                                   **options)
         _write_per_query(args.per_query_file, result.per_query_records)
+        if args.plot_file:
+            plot_comparison(result, args.plot_file)
         if args.format == "json":
             write_json(result.to_dict(), sys.stdout)
         elif args.format == "csv":

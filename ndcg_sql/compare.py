@@ -619,7 +619,8 @@ def _compare_many(con, on_warehouse: bool, results: list[Result], names: list[st
     for name, result in zip(names, results):
         for row in result.summary_records():
             means.append({"run": name, **{n: row.get(n) for n in segment_names}, "measure": row["measure"],
-                          "mean": row.get("mean"), "queries": row.get("queries")})
+                          "mean": row.get("mean"), "queries": row.get("queries"), "ci_low": row.get("ci_low"),
+                          "ci_high": row.get("ci_high"), "ci_method": row.get("ci_method")})
     leftovers.watch(per_query, summary_relation, *(r.per_query for r in results), *(r.summary for r in results))
     return Comparisons(tuple(names), tuple((names[i], names[j]) for i, j in pairs), per_query, summary_relation,
                        means, tuple(results), report, leftovers)

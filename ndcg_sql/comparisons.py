@@ -59,7 +59,8 @@ class Comparisons:
             t_p_value_adjusted and permutation_p_value_adjusted (by ``correction`` over the
             segment's family), family_size (the tests of that family with a p-value) and correction.
         means: one dict per (run, [segment values,] measure): run, the segment columns, measure,
-            mean, queries (each run's own summary: its mean over the queries it has).
+            mean, queries, ci_low, ci_high, ci_method (each run's own summary: its mean over the
+            queries it has, and the 95% interval of :func:`ndcg_sql.evaluate`).
         runs: the runs' :class:`~ndcg_sql.Result` objects, in order.
         options: the conventions used, plus permutations, seed, correction, alpha, test, baseline.
         leftovers: the temp tables the relations read (and the connection compare_runs opened):

@@ -310,12 +310,30 @@ def test_cli_three_runs_table_csv_and_json(tmp_path):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == 6 and {r["correction"] for r in rows} == {"bh"} and {r["family_size"] for r in rows} == {"6"}
     code, out, err = cli(["compare", *common, "--format", "latex", "--test", "t", "--alpha", "0.01",
-                          "--baseline", "BM25", "--per-query", str(tmp_path / "pairs.csv")])
+                          "--baseline", "BM25", "--per-query", str(tmp_path / "pairs.csv"),
+                          "--plot", str(tmp_path / "pairs.png")])
     assert code == 0, err
+    assert (tmp_path / "pairs.png").stat().st_size > 1000
     assert out.startswith(r"\begin{table}") and "paired t-test, holm-adjusted p < 0.01" in out
     pairs = list(csv.DictReader((tmp_path / "pairs.csv").open()))
     assert len(pairs) == 2 * 2 * 43 and {(r["run_a"], r["run_b"]) for r in pairs} == {("SPLADE++", "BM25"),
                                                                                        ("TAS-B", "BM25")}
+
+
+def test_the_comparison_plot_draws_the_means_and_the_differences_against_the_baseline(dl19, dl19_values, tmp_path):
+    from ndcg_sql.plot import plot_comparison
+
+    c, _, _ = dl19
+    plotted = plot_comparison(c, tmp_path / "c.png")
+    assert (tmp_path / "c.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    queries = sorted({q for (_, _, q) in dl19_values})
+    for run in ("SPLADE++", "TAS-B"):  # no baseline: against the first run, BM25
+        for measure in ("nDCG@10", "AP"):
+            want = [dl19_values[(run, measure, q)] - dl19_values[("BM25", measure, q)] for q in queries]
+            assert sorted(plotted["differences"][run][measure]) == pytest.approx(sorted(want), **TOL)
+    for m in plotted["means"]:
+        values = [dl19_values[(m["run"], m["measure"], q)] for q in queries]
+        assert m["mean"] == pytest.approx(np.mean(values), **TOL) and m["ci_low"] < m["mean"] < m["ci_high"]
 
 
 def test_the_json_of_several_runs_is_plain_data(dl19):
