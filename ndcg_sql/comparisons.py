@@ -203,7 +203,7 @@ def significance_table(names, means, rows, segments, format: str, digits: int, t
                 row.append(("" if mean is None else f"{mean:.{digits}f}", "".join(sorted(letters)), best))
             body.append((LETTERS[i], name, row))
         parts.append(_WRITERS[format](title, measures, body, note))
-    return "\n".join(parts) if format != "text" else "".join(parts)
+    return "\n".join(parts)
 
 
 def _text(title, measures, body, note) -> str:
