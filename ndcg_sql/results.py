@@ -17,6 +17,7 @@ absence of a number (None in Python, NULL in SQL and dbt, null in JSON), and tex
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 import os
 from dataclasses import dataclass, field
@@ -451,7 +452,17 @@ def write_csv(records: list[dict], out) -> None:
         writer.writerow(cell(name, value) for name, value in record.items())
 
 
+def _json_value(value):
+    """What JSON has no type for: a date, time or timestamp (a segment's value) as its ISO text,
+    a warehouse's Decimal as a number."""
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return plain(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def write_json(data: dict, out) -> None:
-    """One JSON object on a line (no NaN)."""
-    json.dump(data, out, allow_nan=False)
+    """One JSON object on a line (no NaN; dates and times as ISO text)."""
+    json.dump(data, out, allow_nan=False, default=_json_value)
     out.write("\n")

@@ -342,6 +342,24 @@ def test_the_json_of_several_runs_is_plain_data(dl19):
     assert data["runs"] == list(RUNS) and data["summary"] == rows and data["options"]["correction"] == "holm"
 
 
+def test_cli_json_of_date_segments(tmp_path):
+    """A day segment (a DATE) is written as its ISO text, by the two-run and the several-run output."""
+    import duckdb
+
+    con = duckdb.connect()
+    log = con.read_csv(str(EXAMPLES.parent / "dbt_macros/integration_tests/seeds/daily_log.csv"))
+    paths = []
+    for arm in ("bm25", "splade_pp_ed"):
+        paths.append(str(tmp_path / f"{arm}.parquet"))
+        log.filter(f"arm = '{arm}'").write_parquet(paths[-1])
+    days = sorted({str(d) for (d,) in con.sql("SELECT DISTINCT day FROM log").fetchall()})
+    for runs in (paths, [*paths, paths[0]]):
+        code, out, err = cli(["compare", *runs, "--names", *"abc"[:len(runs)], "--segments", "day", "--format",
+                              "json", "--permutations", "50", "--no-progress"])
+        assert code == 0, err
+        assert sorted({row["day"] for row in json.loads(out)["summary"]}) == days
+
+
 def test_cli_compare_errors():
     code, _, err = cli(["compare", str(RUNS["BM25"])])
     assert code == 2 and "two runs or more" in err
