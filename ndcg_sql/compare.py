@@ -584,9 +584,8 @@ def _compare_many(con, on_warehouse: bool, results: list[Result], names: list[st
     tukey: dict[tuple, float] = {}
     if len(results) >= 3:
         stacked = new_view_name("run_values")
-        con.execute(f"CREATE TEMP VIEW {quote(stacked)} AS " + " UNION ALL ".join(
-            f"SELECT {index} AS run, {', '.join(segments + [query_col])}, measure, value FROM {table}"
-            for index, table in enumerate(tables)))
+        con.execute(f"CREATE TEMP VIEW {quote(stacked)} AS " + templates.render(
+            "run_values.sql.j2", relations=tables, segment_cols=segments, output_query_col=query_col))
         made.append(("VIEW", stacked))
         with activity.doing(con, f"Tukey HSD test of {len(results)} runs, {permutations} permutations"):
             for row in _fetched(con, templates.render(

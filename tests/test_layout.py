@@ -73,3 +73,11 @@ def test_the_command_line_is_the_option_table(command):
             assert action.choices == (list(p.choices) if p.choices and action.choices is not None and isinstance(action.choices, list) else p.choices)
             assert action.help.replace("%%", "%").startswith(p.cli.helps.get(command, p.doc))
 
+
+
+def test_the_templates_are_the_checkouts_own():
+    """Imported from a checkout, ndcg_sql renders the sql/ beside it, even where an editable install
+    of another checkout maps the package ndcg_sql.sql to that checkout's folder."""
+    from ndcg_sql import templates
+
+    assert Path(str(templates.template_folder())).resolve() == (ROOT / "sql").resolve()
