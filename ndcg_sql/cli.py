@@ -1,7 +1,7 @@
 """The ``ndcg-sql`` command line (argparse), built from the option table.
 
     ndcg-sql evaluate RUN [--judgments FILE] [--k K ...] [--gain ...] [--ties ...] [...]
-    ndcg-sql compare A B [--measures NAME ...] [--permutations N] [--seed S] [...]
+    ndcg-sql compare RUN RUN [RUN ...] [--names N ...] [--baseline N] [--measures NAME ...] [--correction C] [...]
     ndcg-sql plot RUN [RUN ...] --output FILE [--k ...] [--bootstrap N] [...]
     ndcg-sql sql (RUN | --table NAME) [--dialect D] [--statement S] [...]   # prints the SQL
 
@@ -29,17 +29,21 @@ import sqlglot.errors
 
 from . import __version__, activity, dialects, writing
 from .api import evaluate, to_sql
-from .compare import compare
+from .compare import compare, compare_runs
+from .comparisons import TABLE_FORMATS, checked_alpha
 from .connections import close, terminated_as_exit
 from .errors import InputError, MissingDependency, OptionError, out_of_memory
 from .executors import DEFAULT_MEMORY_LIMIT, connect
 from .sql_text import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
-from .parameters import PARAMETERS, STATEMENTS
-from .plot import plot
+from .parameters import ALPHA, PARAMETERS, SIGNIFICANCE_TESTS, STATEMENTS
+from .plot import plot, plot_comparison
 from .results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table, run_labels,
-                     write_csv, write_json)
+                     run_names, write_csv, write_json)
 
+#: What ``ndcg-sql compare --format`` writes: the table of several runs in each of its formats
+#: ("table": text), and every pair's row as JSON or CSV.
+COMPARE_FORMATS = ("table", *(f for f in TABLE_FORMATS if f != "text"), "json", "csv")
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
 TARGETS: dict[str, Callable[..., object]] = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
 #: The tables ``ndcg-sql sql`` reads when the engine cannot read the file given (a warehouse,
@@ -136,12 +140,32 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
     add_options(run, "evaluate")
 
-    pair = commands.add_parser("compare", help="compare two runs on the same queries (paired t-test, permutation test)")
-    pair.add_argument("run_a", metavar="A", help="the first ranking (differences are A - B)")
-    pair.add_argument("run_b", metavar="B", help="the second ranking, same kinds as A")
-    pair.add_argument("--format", choices=formats, default="table", help="output (default: table)")
+    pair = commands.add_parser("compare", help="compare two runs or more on the same queries (paired t-test, "
+                                               "permutation test, Tukey HSD, multiple-testing corrections)")
+    pair.add_argument("runs", metavar="RUN", nargs="+",
+                      help="two rankings or more, of the same kinds; with two, A then B (differences are A - B)")
+    pair.add_argument("--names", nargs="+", metavar="NAME",
+                      help="the runs' names in the outputs, one per RUN (default: the shortest ends of the paths "
+                           "that tell them apart)")
+    pair.add_argument("--baseline", metavar="NAME",
+                      help="compare each run with this one (a name of --names, or the name a RUN gets) instead of "
+                           "every pair")
+    pair.add_argument("--alpha", metavar="A", type=_text_parser(_alpha_from_text),
+                      help=f"significance level of the table's letters: marked when p < A (default: {ALPHA})")
+    pair.add_argument("--test", choices=SIGNIFICANCE_TESTS,
+                      help="the p-values of the table's letters: the permutation test's (default) or the t-test's, "
+                           "both after --correction, or the Tukey HSD test's (three runs or more)")
+    pair.add_argument("--format", choices=COMPARE_FORMATS, default="table",
+                      help="output (default: table): with three runs or more (or markdown, latex, html) the table "
+                           "of one row per run and one column per measure, with significance letters and the best "
+                           "bold, as text (then every pair's row), Markdown, LaTeX (booktabs) or HTML; json and "
+                           "csv: every pair's row")
     pair.add_argument("--per-query", metavar="FILE", dest="per_query_file",
-                      help="also write query, measure, a, b, difference as CSV" + REPLACED)
+                      help="also write [run_a, run_b,] query, measure, a, b, difference as CSV" + REPLACED)
+    pair.add_argument("--plot", metavar="FILE", dest="plot_file",
+                      help="also write a PNG (needs matplotlib): each run's mean per measure with its 95%% interval, "
+                           "and the per-query differences against the baseline (--baseline, else the first run)"
+                      + REPLACED)
     pair.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     pair.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
     add_options(pair, "compare")
@@ -222,13 +246,35 @@ def _evaluate(args) -> int:
     return 0
 
 
+def _alpha_from_text(text: str) -> float:
+    """The command line's --alpha: a number strictly between 0 and 1 (OptionError otherwise)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise OptionError(f"alpha must be a number between 0 and 1 (exclusive); got {text!r}") from None
+    return checked_alpha(value)
+
+
 def _compare(args) -> int:
+    if len(args.runs) < 2:
+        raise OptionError("compare needs two runs or more")
+    if args.format not in ("table", "json", "csv") or len(args.runs) > 2 or args.plot_file:
+        return _compare_runs(args)
     digits = _digits(args)
     options = given(args, "compare", leave=("memory_limit", "temp_directory"))
-    writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run_a, args.run_b, options.get("judgments")])
+    writing.refuse_inputs({"--per-query": args.per_query_file}, [*args.runs, options.get("judgments")])
+    run_a, run_b = args.runs
+    names = tuple(args.names) if args.names else tuple(run_names([run_a, run_b]))
+    if len(names) != 2:
+        raise OptionError(f"--names gives one name per run: 2 here; got {len(names)}")
+    if args.baseline is not None:
+        if args.baseline not in names:
+            raise OptionError(f"--baseline must be one of the runs' names ({', '.join(names)}); got {args.baseline!r}")
+        if names[0] == args.baseline:
+            run_a, run_b, names = run_b, run_a, (names[1], names[0])
     with _connected(args) as con:
         with _progress(args, con):
-            result = compare(args.run_a, args.run_b, con=con, **options)
+            result = compare(run_a, run_b, con=con, names=names, **options)
         _write_per_query(args.per_query_file, result.per_query_records)
         if args.format == "json":
             write_json(result.to_dict(), sys.stdout)
@@ -236,6 +282,33 @@ def _compare(args) -> int:
             write_csv(named_comparison_records(result), sys.stdout)
         else:
             print_comparison(result, sys.stdout, digits)
+    return 0
+
+
+def _compare_runs(args) -> int:
+    """``ndcg-sql compare`` of three runs or more (or any number as Markdown, LaTeX or HTML)."""
+    digits = getattr(args, "digits", None)
+    if digits is not None and args.format != "table":
+        raise OptionError(f"--digits rounds the text table only; --format {args.format} keeps its own precision")
+    options = given(args, "compare", leave=("memory_limit", "temp_directory"))
+    writing.refuse_inputs({"--per-query": args.per_query_file, "--plot": args.plot_file},
+                          [*args.runs, options.get("judgments")])
+    marks = {name: getattr(args, name) for name in ("alpha", "test") if getattr(args, name) is not None}
+    with _connected(args) as con:
+        with _progress(args, con):
+            result = compare_runs(list(args.runs), con=con, names=args.names, baseline=args.baseline, **marks,
+                                  **options)
+        _write_per_query(args.per_query_file, result.per_query_records)
+        if args.plot_file:
+            plot_comparison(result, args.plot_file)
+        if args.format == "json":
+            write_json(result.to_dict(), sys.stdout)
+        elif args.format == "csv":
+            write_csv(result.summary_records(), sys.stdout)
+        elif args.format == "table":
+            sys.stdout.write(result.to_text(digits))
+        else:
+            sys.stdout.write(result.table(args.format))
     return 0
 
 

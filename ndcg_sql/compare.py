@@ -9,25 +9,28 @@ Student's t distribution.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import duckdb
 
-from . import activity, context, id_types, templates
+from . import activity, context, corrections, id_types, templates
 from .api import evaluate
 from .connections import Leftovers, connect, drop, interruptible, turn
 from .dialects import DialectName
 from .errors import MissingDependency, OptionError
 from .identifiers import quote
 from .inputs import new_view_name
-from .parameters import (Checks, COMPARED_MEASURES, DEFAULTS, MAX_PERMUTATIONS, Discount, Format, GainOption, ItemType,
-                         MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
+from .parameters import (ALPHA, Checks, COMPARED_MEASURES, Correction, DEFAULTS, MAX_PERMUTATIONS, Discount, Format,
+                         GainOption, ItemType, MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision,
+                         SIGNIFICANCE_TESTS, SignificanceTest, Source, Ties, Unjudged)
 from .plan import RANDOM_PRIME
+from .comparisons import LETTERS, Comparisons, checked_alpha
 from .results import run_names
 from .results import Comparison, Result, records as _records
 
 #: compare's own arguments; the others are evaluate's options, passed for both runs.
-_OWN = ("run_a", "run_b", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory", "names")
+_OWN = ("run_a", "run_b", "runs", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory", "names",
+        "correction", "baseline", "alpha", "test")
 
 
 def _t_distribution():
@@ -46,13 +49,43 @@ SUMMARY_TYPES = {
     "stderr": "DOUBLE", "ci_low": "DOUBLE", "ci_high": "DOUBLE", "t": "DOUBLE", "df": "BIGINT",
     "t_p_value": "DOUBLE", "permutation_p_value": "DOUBLE", "permutation_kind": "VARCHAR",
     "wins": "BIGINT", "ties": "BIGINT", "losses": "BIGINT", "only_a": "BIGINT", "only_b": "BIGINT",
+    "t_p_value_adjusted": "DOUBLE", "permutation_p_value_adjusted": "DOUBLE", "family_size": "BIGINT",
+    "correction": "VARCHAR",
+}
+#: DuckDB types of a comparison of several runs' summary columns: run_a, run_b, the segment
+#: columns, then these.
+PAIR_TYPES = {
+    "measure": "VARCHAR", "queries": "BIGINT", "mean_a": "DOUBLE", "mean_b": "DOUBLE", "mean_difference": "DOUBLE",
+    "stderr": "DOUBLE", "ci_low": "DOUBLE", "ci_high": "DOUBLE", "t": "DOUBLE", "df": "BIGINT",
+    "t_p_value": "DOUBLE", "t_p_value_adjusted": "DOUBLE", "permutation_p_value": "DOUBLE",
+    "permutation_p_value_adjusted": "DOUBLE", "permutation_kind": "VARCHAR", "tukey_p_value": "DOUBLE",
+    "family_size": "BIGINT", "correction": "VARCHAR", "wins": "BIGINT", "ties": "BIGINT", "losses": "BIGINT",
+    "only_a": "BIGINT", "only_b": "BIGINT",
 }
 
 
-def _summary_table(con, rows: list[dict], segment_types: dict[str, str], leftovers: Leftovers) -> duckdb.DuckDBPyRelation:
+def _corrected(rows: list[dict], segments: Sequence[str], correction: str) -> None:
+    """Add t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction to each
+    row, the family being the rows of one segment's values (every pair x measure):
+    :func:`ndcg_sql.corrections.adjusted` of the t and the permutation p-values apart."""
+    families: dict[tuple, list[dict]] = {}
+    for row in rows:
+        families.setdefault(tuple(row.get(s) for s in segments), []).append(row)
+    for family in families.values():
+        for raw in ("t_p_value", "permutation_p_value"):
+            values = [row.get(raw) for row in family]
+            for row, value in zip(family, corrections.adjusted(values, correction)):
+                row[raw + "_adjusted"] = value
+        size = corrections.family_size([row.get("permutation_p_value") for row in family])
+        for row in family:
+            row["family_size"], row["correction"] = size, correction
+
+
+def _summary_table(con, rows: list[dict], segment_types: dict[str, str], leftovers: Leftovers,
+                   types: dict[str, str] = SUMMARY_TYPES) -> duckdb.DuckDBPyRelation:
     """The summary rows as a DuckDB temp table (in their order, listed in ``leftovers``), read as a relation."""
     name = new_view_name("comparison_summary", con)
-    columns = {**segment_types, **SUMMARY_TYPES}
+    columns = {**segment_types, **types}
     con.execute(f"CREATE TEMP TABLE {quote(name)} (" + ", ".join(f"{quote(c)} {t}" for c, t in columns.items()) + ")")
     leftovers.add("TABLE", name)
     if rows:
@@ -117,6 +150,7 @@ def compare(
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
     permutations: int = DEFAULTS.permutations,
+    correction: Correction | None = DEFAULTS.correction,
     names: tuple[str, str] | None = None,
 ) -> Comparison:
     """Compare two runs on the queries both evaluated, per measure (and per segment).
@@ -127,7 +161,9 @@ def compare(
     scipy.stats.ttest_rel), a two-sided sign-flip permutation test (Fisher
     1935; Smucker, Allan & Carterette, CIKM 2007; exact when 2^n <=
     permutations, else ``permutations`` patterns fixed by ``seed``), and
-    wins / ties / losses. Each run is evaluated by :func:`ndcg_sql.evaluate` with
+    wins / ties / losses; with more than one measure, both p-values adjusted for multiple
+    testing over each segment's measures (``correction``; :func:`compare_runs` compares more
+    than two runs). Each run is evaluated by :func:`ndcg_sql.evaluate` with
     the options given here; with ``segments``, one summary row per (segment values,
     measure), pairing each run's (segment, query) rows.
 
@@ -209,8 +245,13 @@ def compare(
         dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
             "duckdb" (a SparkSession: "spark" by default). Default: None.
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
-        permutations: sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer).
-            Default: 10000.
+        permutations: sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer), and
+            with three runs or more the permutations of the randomized Tukey HSD test. Default: 10000.
+        correction: the multiple-testing correction of compare's p-values over each segment's family of tests (every
+            pair of runs x measure): "holm" (Holm 1979, step-down; the family-wise error rate), "bonferroni", "bh"
+            (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the raw p-values
+            and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. Default None: "holm"
+            with more than two runs or more than one measure, else "none".
 
     Returns:
         :class:`Comparison`: ``close()`` it (or use ``with``) to drop its temp tables.
@@ -227,6 +268,8 @@ def compare(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
+    if correction is not None:
+        corrections.checked(correction)
     if names is None:
         first, second = run_names([run_a, run_b])
         names = (first, second)
@@ -241,7 +284,7 @@ def compare(
     try:
         with turn(local):
             comparison = _compare(local, con if on_warehouse else local, on_warehouse, run_a, run_b, measures,
-                                  permutations, seed, options, t_dist, runs, made, leftovers)
+                                  permutations, seed, options, t_dist, runs, made, leftovers, correction)
             drop(local, list(reversed(made)))
             comparison.names = names
             return comparison
@@ -253,8 +296,354 @@ def compare(
         raise
 
 
+def compare_runs(
+    runs: Sequence[Source] | Mapping[str, Source],
+    measures: str | Sequence[str] = COMPARED_MEASURES,
+    *,
+    judgments: Source = DEFAULTS.judgments,
+    con: object = None,
+    query_col: str = DEFAULTS.query_col,
+    item_col: str = DEFAULTS.item_col,
+    score_col: str | None = DEFAULTS.score_col,
+    rank_col: str | None = DEFAULTS.rank_col,
+    label_col: str = DEFAULTS.label_col,
+    label: str | None = DEFAULTS.label,
+    gain: GainOption = DEFAULTS.gain,
+    discount: Discount = DEFAULTS.discount,
+    log_base: float = DEFAULTS.log_base,
+    ties: Ties = DEFAULTS.ties,
+    no_relevant: NoRelevant = DEFAULTS.no_relevant,
+    missing_queries: MissingQueries = DEFAULTS.missing_queries,
+    unjudged: Unjudged = DEFAULTS.unjudged,
+    convention: str | None = DEFAULTS.convention,
+    row_col: str | None = DEFAULTS.row_col,
+    score_precision: ScorePrecision = DEFAULTS.score_precision,
+    negative_labels: NegativeLabels = DEFAULTS.negative_labels,
+    segments: Names = DEFAULTS.segments,
+    seed: int = DEFAULTS.seed,
+    input_format: Format | None = DEFAULTS.input_format,
+    judgments_format: Format | None = DEFAULTS.judgments_format,
+    threads: int | None = DEFAULTS.threads,
+    memory_limit: str | None = DEFAULTS.memory_limit,
+    temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    checks: Checks = DEFAULTS.checks,
+    dialect: DialectName | None = None,
+    item_type: ItemType | None = None,
+    permutations: int = DEFAULTS.permutations,
+    correction: Correction | None = DEFAULTS.correction,
+    names: Sequence[str] | None = None,
+    baseline: str | None = None,
+    alpha: float = ALPHA,
+    test: SignificanceTest = "permutation",
+) -> Comparisons:
+    """Compare two runs or more on the same queries: every pair, or each run against a baseline,
+    per measure (and per segment), with the family's p-values corrected for multiple testing.
+
+    Each run is evaluated once by :func:`ndcg_sql.evaluate`; each pair (a, b) gets what
+    :func:`compare` gives two runs (the same SQL, ``sql/run_pairs.sql.j2`` running
+    ``sql/paired_differences.sql.j2`` for every pair in one statement, then
+    ``sql/paired_tests.sql.j2``): mean difference a - b with its 95% t interval, the paired
+    t-test, the sign-flip permutation test (the same sign patterns for every pair: a pair's
+    p-value is the one :func:`compare` gives those two runs), wins / ties / losses. Then:
+
+    - the correction (:mod:`ndcg_sql.corrections`) over each segment's family, every
+      (pair, measure) row: t_p_value_adjusted and permutation_p_value_adjusted beside the raw
+      p-values, family_size and correction in every row;
+    - with three runs or more, the randomized Tukey HSD test (Carterette, ACM TOIS 2012; Sakai
+      2014; ``sql/tukey_hsd.sql.j2``): the runs' values permuted within each query by the seeded
+      draws, each pair's observed difference of means compared with the largest difference of
+      every permutation, on the queries every run has (tukey_p_value: family-wise over the pairs
+      of one measure, so not corrected again; with a baseline it still counts every pair, which
+      makes it conservative for the baseline's pairs).
+
+    Args:
+        runs: two rankings or more, any input :func:`ndcg_sql.evaluate` takes: a sequence, or a
+            mapping {name: ranking} (the names in the tables and JSON).
+        names: with a sequence of runs, their names (default: as :func:`compare` names runs,
+            :func:`ndcg_sql.results.run_names`, numbered 1, 2, ... when that gives two runs one
+            name); distinct strings.
+        baseline: the name of the run every other is compared with (each pair is (run, baseline),
+            differences run - baseline); default None: every pair (i, j), i before j in the order
+            given, differences run i - run j.
+        alpha: the significance level of :meth:`Comparisons.table`'s letters, in (0, 1)
+            (default 0.05: marked when p < 0.05).
+        test: the p-values of the table's letters: "permutation" (default), "t" (both after the
+            correction) or "tukey" (three runs or more).
+
+    Keyword Args:
+        measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
+            P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
+            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
+            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
+            the summary one row per measure. Default: ('nDCG@10',).
+        judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
+            come from here. Default: None.
+        query_col: query id column name (case-sensitive; default "query_id").
+        item_col: item id column name (default "item_id").
+        score_col: score column, higher is better (default "score").
+        rank_col: logged rank column (1 = top; smaller is better), used instead of a score; giving both score_col and
+            rank_col raises OptionError. Default: None.
+        label_col: relevance label column (number >= 0; of the judgments when they are given; default "label").
+        label: a relevance label computed from the input's columns, instead of label_col: a SQL expression of column
+            names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
+            LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
+            watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+        gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
+            of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+        discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval,
+            scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, 1/log_b(r)
+            for r >= b. Reported with every result. Default: 'log'.
+        log_base: b of the discount, a finite number > 1 (default 2): with discount "log" it scales DCG by ln(2)/ln(b)
+            as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).
+        ties: "average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte order;
+            trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost). Default: 'average'.
+        no_relevant: NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one". Default: 'zero'.
+        missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval
+            -c). Default: 'ignore'.
+        unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval
+            judged_docs_only_flag=True). Default: 'zero'.
+        convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
+            (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
+            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
+            weights or measures the tool does not have. Default: None.
+        row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
+            e.g. a row number. Default: None.
+        score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
+            trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
+        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
+            every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
+            row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
+            query occurs in; judgments with them (same names) are per (segment, query), and only then may
+            missing_queries be "zero". Default: None.
+        seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
+            engine and version: sql/random_draws.sql.j2). Default: 0.
+        input_format: force the ranking file's format (its ending decides otherwise). Default: None.
+        judgments_format: force the judgments file's format. Default: None.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
+            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1500MB'.
+        temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
+            to spill to (default: the system's temp dir); that folder is removed when the result is closed or
+            collected, on an error, and at exit.
+        checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
+            gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
+            numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
+            checks=trusted. Default: 'all'.
+        dialect: with a warehouse connection ``con``: "bigquery", "snowflake", "spark", "postgres", "redshift" or
+            "duckdb" (a SparkSession: "spark" by default). Default: None.
+        item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
+        permutations: sign patterns of compare's permutation test (1 .. 1,000,000; exact when 2^queries is fewer), and
+            with three runs or more the permutations of the randomized Tukey HSD test. Default: 10000.
+        correction: the multiple-testing correction of compare's p-values over each segment's family of tests (every
+            pair of runs x measure): "holm" (Holm 1979, step-down; the family-wise error rate), "bonferroni", "bh"
+            (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the raw p-values
+            and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. Default None: "holm"
+            with more than two runs or more than one measure, else "none".
+
+    Returns:
+        :class:`~ndcg_sql.comparisons.Comparisons`: ``close()`` it (or use ``with``) to drop its temp tables.
+
+    Raises:
+        OptionError: bad options, fewer than two runs or more than 26, names that are not distinct
+            strings, a baseline that is not one of them, a bad alpha, test or correction.
+        MissingDependency: scipy is not installed (an ImportError naming the extra).
+        InputError: bad input in a run.
+        TypeError: a keyword that is not an option of compare_runs.
+    """
+    options = {name: value for name, value in locals().items() if name not in _OWN}
+    if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
+        raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
+    seed = context.option_macros()._checked_seed(context.plain(seed))
+    if correction is not None:
+        corrections.checked(correction)
+    alpha = checked_alpha(alpha)
+    if test not in SIGNIFICANCE_TESTS:
+        raise OptionError(f"test must be one of {', '.join(SIGNIFICANCE_TESTS)}; got {test!r}")
+    run_names_, sources = _named_runs(runs, names)
+    if test == "tukey" and len(sources) < 3:
+        raise OptionError("the Tukey HSD test needs three runs or more; use test='permutation' or 't'")
+    if baseline is not None and baseline not in run_names_:
+        raise OptionError(f"baseline must be the name of one of the runs ({', '.join(map(repr, run_names_))}); "
+                          f"got {baseline!r}")
+    if baseline is None:
+        pairs = [(i, j) for i in range(len(sources)) for j in range(i + 1, len(sources))]
+    else:
+        base = run_names_.index(baseline)
+        pairs = [(i, base) for i in range(len(sources)) if i != base]
+    t_dist = _t_distribution()
+    on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
+    local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(memory_limit, temp_directory=temp_directory)
+    leftovers = Leftovers(local, owned=local is not con)
+    results: list[Result] = []
+    made: list[tuple[str, str]] = []
+    try:
+        with turn(local):
+            for name, source in zip(run_names_, sources):
+                with activity.doing(local if not on_warehouse else con, f"run {name}"):
+                    results.append(evaluate(source, measures=measures, con=con if on_warehouse else local,
+                                            per_query=on_warehouse, **options))
+            comparisons = _compare_many(local, on_warehouse, results, run_names_, pairs, permutations, seed,
+                                        options["query_col"], t_dist, made, leftovers, correction)
+            comparisons.options.update(alpha=alpha, test=test, baseline=baseline)
+            drop(local, list(reversed(made)))
+            return comparisons
+    except BaseException:
+        drop(local, list(reversed(made)))
+        for result in results:
+            result.close()
+        leftovers.release()
+        raise
+
+
+def _named_runs(runs, names) -> tuple[list[str], list]:
+    """The runs' names and sources, from a mapping {name: source} or a sequence (and ``names``)."""
+    if isinstance(runs, Mapping):
+        if names is not None:
+            raise OptionError("give the runs' names either as the mapping's keys or as names, not both")
+        names, sources = list(runs.keys()), list(runs.values())
+    elif isinstance(runs, (list, tuple)):
+        sources = list(runs)
+        if names is None:
+            names = run_names(sources)
+            if len(set(names)) != len(names):  # frames, relations: "a DataFrame 1", "a DataFrame 2", ...
+                names = [f"{name} {i}" for i, name in enumerate(names, 1)]
+    else:
+        raise OptionError(f"runs must be a sequence of rankings or a mapping {{name: ranking}}; got {type(runs).__name__}")
+    if not 2 <= len(sources) <= len(LETTERS):
+        raise OptionError(f"compare_runs takes 2 to {len(LETTERS)} runs; got {len(sources)}")
+    if (isinstance(names, str) or not isinstance(names, (list, tuple)) or len(names) != len(sources)
+            or not all(isinstance(n, str) and n for n in names)):
+        raise OptionError(f"names must be {len(sources)} non-empty strings, one per run; got {names!r}")
+    if len(set(names)) != len(names):
+        raise OptionError(f"the runs' names must be distinct; got {list(names)!r}")
+    return list(names), sources
+
+
+def _query_ids_alike_all(con, tables: list[str], query_col: str, made: list) -> list[str]:
+    """The runs' per-query relations with their query ids in one type: as stored when every run
+    stores them alike, else each run's ids in the form :func:`ndcg_sql.id_types.pair_forms` gives it
+    against a run typed otherwise (as text in TREC form)."""
+    types = [dict(zip(r.columns, map(str, r.types))) for r in (con.sql(f"SELECT * FROM {t} LIMIT 0") for t in tables)]
+    if any(query_col not in t for t in types):
+        return tables
+    kinds = [t[query_col] for t in types]
+    if len(set(kinds)) == 1:
+        return tables
+    out = []
+    for table, kind in zip(tables, kinds):
+        forms = {id_types.pair_forms(kind, other)[0] for other in kinds if other != kind} - {"native"}
+        if not forms:
+            out.append(table)
+            continue
+        name = new_view_name("query_ids_as_text", con)
+        cast = templates.sql_macros()._id_of(quote(query_col), sorted(forms)[0])
+        con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
+        made.append(("VIEW", name))
+        out.append(quote(name))
+    return out
+
+
+def _compare_many(con, on_warehouse: bool, results: list[Result], names: list[str], pairs: list[tuple[int, int]],
+                  permutations: int, seed: int, query_col_name: str, t_dist, made: list, leftovers: Leftovers,
+                  correction: str | None) -> Comparisons:
+    """:func:`compare_runs` once the runs are evaluated: the pairs' tests, Tukey's, the correction."""
+    first = results[0]
+    if on_warehouse:
+        tables = [quote(_local_table(con, r, made)) for r in results]
+    else:
+        tables = [quote(_view(con, r, made)) for r in results]
+    tables = _query_ids_alike_all(con, tables, query_col_name, made)
+    query_col = quote(query_col_name)
+    segment_names = list(first.options.get("segments", []))
+    if "pair_index" in segment_names or "run" in segment_names:
+        raise OptionError("compare_runs names its own columns pair_index and run: a segment column cannot be named so")
+    segments = [quote(s) for s in segment_names]
+    pair_list = [{"pair_index": index, "a_relation": tables[i], "b_relation": tables[j]}
+                 for index, (i, j) in enumerate(pairs)]
+    differences = new_view_name("paired_differences", con)
+    statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
+                 + templates.render("run_pairs.sql.j2", pairs=pair_list, what="differences",
+                                    output_query_col=query_col, segment_cols=segments))
+    interruptible(con, lambda: con.execute(statement))
+    made.append(("TABLE", differences))
+    with activity.doing(con, f"paired tests of {len(pairs)} pairs, up to {permutations} sign patterns"):
+        tests = _fetched(con, templates.render(
+            "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
+            permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
+            seed_state=int(seed) % RANDOM_PRIME, group_cols=["pair_index", *segments, "measure"],
+            segment_cols=segments,
+        ))
+    key = lambda row: (row["pair_index"], *(row[n] for n in segment_names), row["measure"])  # noqa: E731
+    by_group = {key(row): row for row in tests}
+    unpaired = {key(row): row for row in _fetched(con, templates.render(
+        "run_pairs.sql.j2", pairs=pair_list, what="unpaired", output_query_col=query_col, segment_cols=segments))}
+    tukey: dict[tuple, float] = {}
+    if len(results) >= 3:
+        stacked = new_view_name("run_values", con)
+        con.execute(f"CREATE TEMP VIEW {quote(stacked)} AS " + templates.render(
+            "run_values.sql.j2", relations=tables, segment_cols=segments, output_query_col=query_col))
+        made.append(("VIEW", stacked))
+        with activity.doing(con, f"Tukey HSD test of {len(results)} runs, {permutations} permutations"):
+            for row in _fetched(con, templates.render(
+                    "tukey_hsd.sql.j2", values_relation=quote(stacked), group_cols=[*segments, "measure"],
+                    output_query_col=query_col, permutations=int(permutations), runs=len(results),
+                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments)):
+                group = (*(row[n] for n in segment_names), row["measure"])
+                tukey[(row["run_i"], row["run_j"], *group)] = row["tukey_p_value"]
+    segment_values = sorted({k[1:-1] for k in (*by_group, *unpaired)}, key=_none_last)
+    measures = first.options["measures"]
+    summary = []
+    for values in segment_values:
+        for index, (i, j) in enumerate(pairs):
+            for name in measures:
+                row = by_group.get((index, *values, name)) or {"measure": name, "queries": 0}
+                counts = unpaired.get((index, *values, name), {})
+                out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0))
+                out["tukey_p_value"] = tukey.get((min(i, j), max(i, j), *values, name))
+                summary.append({"run_a": names[i], "run_b": names[j], **dict(zip(segment_names, values)), **out})
+    correction = correction or corrections.default_correction(len(results), len(measures))
+    _corrected(summary, segment_names, correction)
+    report = {**first.options, "runs": list(names), "permutations": permutations, "seed": seed,
+              "correction": correction}
+    paired_types = dict(zip(con.table(differences).columns, map(str, con.table(differences).types)))
+    segment_types = {n: paired_types.get(n, "VARCHAR") for n in segment_names}
+    summary_relation = _summary_table(con, summary, {"run_a": "VARCHAR", "run_b": "VARCHAR", **segment_types},
+                                      leftovers, PAIR_TYPES)
+    per_query = _named_pairs(con, differences, [(names[i], names[j]) for i, j in pairs], leftovers)
+    means = []
+    for name, result in zip(names, results):
+        for row in result.summary_records():
+            means.append({"run": name, **{n: row.get(n) for n in segment_names}, "measure": row["measure"],
+                          "mean": row.get("mean"), "queries": row.get("queries"), "ci_low": row.get("ci_low"),
+                          "ci_high": row.get("ci_high"), "ci_method": row.get("ci_method")})
+    leftovers.watch(per_query, summary_relation, *(r.per_query for r in results), *(r.summary for r in results))
+    return Comparisons(tuple(names), tuple((names[i], names[j]) for i, j in pairs), per_query, summary_relation,
+                       means, tuple(results), report, leftovers)
+
+
+def _named_pairs(con, differences: str, pair_names: list[tuple[str, str]], leftovers: Leftovers):
+    """The pairs' per-query differences with the pair's run names (bound, never pasted) in place
+    of its number, as a temp table listed in ``leftovers``."""
+    names_table = new_view_name("pair_names", con)
+    con.execute(f"CREATE TEMP TABLE {quote(names_table)} (pair_index BIGINT, run_a VARCHAR, run_b VARCHAR)")
+    leftovers.add("TABLE", names_table)
+    con.executemany(f"INSERT INTO {quote(names_table)} VALUES (?, ?, ?)",
+                    [[index, a, b] for index, (a, b) in enumerate(pair_names)])
+    table = new_view_name("pairs_per_query", con)
+    con.execute(f"CREATE TEMP TABLE {quote(table)} AS SELECT n.run_a, n.run_b, d.* EXCLUDE (pair_index) "
+                f"FROM {quote(differences)} AS d INNER JOIN {quote(names_table)} AS n ON d.pair_index = n.pair_index "
+                "ORDER BY d.pair_index")
+    leftovers.add("TABLE", table)
+    return con.table(table)
+
+
 def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutations: int, seed: int,
-             options: dict, t_dist, runs: list, made: list, leftovers: Leftovers) -> Comparison:
+             options: dict, t_dist, runs: list, made: list, leftovers: Leftovers,
+             correction: str | None = None) -> Comparison:
     """:func:`compare` on the local connection ``con`` (each run evaluated on ``runs_on``);
     appends the runs' results to ``runs``, what it creates to ``made`` (or to ``leftovers``,
     what the comparison reads)."""
@@ -298,7 +687,11 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
             counts = unpaired.get((*values, name), {})
             out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0))
             summary.append({**dict(zip(names, values)), **out})
+    correction = correction or corrections.default_correction(2, len(a.options["measures"]))
+    _corrected(summary, names, correction)
     report = {**a.options, "permutations": permutations, "seed": seed}
+    if correction != "none":  # one test: its rows say correction "none", the report keeps its two-run form
+        report["correction"] = correction
     paired = con.table(differences)
     types = dict(zip(paired.columns, map(str, paired.types)))
     summary_relation = _summary_table(con, summary, {n: types.get(n, "VARCHAR") for n in names}, leftovers)

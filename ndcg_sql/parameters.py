@@ -142,6 +142,16 @@ FORMATS: tuple[str, ...] = get_args(Format)
 #: input was gated upstream, e.g. by the dbt test ndcg_valid_input or a pipeline's own constraints).
 Checks = Literal["all", "trusted"]
 CHECKS: tuple[str, ...] = get_args(Checks)
+#: The multiple-testing correction of compare's p-values (ndcg_sql/corrections.py): Holm's step-down
+#: (Holm 1979), Bonferroni's, Benjamini-Hochberg's step-up (1995), or none.
+Correction = Literal["holm", "bonferroni", "bh", "none"]
+CORRECTIONS: tuple[str, ...] = get_args(Correction)
+#: The test whose (adjusted) p-values mark a comparison table's significant pairs: the sign-flip
+#: permutation test, the paired t-test, or the randomized Tukey HSD test (three runs or more).
+SignificanceTest = Literal["permutation", "t", "tukey"]
+SIGNIFICANCE_TESTS: tuple[str, ...] = get_args(SignificanceTest)
+#: The significance level of a comparison table's marks: a pair is significant when its p-value is below it.
+ALPHA = 0.05
 #: The statements of to_sql / ``ndcg-sql sql --statement``.
 Statement = Literal["per_query", "summary", "coverage", "checks"]
 STATEMENTS: tuple[str, ...] = get_args(Statement)
@@ -331,7 +341,8 @@ class Given:
         "Per-query rows are then (query, measure, value) and the summary one row per measure.",
         Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
             helps={"compare": "measures in ir_measures notation (default: nDCG@10)"}),
-        compare=Variant(COMPARED_MEASURES, str | Sequence[str]))
+        compare=Variant(COMPARED_MEASURES, str | Sequence[str]),
+        compare_runs=Variant(COMPARED_MEASURES, str | Sequence[str]))
     convention: str | None = option(
         None,
         'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
@@ -413,11 +424,11 @@ class Given:
         "every result reports checks=trusted.", Cli(RUNS))
     dialect: DialectName = option(
         "duckdb", "the engine the SQL is for (transpiled by sqlglot).", Cli(("sql",)), **{
-            entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "plot")})
+            entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "compare_runs", "plot")})
     item_type: ItemType = option(
         "text",
         "the item ids' type, needed for an item-id tie-break when no data is read (text compares in "
-        "byte order).", Cli(("sql",)), **{entry: ON_A_CONNECTION["item_type"] for entry in ("evaluate", "compare", "plot")})
+        "byte order).", Cli(("sql",)), **{entry: ON_A_CONNECTION["item_type"] for entry in ("evaluate", "compare", "compare_runs", "plot")})
     id_types: Mapping[str, str] | Iterable[str] | None = option(
         None,
         "the id columns' types as the engine writes them, by role (query, item, judgments_query, "
@@ -431,7 +442,16 @@ class Given:
         Cli(("sql",), flag=True))
     permutations: int = option(
         10_000, f"sign patterns of compare's permutation test (1 .. {MAX_PERMUTATIONS:,}; exact when 2^queries "
-        "is fewer).", Cli(("compare",), metavar="N", parse=int))
+        "is fewer), and with three runs or more the permutations of the randomized Tukey HSD test.",
+        Cli(("compare",), metavar="N", parse=int))
+    correction: Correction | None = option(
+        None,
+        "the multiple-testing correction of compare's p-values over each segment's family of tests (every "
+        'pair of runs x measure): "holm" (Holm 1979, step-down; the family-wise error rate), "bonferroni", '
+        '"bh" (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the '
+        "raw p-values and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. "
+        'Default None: "holm" with more than two runs or more than one measure, else "none".',
+        Cli(("compare",)))
 
 
 #: The defaults, typed: what the public signatures name as their defaults.

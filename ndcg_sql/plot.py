@@ -280,3 +280,89 @@ def _lines(result, run_label, distribution: int | None, alone: bool) -> dict:
         text = " ".join(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, values))
         named[text if alone else f"{run_label} {text}"] = line
     return named
+
+
+def plot_comparison(comparison, output: str | os.PathLike[str], title: str | None = None) -> dict:
+    """A PNG of a comparison of several runs (:func:`ndcg_sql.compare_runs`): on the left each
+    run's mean per measure with its 95% interval (evaluate's, by the range of the values:
+    docs/statistics.md), on the right, per measure, the per-query differences of each other run
+    against the baseline (the comparison's ``baseline``, else its first run) as box plots, the
+    mean difference marked, with a line at 0.
+
+    Args:
+        comparison: a :class:`~ndcg_sql.comparisons.Comparisons` (not closed), without segments.
+        output: the PNG path; an existing file is replaced (atomically), never an input.
+        title: the figure's title (default: the baseline and the correction).
+
+    Returns:
+        {"means": [{"run", "measure", "mean", "ci_low", "ci_high"}, ...],
+        "differences": {run: {measure: [per-query run - baseline, ...]}}}: the plotted numbers.
+
+    Raises:
+        MissingDependency: matplotlib is not installed.
+        OptionError: the comparison has segments.
+        OSError: ``output`` cannot be written.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise MissingDependency("plot needs matplotlib: pip install matplotlib (ndcg_sql's 'plot' extra)") from None
+    if comparison.options.get("segments"):
+        raise OptionError("the comparison plot draws one set of queries: compare without segments to plot it")
+    names = list(comparison.names)
+    baseline = comparison.options.get("baseline") or names[0]
+    measures = list(dict.fromkeys(m["measure"] for m in comparison.means))
+    differences: dict[str, dict[str, list[float]]] = {n: {m: [] for m in measures} for n in names if n != baseline}
+    for row in comparison.per_query_records():
+        if row["run_b"] == baseline:
+            differences[row["run_a"]][row["measure"]].append(row["difference"])
+        elif row["run_a"] == baseline:
+            differences[row["run_b"]][row["measure"]].append(-row["difference"])
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8))
+    width = 0.8 / len(names)
+    colours = {}
+    for i, name in enumerate(names):
+        rows = [next(m for m in comparison.means if m["run"] == name and m["measure"] == measure) for measure in measures]
+        xs = [j + (i - (len(names) - 1) / 2) * width for j in range(len(measures))]
+        means = [r["mean"] for r in rows]
+        low = [r["mean"] - r["ci_low"] if r.get("ci_low") is not None else 0.0 for r in rows]
+        high = [r["ci_high"] - r["mean"] if r.get("ci_high") is not None else 0.0 for r in rows]
+        bars = left.errorbar(xs, means, yerr=[low, high], fmt="o", capsize=4, label=name)
+        colours[name] = bars.lines[0].get_color()
+    left.set_xticks(range(len(measures)), measures)
+    left.set_ylabel("mean, with its 95% interval")
+    left.set_title("each run's mean per measure", fontsize=9)
+    left.grid(True, axis="y", alpha=0.3)
+    left.legend(fontsize=8)
+    others = [n for n in names if n != baseline]
+    width = 0.8 / max(1, len(others))
+    handles = []
+    for i, name in enumerate(others):
+        positions = [j + (i - (len(others) - 1) / 2) * width for j in range(len(measures))]
+        boxes = right.boxplot([differences[name][m] for m in measures], positions=positions, widths=width * 0.8,
+                              showmeans=True, patch_artist=True, meanprops=MEAN_MARKER,
+                              medianprops=dict(color=MEDIAN_COLOUR), flierprops=dict(markersize=3),
+                              manage_ticks=False)
+        for box in boxes["boxes"]:
+            box.set_facecolor(colours[name])
+            box.set_alpha(0.45)
+        handles.append(boxes["boxes"][0])
+    right.axhline(0.0, color="grey", linewidth=1)
+    right.set_xticks(range(len(measures)), measures)
+    right.set_ylabel(f"per-query difference against {baseline}")
+    right.set_title("box: quartiles, black line: median, white triangle: mean difference", fontsize=9)
+    right.grid(True, axis="y", alpha=0.3)
+    if handles:
+        right.legend(handles, [f"{n} - {baseline}" for n in others], fontsize=8)
+    figure.suptitle(title or f"baseline {baseline}; correction {comparison.options.get('correction')}", fontsize=10)
+    figure.tight_layout()
+    try:
+        with writing.atomic(output, binary=True) as handle:
+            figure.savefig(handle, format="png", dpi=120)
+    finally:
+        plt.close(figure)
+    return {"means": [{k: m[k] for k in ("run", "measure", "mean", "ci_low", "ci_high")} for m in comparison.means],
+            "differences": differences}

@@ -17,6 +17,7 @@ absence of a number (None in Python, NULL in SQL and dbt, null in JSON), and tex
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 import os
 from dataclasses import dataclass, field
@@ -193,7 +194,10 @@ class Comparison:
             ci_high (t interval, 95%), t, df, t_p_value (two-sided paired t-test,
             as scipy.stats.ttest_rel), permutation_p_value, permutation_kind
             ("exact" or "sampled"), wins, ties, losses (queries where a is
-            better, equal, worse), only_a, only_b (queries one run lacks).
+            better, equal, worse), only_a, only_b (queries one run lacks),
+            t_p_value_adjusted and permutation_p_value_adjusted (by the correction over the
+            segment's measures: :mod:`ndcg_sql.corrections`), family_size (the measures with a
+            p-value) and correction ("none" for one measure by default, "holm" for more).
         a, b: the two :class:`~ndcg_sql.Result` objects.
         options: the conventions used, plus permutations and seed.
         leftovers: the temp tables the relations read (and the connection compare opened, if
@@ -407,13 +411,15 @@ def runs_line(names: Sequence[str]) -> str:
 def comparison_text(options: dict, records: list[dict], segments, names: Sequence[str] = ("A", "B"),
                     digits: int | None = None) -> str:
     """A comparison's runs line, options line and rows as an aligned table (floats in full, or to
-    ``digits`` significant digits).
+    ``digits`` significant digits); with a correction, each p-value followed by its adjusted one.
 
     Raises:
         OptionError: ``digits`` is not None or an integer 1 .. 17.
     """
     digits = checked_digits(digits)
     columns = (*segments, *COMPARISON_COLUMNS)
+    if options.get("correction", "none") != "none":
+        columns = tuple(c for name in columns for c in ((name, name + "_adjusted") if name.endswith("p_value") else (name,)))
     return runs_line(names) + options_line(options) + aligned(
         [columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in records])
 
@@ -446,7 +452,17 @@ def write_csv(records: list[dict], out) -> None:
         writer.writerow(cell(name, value) for name, value in record.items())
 
 
+def _json_value(value):
+    """What JSON has no type for: a date, time or timestamp (a segment's value) as its ISO text,
+    a warehouse's Decimal as a number."""
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return plain(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def write_json(data: dict, out) -> None:
-    """One JSON object on a line (no NaN)."""
-    json.dump(data, out, allow_nan=False)
+    """One JSON object on a line (no NaN; dates and times as ISO text)."""
+    json.dump(data, out, allow_nan=False, default=_json_value)
     out.write("\n")

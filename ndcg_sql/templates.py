@@ -33,16 +33,17 @@ _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 
 
 def template_folder():
-    """Where the ``sql/`` files are: when ``ndcg_sql`` is imported from a source checkout,
-    ``sql/`` beside it (also when another checkout is installed in editable mode, whose
-    ``ndcg_sql.sql`` would be that checkout's), else the installed ``ndcg_sql.sql`` package."""
+    """Where the ``sql/`` files are: when ``ndcg_sql`` is imported from a source checkout (its
+    ``pyproject.toml`` and ``sql/`` beside the package), that ``sql/``; else the installed
+    ``ndcg_sql.sql`` package (an editable install of another checkout maps ``ndcg_sql.sql`` to
+    that checkout's folder, which must not win over the one beside the code imported)."""
     checkout = Path(__file__).resolve().parent.parent
     if (checkout / "pyproject.toml").is_file() and (checkout / "sql" / "per_query.sql.j2").is_file():
         return checkout / "sql"
     try:
         return resources.files("ndcg_sql.sql")
     except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "sql"
+        return checkout / "sql"
 
 
 def render(template: str, **context) -> str:

@@ -84,3 +84,11 @@ def test_one_version():
 
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["version"] == VERSION == ndcg_sql.__version__
+
+
+def test_the_templates_are_the_checkouts_own():
+    """Imported from a checkout, ndcg_sql renders the sql/ beside it, even where an editable install
+    of another checkout maps the package ndcg_sql.sql to that checkout's folder."""
+    from ndcg_sql import templates
+
+    assert Path(str(templates.template_folder())).resolve() == (ROOT / "sql").resolve()

@@ -18,11 +18,12 @@ from ndcg_sql import cli, connections, context, dialects, parameters
 from ndcg_sql.parameters import BY_NAME, METRIC, PARAMETERS
 from ndcg_sql.plot import plot
 
-FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare": ndcg_sql.compare, "plot": plot}
+FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare": ndcg_sql.compare,
+             "compare_runs": ndcg_sql.compare_runs, "plot": plot}
 #: The metric options a function does not take, and why: compare's cutoffs are in its measures'
 #: names and its paired tests weigh every query alike; plot draws NDCG@k of whole runs.
 LEFT_OUT = {"evaluate": set(), "to_sql": set(), "compare": {"k", "intervals", "bootstrap", "weight_col"},
-            "plot": {"measures", "intervals"}}
+            "compare_runs": {"k", "intervals", "bootstrap", "weight_col"}, "plot": {"measures", "intervals"}}
 #: Options the command line handles itself instead of passing them to the Python function.
 CLI_OWN = {"sql": {"judgments"}}
 
@@ -32,6 +33,7 @@ def test_each_option_of_a_signature_is_the_tables(name, tmp_path):
     """And any other keyword is a TypeError, raised before anything runs."""
     function = FUNCTIONS[name]
     args = {"evaluate": ("missing.parquet",), "to_sql": ("runs",), "compare": ("a.parquet", "b.parquet"),
+            "compare_runs": (["a.parquet", "b.parquet", "c.parquet"],),
             "plot": (["a.parquet"], str(tmp_path / "p.png"))}[name]
     with pytest.raises(TypeError, match="itme_col"):
         function(*args, itme_col="x")

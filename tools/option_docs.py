@@ -25,7 +25,7 @@ from ndcg_sql.parameters import BY_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The public functions whose docstrings list their options: {module: function names}.
-FUNCTIONS = {"ndcg_sql.api": ("evaluate", "to_sql"), "ndcg_sql.compare": ("compare",), "ndcg_sql.plot": ("plot",)}
+FUNCTIONS = {"ndcg_sql.api": ("evaluate", "to_sql"), "ndcg_sql.compare": ("compare", "compare_runs"), "ndcg_sql.plot": ("plot",)}
 HEADER = "    Keyword Args:\n"
 #: Documentation that gives the default itself ("(default 2)", "; default: ...", "Default: ...").
 STATES_DEFAULT = re.compile(r"\(default|; default|Default")
