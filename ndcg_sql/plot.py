@@ -225,7 +225,7 @@ def plot(
         raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
     writing.refuse_inputs({"output": output}, [*runs.values(), judgments])
     if over is not None:
-        return _plot_over(runs, output, over, OVER_CUTOFF if tuple(cutoffs) == PLOTTED_CUTOFFS else cutoffs,
+        return _plot_over(runs, output, over, [OVER_CUTOFF] if tuple(cutoffs) == PLOTTED_CUTOFFS else cutoffs,
                           dict(window=window, alpha=alpha, correction=correction, min_effect=min_effect),
                           distribution, title, options, plt)
     plotted = {}
@@ -337,10 +337,16 @@ def period_changes(per_query, over: str, k: int | None, *, segments: Sequence[st
     Raises:
         OptionError: a bad window, alpha, correction or min_effect, or column names.
     """
-    context = option_macros()._regression_context(plain(dict(
-        per_query_relation="per_query_rows", query_col=query_col, segment_cols=list(segments), group_col=over,
-        k=[k], measures=None, window=window, alpha=alpha, correction=correction, min_effect=min_effect)))
+    context = _period_context(over, k, segments, query_col, dict(window=window, alpha=alpha, correction=correction,
+                                                                 min_effect=min_effect))
     return records(per_query.query("per_query_rows", templates.render("period_changes.sql.j2", **context)))
+
+
+def _period_context(over: str, k: int | None, segments: Sequence[str], query_col: str, test: dict) -> dict:
+    """The context of sql/period_changes.sql.j2, its options checked (sql/options/regression_context.sql)."""
+    return option_macros()._regression_context(plain(dict(
+        per_query_relation="per_query_rows", query_col=query_col, segment_cols=list(segments), group_col=over,
+        k=[k], measures=None, **test)))
 
 
 def _plot_over(runs, output, over: str, cutoffs, test: dict, distribution, title, options: dict, plt) -> dict:
@@ -357,6 +363,7 @@ def _plot_over(runs, output, over: str, cutoffs, test: dict, distribution, title
     segments = [options["segments"]] if isinstance(options["segments"], str) else list(options["segments"] or [])
     if over in segments:
         raise OptionError(f"the period column {over!r} is already among the segments")
+    _period_context(over, k, segments, options["query_col"], test)  # the test's options, checked before any run
     evaluated = dict(options, segments=[*segments, over], intervals=True)
     figure, axes = plt.subplots(figsize=(8, 4.5))
     plotted: dict = {}
