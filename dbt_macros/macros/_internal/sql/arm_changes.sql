@@ -21,8 +21,7 @@
 {%- endmacro -%}
 {% macro _arm_changes(ctx) -%}
 WITH
-tested_values AS ( -- one row per ([segment,] arm, query, measure): the value
-{{ ndcg_sql._tested_values(ctx) }}),
+{{ ndcg_sql._tested_values(ctx) }},
 arm_pairs AS ( -- one row per ([segment,] measure, candidate arm, query both arms have): the two values and their difference
   SELECT
     {{ ndcg_sql._arm_keys(ctx, 'c.') }},
@@ -82,17 +81,7 @@ paired_tests AS ( -- one row per ([segment,] measure, candidate arm): the paired
   FROM arm_means AS m
   INNER JOIN arm_spreads AS d ON {{ ndcg_sql._arm_same(ctx, 'm', 'd') }}
 ),
-{{ ndcg_sql._t_critical(ctx) }},
-bracketed AS ( -- one row per ([segment,] measure, candidate arm): the bracket of the one-sided p-value of a drop
-  SELECT x.*, {{ ndcg_sql._p_value_below(ctx, 'x.t', 'c') }} AS p_value_below
-  FROM paired_tests AS x
-  LEFT JOIN t_critical AS c ON c.df = {{ ndcg_sql._tabulated_df(ctx, 'x.df') }}
-),
-decided AS ( -- one row per ([segment,] measure, candidate arm): the family's size and the level its test is decided at
-  SELECT b.*, CAST(f.tests AS {{ ndcg_sql.sql_type('BIGINT') }}) AS tests, {{ ndcg_sql._decision_level(ctx, 'f.tests') }} AS decision_level
-  FROM bracketed AS b
-  CROSS JOIN (SELECT COUNT(t) AS tests FROM bracketed) AS f
-)
+{{ ndcg_sql._t_decisions(ctx, 'paired_tests', []) }}
 SELECT
   {%- for s in ctx['segment_cols'] %}
   {{ s }},

@@ -29,8 +29,7 @@
 {% macro _period_changes(ctx) -%}
 {%- set window = ctx['window'] -%}
 WITH
-tested_values AS ( -- one row per ([segment,] period, query, measure): the value
-{{ ndcg_sql._tested_values(ctx) }}),
+{{ ndcg_sql._tested_values(ctx) }},
 value_scales AS ( -- one row per ([segment,] measure): the scale its values are summed at
   SELECT {{ ndcg_sql._period_keys(ctx, '') }}, CASE WHEN MAX(ABS(value)) > 1.0 THEN MAX(ABS(value)) ELSE 1.0 END AS scale
   FROM tested_values
@@ -115,22 +114,7 @@ welch_tests AS ( -- one row per ([segment,] measure, period): Welch's t and df a
       / (se2 * se2 / (queries - 1) + window_se2 * window_se2 / (window_queries - 1)) END AS df
   FROM period_variances
 ),
-{{ ndcg_sql._t_critical(ctx) }},
-bracketed AS ( -- one row per ([segment,] measure, period): the bracket of the one-sided p-value of a drop
-  SELECT x.*, {{ ndcg_sql._p_value_below(ctx, 'x.t', 'c') }} AS p_value_below
-  FROM welch_tests AS x
-  LEFT JOIN t_critical AS c ON c.df = {{ ndcg_sql._tabulated_df(ctx, 'x.df') }}
-),
-families AS ( -- one row per period: how many tests the family of that period holds
-  SELECT tested_group, COUNT(t) AS tests
-  FROM bracketed
-  GROUP BY tested_group
-),
-decided AS ( -- one row per ([segment,] measure, period): the level its test is decided at
-  SELECT b.*, CAST(f.tests AS {{ ndcg_sql.sql_type('BIGINT') }}) AS tests, {{ ndcg_sql._decision_level(ctx, 'f.tests') }} AS decision_level
-  FROM bracketed AS b
-  INNER JOIN families AS f ON b.tested_group = f.tested_group
-)
+{{ ndcg_sql._t_decisions(ctx, 'welch_tests', ['tested_group']) }}
 SELECT
   {%- for s in ctx['segment_cols'] %}
   {{ s }},

@@ -13,7 +13,30 @@
                         alpha / m rounded down to a tabulated level (NULL below the smallest)
     A drop is significant when p_value_below <= decision_level, that is t <= -c(decision
     level, tabulated df), and the drop is at least min_effect.
+    _t_decisions writes the CTEs t_critical, bracketed, families and decided (one row per test
+    of tests_relation, with p_value_below, tests and decision_level), a family per value of the
+    columns `family` (none: one family).
     Context: critical_rows ([{'df', 'c'}]), levels, alpha, correction. -#}
+{% macro _t_decisions(ctx, tests_relation, family) -%}
+{{ ndcg_sql._t_critical(ctx) }},
+bracketed AS ( -- one row per test: the bracket of the one-sided p-value of a drop
+  SELECT x.*, {{ ndcg_sql._p_value_below(ctx, 'x.t', 'c') }} AS p_value_below
+  FROM {{ tests_relation }} AS x
+  LEFT JOIN t_critical AS c ON c.df = {{ ndcg_sql._tabulated_df(ctx, 'x.df') }}
+),
+families AS ( -- one row per family of tests: how many tests it holds (those with a t)
+  SELECT {% for f in family %}{{ f }}, {% endfor %}COUNT(t) AS tests
+  FROM bracketed
+  {%- if family %}
+  GROUP BY {{ family | join(', ') }}
+  {%- endif %}
+),
+decided AS ( -- one row per test: its family's size and the level it is decided at
+  SELECT b.*, CAST(f.tests AS {{ ndcg_sql.sql_type('BIGINT') }}) AS tests, {{ ndcg_sql._decision_level(ctx, 'f.tests') }} AS decision_level
+  FROM bracketed AS b
+  {% if family %}INNER JOIN families AS f ON {% for f in family %}{% if not loop.first %} AND {% endif %}b.{{ f }} = f.{{ f }}{% endfor %}{% else %}CROSS JOIN families AS f{% endif %}
+)
+{%- endmacro %}
 {% macro _t_critical(ctx) -%}
 t_critical AS ( -- one row per tabulated df: the critical value c_i of each level i
   {%- for row in ctx['critical_rows'] %}

@@ -1,6 +1,6 @@
 {#- Copied from sql/tested_values.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
-{#- The values a regression test reads, from per-query rows: one row per ([segment values,]
-    group, query, measure) with the segment columns, tested_group (the period or the arm),
+{#- The values a regression test reads, from per-query rows: the CTE tested_values, one row per
+    ([segment values,] group, query, measure) with the segment columns, tested_group (the period or the arm),
     tested_query, measure and value. From ndcg_per_query's rows (tested_cutoffs: NDCG@k, named
     'nDCG@k', 'nDCG' for the whole list) or ndcg_measures' (tested_measures: the names kept).
     Rows with a NULL group or value (a query skipped: no relevant item under no_relevant='skip')
@@ -13,6 +13,7 @@
 {% macro _tested_values(ctx) -%}
 {%- set cutoffs = ctx['tested_cutoffs'] -%}
 {%- set measures = ctx['tested_measures'] -%}
+tested_values AS ( -- one row per ([segment,] period or arm, query, measure): the value
 SELECT
   {%- for s in ctx['segment_cols'] %}
   {{ s }},
@@ -33,4 +34,5 @@ WHERE {{ ctx['group_col'] }} IS NOT NULL
   {%- else %}
   AND value IS NOT NULL AND measure IN ({{ measures | join(', ') }})
   {%- endif %}
-{% endmacro %}
+)
+{%- endmacro %}
