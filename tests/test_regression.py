@@ -229,3 +229,20 @@ def test_no_regression_test_returns_one_row_per_failing_segment():
             day, measure, arm, mean, baseline, drop, *_ = by_arm[0]
             assert (str(day), measure, arm) == (LAST_DAY, "nDCG@5", "treatment")
             assert drop == pytest.approx(np.mean(control) - np.mean(treatment), abs=1e-12)
+
+
+def test_no_regression_test_on_measure_rows():
+    """measures= tests ndcg_measures' rows (here computed from the ranking): nDCG@5 fails as with
+    k=5, with the same drop; P@3 (item-id ties) is tested in the same family (2 tests a day)."""
+    macros = dbt_standin.load(MACROS)
+    con = duckdb.connect()
+    con.execute(f"CREATE TABLE regression_log AS SELECT * FROM read_csv('{SEEDS / 'regression_log.csv'}', "
+                "types={'day': 'DATE', 'query_id': 'VARCHAR', 'item_id': 'VARCHAR'})")
+    by_k = con.sql(macros.test_ndcg_no_regression(
+        "regression_log", "arm", "control", None, 7, 5, None, "query_id", ["day"], 0.05, "none", 0, {})).fetchall()
+    by_measures = con.sql(macros.test_ndcg_no_regression(
+        "regression_log", "arm", "control", None, 7, None, ["nDCG@5", "P@3"], "query_id", ["day"], 0.05, "none", 0,
+        {"ties": "item-asc"})).fetchall()
+    ndcg = [row for row in by_measures if row[1] == "nDCG@5"]
+    assert len(by_k) == 1 and ndcg[0][:8] == pytest.approx(by_k[0][:8], abs=1e-12)  # ties do not move NDCG@5 here
+    assert {str(row[0]) for row in by_measures} == {LAST_DAY}

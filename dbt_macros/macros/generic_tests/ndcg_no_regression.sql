@@ -7,7 +7,8 @@
     table of t critical values (no t distribution in SQL): docs/statistics.md.
 
       arm_col, baseline     the arm column and the baseline arm's value; or
-      period_col, window    the period column (a day) and the trailing window (default 7 periods)
+      period_col, window    the period column (a day) and the trailing window (default 7 periods);
+                            the latest period is the model's latest (a segment without it is not tested)
       k / measures          NDCG@k (default 10) or measure names
       segment_cols          the other columns of the query key
       alpha, correction, min_effect   as ndcg_compare_arms (0.05, 'bonferroni', 0)
