@@ -175,6 +175,18 @@ def build_parser() -> argparse.ArgumentParser:
     picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write" + REPLACED)
     picture.add_argument("--distribution", type=int, metavar="K",
                          help="add a panel with each run's per-query NDCG@K (K among --k)")
+    picture.add_argument("--over", metavar="COL",
+                         help="a period column (a day): mean NDCG@k per period (one --k, default 10) with its 95%% "
+                              "interval, significant drops against the trailing window marked (docs/statistics.md)")
+    picture.add_argument("--window", type=int, default=7, metavar="N",
+                         help="with --over: the periods before each one it is compared with (default 7)")
+    picture.add_argument("--alpha", type=float, default=0.05, metavar="A",
+                         help="with --over: the one-sided level, a tabulated one: 0.1, 0.05, 0.025, 0.01, ... "
+                              "(default 0.05)")
+    picture.add_argument("--correction", default="bonferroni", metavar="C",
+                         help="with --over: bonferroni (over the lines of a period; default) or none")
+    picture.add_argument("--min-effect", type=float, default=0.0, metavar="X", dest="min_effect",
+                         help="with --over: a smaller drop is never marked (default 0)")
     picture.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(picture, "plot")
 
@@ -320,8 +332,10 @@ def _plot(args) -> int:
             raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
         options["k"] = [int(c) for c in options["k"]]
     with _connected(args) as con, _progress(args, con):
+        over = dict(over=args.over, window=args.window, alpha=args.alpha, correction=args.correction,
+                    min_effect=args.min_effect) if args.over is not None else {}
         plot(dict(zip(run_labels(args.runs), args.runs)), args.output, distribution=args.distribution, con=con,
-             **options)
+             **over, **options)
     print(f"wrote {Path(args.output).resolve()}")
     return 0
 

@@ -1,9 +1,12 @@
-"""``ndcg-sql plot``: mean NDCG@k against k for one or more runs, as a PNG.
+"""``ndcg-sql plot``: mean NDCG@k against k for one or more runs, as a PNG; or, with ``over``,
+mean NDCG@k per period (a day) with the periods whose drop against the trailing window is
+significant marked.
 
 Needs matplotlib (``pip install matplotlib``, the ``plot`` extra). The means come from
 :func:`ndcg_sql.evaluate`; the optional band is a percentile bootstrap
 interval computed in SQL (``evaluate(bootstrap=N, seed=S)``,
-``sql/bootstrap_intervals.sql.j2``), fixed by a seed.
+``sql/bootstrap_intervals.sql.j2``), fixed by a seed. The changes per period are the SQL of
+the dbt test ``ndcg_no_regression`` (``sql/period_changes.sql.j2``).
 """
 
 from __future__ import annotations
@@ -12,8 +15,10 @@ import os
 from collections.abc import Mapping, Sequence
 import textwrap
 
-from . import activity, writing
+from . import activity, templates, writing
 from .api import evaluate
+from .context import option_macros, plain
+from .results import records
 from .dialects import DialectName
 from .errors import MissingDependency, OptionError
 from .parameters import (Checks, DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
@@ -24,7 +29,11 @@ from .parameters import (Checks, DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, Ga
 MEDIAN_COLOUR = "black"
 MEAN_MARKER = dict(marker="^", markerfacecolor="white", markeredgecolor="black", markersize=7)
 #: plot's own arguments; the others are evaluate's options, passed for every run.
-_OWN = ("runs", "output", "k", "distribution", "title")
+_OWN = ("runs", "output", "k", "distribution", "title", "over", "window", "alpha", "correction", "min_effect")
+#: The cutoff of a series over periods when k is left at its default.
+OVER_CUTOFF = 10
+#: What a series over periods marks: a significant drop.
+DROP_MARKER = dict(marker="v", color="red", markersize=9, linestyle="none")
 #: Characters of a title line: a longer label expression is wrapped onto more lines, never cut.
 TITLE_WIDTH = 90
 
@@ -47,6 +56,11 @@ def plot(
     con: object = None,
     distribution: int | None = None,
     title: str | None = None,
+    over: str | None = None,
+    window: int = 7,
+    alpha: float = 0.05,
+    correction: str = "bonferroni",
+    min_effect: float = 0.0,
     query_col: str = DEFAULTS.query_col,
     item_col: str = DEFAULTS.item_col,
     score_col: str | None = DEFAULTS.score_col,
@@ -97,6 +111,14 @@ def plot(
             median as a black line, whiskers at 1.5 IQR, the mean as a white
             triangle; the panel's title says so); d must be among ``k``.
         title: the plot title (default: the options used).
+        over: a period column of the rankings (a day, any column with an order): mean NDCG@k
+            per period instead of against k, for one cutoff k (default 10), one line per (run,
+            segment values) with its 95% interval (the summary's, ``sql/summary.sql.j2``); a
+            period whose drop against the ``window`` periods before it is significant (Welch's
+            t-test at the one-sided level ``alpha``, ``correction`` "bonferroni" over the
+            lines of that period or "none", a drop of at least ``min_effect``) is marked with
+            a red triangle: the numbers of :func:`period_changes` and of the dbt test
+            ``ndcg_no_regression`` (docs/statistics.md). Local runs only.
 
     Keyword Args:
         k: the cutoffs on the x axis: positive integers (default 1 .. 20).
@@ -172,11 +194,14 @@ def plot(
         item_type: with a warehouse connection: the item ids' type ("text" or "number"; default: from one fetched id).
 
     Returns:
-        {label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers.
+        {label: [{"k", "ndcg", "low", "high"}, ...]} -- the plotted numbers; with ``over``
+        {label: [{"period", "ndcg", "low", "high", and the columns of :func:`period_changes`}, ...]}.
 
     Raises:
         MissingDependency: matplotlib is not installed (an ImportError naming the extra).
-        OptionError: no run, a k that is not a positive integer, ``output`` is one of the inputs.
+        OptionError: no run, a k that is not a positive integer, ``output`` is one of the inputs;
+            with ``over``: more than one k, distribution or bootstrap, a bad window, alpha,
+            correction or min_effect, a warehouse connection.
         OSError: ``output`` cannot be written (the message names it and the cause).
         TypeError: a keyword that is not an option of plot.
     """
@@ -199,6 +224,10 @@ def plot(
     if distribution is not None and distribution not in cutoffs:
         raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
     writing.refuse_inputs({"output": output}, [*runs.values(), judgments])
+    if over is not None:
+        return _plot_over(runs, output, over, [OVER_CUTOFF] if tuple(cutoffs) == PLOTTED_CUTOFFS else cutoffs,
+                          dict(window=window, alpha=alpha, correction=correction, min_effect=min_effect),
+                          distribution, title, options, plt)
     plotted = {}
     spread = {}
     if distribution is None:
@@ -280,6 +309,107 @@ def _lines(result, run_label, distribution: int | None, alone: bool) -> dict:
         text = " ".join(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, values))
         named[text if alone else f"{run_label} {text}"] = line
     return named
+
+
+def period_changes(per_query, over: str, k: int | None, *, segments: Sequence[str] = (),
+                   query_col: str = DEFAULTS.query_col, window: int = 7, alpha: float = 0.05,
+                   correction: str = "bonferroni", min_effect: float = 0.0) -> list[dict]:
+    """Each period's mean NDCG@k against the ``window`` periods before it, from per-query rows:
+    the SQL of the dbt test ``ndcg_no_regression`` (``sql/period_changes.sql.j2``, its options
+    checked by ``sql/options/regression_context.sql``).
+
+    Args:
+        per_query: a local result's per-query relation (a DuckDB relation with the columns of
+            ``evaluate(..., segments=[*segments, over])``'s per-query rows).
+        over: the period column (one of the result's segment columns).
+        k: the cutoff tested (None: the whole list).
+        segments: the other segment columns: a series per segment values.
+        window, alpha, correction, min_effect: as :func:`plot`'s.
+
+    Returns:
+        One dict per (segment values, measure, period), in that order: the segment columns,
+        measure ('nDCG@k'), the period column, queries, mean, stderr, window_periods,
+        window_queries, window_mean, change (mean - window_mean), Welch's t and df, p_value_below
+        (the one-sided p-value of a drop is at most this; from the critical-value table),
+        tests (the family: the series with a t in that period), adjusted_p_value_below,
+        decision_level, significant_drop.
+
+    Raises:
+        OptionError: a bad window, alpha, correction or min_effect, or column names.
+    """
+    context = _period_context(over, k, segments, query_col, dict(window=window, alpha=alpha, correction=correction,
+                                                                 min_effect=min_effect))
+    return records(per_query.query("per_query_rows", templates.render("period_changes.sql.j2", **context)))
+
+
+def _period_context(over: str, k: int | None, segments: Sequence[str], query_col: str, test: dict) -> dict:
+    """The context of sql/period_changes.sql.j2, its options checked (sql/options/regression_context.sql)."""
+    return option_macros()._regression_context(plain(dict(
+        per_query_relation="per_query_rows", query_col=query_col, segment_cols=list(segments), group_col=over,
+        k=[k], measures=None, **test)))
+
+
+def _plot_over(runs, output, over: str, cutoffs, test: dict, distribution, title, options: dict, plt) -> dict:
+    """plot(over=...): mean NDCG@k per period, one line per (run, segment values), drops marked."""
+    import duckdb
+
+    if len(cutoffs) != 1:
+        raise OptionError(f"plot over a period column takes one cutoff k; got {list(cutoffs)!r}")
+    if distribution is not None or options["bootstrap"]:
+        raise OptionError("plot over a period column shows the summary's 95% interval: not with distribution or bootstrap")
+    if options["con"] is not None and not isinstance(options["con"], duckdb.DuckDBPyConnection):
+        raise OptionError("plot over a period column runs on DuckDB, not on a warehouse connection")
+    k = cutoffs[0]
+    segments = [options["segments"]] if isinstance(options["segments"], str) else list(options["segments"] or [])
+    if over in segments:
+        raise OptionError(f"the period column {over!r} is already among the segments")
+    _period_context(over, k, segments, options["query_col"], test)  # the test's options, checked before any run
+    evaluated = dict(options, segments=[*segments, over], intervals=True)
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    plotted: dict = {}
+    for label, run in runs.items():
+        with activity.doing(options["con"], f"run {label}"):
+            result = evaluate(run, k=[k], **evaluated)
+        with result:
+            summary = {tuple(r[s] for s in [*segments, over]): r for r in result.summary_records()}
+            changes = period_changes(result.per_query, over, k, segments=segments, query_col=options["query_col"],
+                                     **test)
+            options_used = result.options
+        series: dict = {}
+        for change in changes:
+            row = summary[tuple(change[s] for s in [*segments, over])]
+            key = tuple(change[s] for s in segments)
+            series.setdefault(key, []).append(dict(change, period=change[over], ndcg=row["ndcg"], low=row["ci_low"],
+                                                   high=row["ci_high"]))
+        for key, points in series.items():
+            text = " ".join(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, key))
+            name = (text if len(runs) == 1 else f"{label} {text}") if segments else label
+            plotted[name] = points
+            xs = [p["period"] for p in points]
+            line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(name))
+            axes.fill_between(xs, [p["low"] for p in points], [p["high"] for p in points], color=line.get_color(),
+                              alpha=0.2, linewidth=0)
+            drops = [p for p in points if p["significant_drop"]]
+            if drops:
+                axes.plot([p["period"] for p in drops], [p["ndcg"] for p in drops], **DROP_MARKER)
+    axes.set_ylim(0.0, 1.02)
+    axes.set_xlabel(over)
+    axes.set_ylabel(f"mean NDCG@{'all' if k is None else k}")
+    axes.set_title(title or f"gain={options_used['gain'] if isinstance(options_used['gain'], str) else 'mapping'} "
+                   f"ties={options_used['ties']}; bands: 95% interval of the mean\n"
+                   f"red triangle: a significant drop against the {test['window']} periods before "
+                   f"(Welch's t, one-sided alpha={test['alpha']}, correction={test['correction']}, "
+                   f"min_effect={test['min_effect']})", fontsize=8)
+    axes.grid(True, alpha=0.3)
+    axes.legend()
+    figure.autofmt_xdate()
+    figure.tight_layout()
+    try:
+        with writing.atomic(output, binary=True) as handle:
+            figure.savefig(handle, format="png", dpi=120)
+    finally:
+        plt.close(figure)
+    return plotted
 
 
 def plot_comparison(comparison, output: str | os.PathLike[str], title: str | None = None) -> dict:

@@ -99,19 +99,23 @@ def test_build_passes_every_model_seed_and_generic_test(project):
     assert sum(name.startswith("ndcg_sql_ndcg_at_least") for name in statuses) == 3
     assert sum(name.startswith("ndcg_sql_ndcg_valid_input") for name in statuses) == 2
     assert sum(name.startswith("ndcg_sql_ndcg_one_partition_per_query") for name in statuses) == 1
+    assert sum(name.startswith("ndcg_sql_ndcg_no_regression_steady_log") for name in statuses) == 2
     assert sum(name.startswith("equals_expected_") for name in statuses) == EXPECTED_SEEDS
 
 
 #: one expected-value seed, and one equals_expected test, per numeric model
 #: (all but dl19_bm25_run, a selection of seed rows)
-EXPECTED_SEEDS = 16
-#: seeds (4 + 16 expected; bad_ranking only on demand), models (17) and data tests
-#: (8 + 16 equals_expected) of the project
-NODES = 61
+EXPECTED_SEEDS = 17
+#: seeds (5 + 17 expected; bad_ranking and regression_log only on demand), models (18) and data
+#: tests (10 + 17 equals_expected) of the project
+NODES = 67
 #: of those, built on dbt-duckdb and dbt-postgres only, where the incremental runs are tested
 #: (tests/test_dbt_incremental.py): the seed daily_log and its ndcg_one_partition_per_query test,
 #: the models daily_per_query (incremental) and daily_summary, their expected seeds and tests
 DAILY_NODES = 8
+#: of those, also built on dbt-duckdb and dbt-postgres only: the seed steady_log and its two
+#: ndcg_no_regression tests, the model steady_arms (ndcg_compare_arms), its expected seed and test
+REGRESSION_NODES = 6
 
 
 # What each per-query model computes, as arguments of ndcg_sql.evaluate (the Python runner)
@@ -563,6 +567,45 @@ def test_convention_models_match_the_peer_tools(project):
     check_conventions(lambda name: table(database, name))
 
 
+def check_regression_fails(project_dir: Path, *target: str, query=None):
+    """ndcg_no_regression passes on steady_log (the build) and fails on regression_log, the same
+    log with one real regression: the treatment arm's NDCG@5 on the last day, against the 7 days
+    before it and against the control arm that day - one failing row each, naming that drop,
+    whose size is the numpy reference's (make_seeds.py seeded it; tests/test_regression.py checks
+    the t, df and p-value brackets against scipy)."""
+    import test_regression
+
+    result = invoke(project_dir, "build", *target, "--vars", "{regression: true}", "--select", "regression_log")
+    assert not result.success
+    outcome = {r.node.name: (str(r.status), r.failures) for r in result.result.results}
+    assert sorted(outcome.values()) == [("fail", 1), ("fail", 1), ("success", None)], outcome
+    if query is None:
+        return
+    values = test_regression.per_query_ndcg("regression_log")
+    last = test_regression.LAST_DAY
+    treatment = [v for (d, a, _), v in values.items() if (d, a) == (last, "treatment")]
+    control = [v for (d, a, _), v in values.items() if (d, a) == (last, "control")]
+    window = [v for (d, a, _), v in values.items() if a == "treatment" and "2026-11-03" <= d < last]
+    for r in result.result.results:
+        if r.node.resource_type == "test":
+            [row] = query(r.node.compiled_code)
+            assert (row["measure"], str(row["day"]), row["arm"]) == ("nDCG@5", last, "treatment")
+            # the arms test's rows lead with its segment (day), the period test's with the arm
+            baseline = control if list(row)[0] == "day" else window
+            assert reference.close(row["mean_drop"], sum(baseline) / len(baseline) - sum(treatment) / len(treatment), 1e-12)
+
+
+def test_regression_test_fails_on_the_seeded_regression(project):
+    project_dir, database, _ = project
+
+    def query(sql):
+        with duckdb.connect(str(database)) as con:
+            relation = con.sql(sql)
+            return [dict(zip(relation.columns, row)) for row in relation.fetchall()]
+
+    check_regression_fails(project_dir, query=query)
+
+
 def test_input_test_fails_on_bad_input(project):
     project_dir, _, _ = project
     check_bad_input_fails(project_dir)
@@ -675,6 +718,7 @@ def test_postgres_gates(postgres_project):
     result = invoke(project_dir, "build", "--target", "postgres", "--vars", "{bad_input: true}", "--select", "bad_ranking")
     outcome = {r.node.name: (str(r.status), r.failures) for r in result.result.results}
     assert [failures for status, failures in outcome.values() if status == "fail"] == [3], outcome
+    check_regression_fails(project_dir, "--target", "postgres")
 
 
 def test_postgres_equals_expected_fails_on_wrong_expected_values(postgres_project):

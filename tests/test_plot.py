@@ -168,3 +168,57 @@ def test_plot_title_shows_the_whole_label_expression(tmp_path, monkeypatch):
     title = figures[-1].axes[0].get_title()
     assert f"label: {label}" in " ".join(title.split())
     assert max(len(line) for line in title.splitlines()) <= 90
+
+
+def test_plot_over_days_marks_the_seeded_regression(tmp_path):
+    """plot(over='day'): per (arm, day) the mean NDCG@5 and its 95% interval of the numpy reference's
+    per-query values (scipy's normal interval, clipped to [0, 1]), the change against the 7 days
+    before and Welch's t of scipy.stats.ttest_ind(equal_var=False); only the seeded regression
+    (the treatment arm on the last day) is marked. The same SQL as the dbt test ndcg_no_regression
+    (tests/test_regression.py)."""
+    from scipy import stats
+
+    import test_regression
+
+    values = test_regression.per_query_ndcg("regression_log")
+    days = sorted({day for day, _, _ in values})
+    out = tmp_path / "over.png"
+    plotted = plot([str(test_regression.SEEDS / "regression_log.csv")], str(out), k=[5], over="day", segments="arm")
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    assert sorted(plotted) == ["arm=control", "arm=treatment"]
+    marked = []
+    for name, points in plotted.items():
+        arm = name.split("=")[1]
+        assert [str(p["period"]) for p in points] == days
+        for place, p in enumerate(points):
+            x = [v for (d, a, _), v in values.items() if (d, a) == (days[place], arm)]
+            low, high = stats.norm.interval(0.95, loc=np.mean(x), scale=stats.sem(x))
+            assert p["ndcg"] == pytest.approx(np.mean(x), abs=1e-12) == pytest.approx(p["mean"], abs=1e-15)
+            assert (p["low"], p["high"]) == (pytest.approx(max(low, 0.0), abs=1e-9), pytest.approx(min(high, 1.0), abs=1e-9))
+            if place:
+                y = [v for (d, a, _), v in values.items() if a == arm and d in days[max(0, place - 7):place]]
+                assert p["change"] == pytest.approx(np.mean(x) - np.mean(y), abs=1e-12)
+                assert p["t"] == pytest.approx(stats.ttest_ind(x, y, equal_var=False).statistic, rel=1e-9)
+            if p["significant_drop"]:
+                marked.append((arm, str(p["period"])))
+    assert marked == [("treatment", test_regression.LAST_DAY)]
+    steady = plot([str(test_regression.SEEDS / "steady_log.csv")], str(out), k=[5], over="day", segments="arm")
+    assert not any(p["significant_drop"] for points in steady.values() for p in points)
+
+
+def test_cli_plot_over_and_its_errors(tmp_path):
+    import test_regression
+
+    log = str(test_regression.SEEDS / "regression_log.csv")
+    out = tmp_path / "over.png"
+    done = run_cli("plot", log, "--over", "day", "--segments", "arm", "--k", "5", "--window", "3",
+                   "--alpha", "0.01", "--correction", "none", "--min-effect", "0.1", "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    done = run_cli("plot", log, "--over", "day", "--segments", "arm", "--alpha", "0.03", "--output", str(out))
+    assert done.returncode != 0 and "alpha must be one of" in done.stderr, done.stderr
+    for extra, words in [(dict(k=[5, 10]), "one cutoff"), (dict(correction="holm"), "needs each test's p-value"),
+                         (dict(window=0), "window must be"), (dict(bootstrap=100), "not with distribution or bootstrap"),
+                         (dict(segments="day"), "already among the segments")]:
+        with pytest.raises(ndcg_sql.OptionError, match=words):
+            plot([log], str(out), over="day", **{"k": [5], "segments": "arm", **extra})

@@ -39,6 +39,13 @@ ARGUMENTS = {
     "lookback": "also recompute the last this-many partitions already in the model",
     "partitions": "the partition values to compute (a list; default: the var ndcg_partitions, else the new ones)",
     "text": "the text",
+    "arm_col": "the experiment arm column of the per-query rows",
+    "baseline": "the baseline arm's value in arm_col (a string or a number)",
+    "period_col": "the period column (a day): the latest period is tested against the trailing window",
+    "window": "how many periods before the latest one the trailing window holds (default 7)",
+    "alpha": "the one-sided level of the family, one of the tabulated levels 0.1, 0.05, 0.025, 0.01, ... 1e-6",
+    "correction": "'bonferroni' (each of m tests at alpha / m, rounded down to a tabulated level) or 'none'",
+    "min_effect": "a drop smaller than this (in the measure's units) is never significant (default 0)",
 }
 #: (macro, argument): what the argument means in that macro, where the option's own text (written
 #: for the Python runner) would say something untrue there.

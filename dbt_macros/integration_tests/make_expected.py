@@ -27,13 +27,19 @@ HERE = Path(__file__).resolve().parent
 SEEDS = HERE / "seeds"
 EXPECTED = SEEDS / "expected"
 REFERENCE = HERE.parent.parent / "tests" / "reference.py"
+#: the levels and df of the critical-value table (tools/t_table.py, which imports scipy only)
+T_TABLE = HERE.parent.parent / "tools" / "t_table.py"
 
 
-def _load_reference():
-    spec = importlib.util.spec_from_file_location("ndcg_sql_numpy_reference", REFERENCE)
+def _load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _load_reference():
+    return _load(REFERENCE, "ndcg_sql_numpy_reference")
 
 
 reference = _load_reference()
@@ -66,10 +72,10 @@ def judgments() -> list[tuple]:
 ARMS = ("bm25", "splade_pp_ed")
 
 
-def daily_rows() -> dict:
-    """{(day, arm): [(query_id, item_id, score, label)]} of daily_log, the daily log."""
+def daily_rows(log: str = "daily_log") -> dict:
+    """{(day, arm): [(query_id, item_id, score, label)]} of daily_log, the daily log (or of another log)."""
     found = {}
-    for r in _read("daily_log"):
+    for r in _read(log):
         found.setdefault((r["day"], r["arm"]), []).append((r["query_id"], r["item_id"], float(r["score"]), int(r["label"])))
     return found
 
@@ -175,6 +181,44 @@ def daily_per_query():
 
 def daily_summary():
     return [row for segment, values in daily_ndcg().items() for row in summary_rows(values, DAILY_CUTOFFS, segment)]
+
+
+# ---------------------------------------------------------------- arms against the baseline arm
+
+ARM_CHANGE_VALUES = ["queries", "mean", "baseline_mean", "change", "stderr", "t", "df", "p_value_below", "tests",
+                     "adjusted_p_value_below", "decision_level"]
+
+
+def steady_arms():
+    """Per day of steady_log, NDCG@5 (the numpy reference) of the treatment arm against the control
+    arm on the queries both served: means, mean difference, its standard error (scipy.stats.sem)
+    and the paired t (scipy.stats.ttest_rel), df = n - 1; the one-sided p-value's bracket is the
+    smallest tabulated level a with t <= -scipy.stats.t.isf(a, the largest tabulated df <= n - 1),
+    the family the 10 days, decided at 0.05 / 10 rounded down to a tabulated level."""
+    import numpy as np
+    from scipy import stats
+
+    table = _load(T_TABLE, "ndcg_sql_t_table")
+    values = {}
+    for (day, arm), rows in daily_rows("steady_log").items():
+        per_query, _ = reference.evaluate(rows, [5])
+        values.update({(day, arm, q): v[3] for (q, _), v in per_query.items()})
+    days = sorted({day for day, _, _ in values})
+    tests = len(days)
+    level = max(a for a in table.LEVELS if a * tests <= 0.05 * (1 + 1e-12))
+    out = []
+    for day in days:
+        queries = sorted(q for d, a, q in values if (d, a) == (day, "control") and (day, "treatment", q) in values)
+        x = np.array([values[(day, "treatment", q)] for q in queries])
+        y = np.array([values[(day, "control", q)] for q in queries])
+        n = len(queries)
+        t = float(stats.ttest_rel(x, y).statistic)
+        df = max(d for d in table.DFS if d <= n - 1)
+        reached = [a for a in table.LEVELS if t <= -stats.t.isf(a, df)]
+        p = min(reached) if reached else None
+        out.append((day, "nDCG@5", "treatment", n, x.mean(), y.mean(), (x - y).mean(), float(stats.sem(x - y)), t,
+                    n - 1, p, tests, None if p is None else min(1.0, p * tests), level))
+    return out
 
 
 # ---------------------------------------------------------------- named measures and their summary
@@ -324,6 +368,7 @@ MODELS = {
     "dl19_arms_measures_summary": (["arm", "measure", "ci_method"], MEASURE_SUMMARY_VALUES, dl19_arms_measures_summary),
     "daily_per_query": (["day", "arm", "query_id", "k"], PER_QUERY_VALUES, daily_per_query),
     "daily_summary": (["day", "arm", "k"], SUMMARY_VALUES, daily_summary),
+    "steady_arms": (["day", "measure", "arm"], ARM_CHANGE_VALUES, steady_arms),
 }
 
 

@@ -9,6 +9,13 @@
   runs with NIST's labels (0 for an unjudged item), the 43 queries spread over three days in the
   order of their ids (15, 14, 14), each query served on one day (columns day, arm, query_id,
   item_id, score, label).
+- regression_log.csv and steady_log.csv: a synthetic daily log for the regression test
+  ndcg_no_regression (write_regression_logs): 10 days x 2 arms (control, treatment) x 30 queries
+  x 5 items, labels 0-3 drawn per (day, query, item) and shared by both arms, scores label + a
+  uniform [0, 2) draw (a good ranking, with swaps of adjacent labels); in regression_log the
+  treatment arm's scores on the last day are the draw alone (a random order: its NDCG really
+  drops), steady_log is the same log without that. Drawn by Python's random.Random(SEED).random(),
+  whose sequence Python keeps the same across versions.
 - bad_ranking.csv: the first 3 lambdarank test queries with three faults put in, for the
   input test ndcg_valid_input to find: query 1 lists an item twice, query 2 has a
   NULL (empty) label, query 3 a negative label.
@@ -16,6 +23,7 @@ Sources and licences: examples/SOURCE.md. Run from anywhere: python make_seeds.p
 """
 
 import csv
+import random
 import shutil
 from pathlib import Path
 
@@ -24,6 +32,9 @@ EXAMPLES = HERE.parent.parent / "examples"
 RUNS = {"bm25": "run.dl19.bm25.top100.txt", "splade_pp_ed": "run.dl19.splade_pp_ed.top100.txt"}
 #: the days of daily_log.csv, and how many items of each ranking it keeps
 DAYS, DAILY_TOP = ("2019-11-01", "2019-11-02", "2019-11-03"), 20
+#: the synthetic logs of the regression test: days, arms, queries a day, items a query, the seed
+REGRESSION_DAYS = tuple(f"2026-11-{day:02d}" for day in range(1, 11))
+REGRESSION_ARMS, REGRESSION_QUERIES, REGRESSION_ITEMS, SEED = ("control", "treatment"), 30, 5, 32
 
 
 def write_seeds(seeds: Path = HERE / "seeds", examples: Path = EXAMPLES) -> None:
@@ -45,6 +56,7 @@ def write_seeds(seeds: Path = HERE / "seeds", examples: Path = EXAMPLES) -> None
             if fields:
                 writer.writerow([fields[0], fields[2], fields[3]])
     write_daily_log(seeds, examples)
+    write_regression_logs(seeds)
     with open(examples / "lightgbm_lambdarank" / "rank.test.scored.csv", newline="") as source:
         rows = [row for row in csv.reader(source)]
     header, body = rows[0], [row for row in rows[1:] if row[0] in ("1", "2", "3")]
@@ -82,6 +94,26 @@ def write_daily_log(seeds: Path, examples: Path) -> None:
                 for query in (q for q in queries if day_of[q] == day):
                     for _, item, score in sorted(rankings[(arm, query)])[:DAILY_TOP]:
                         writer.writerow([day, arm, query, item, score, labels.get((query, item), "0")])
+
+
+def write_regression_logs(seeds: Path) -> None:
+    draw = random.Random(SEED).random
+    steady, regressed = [], []
+    for day in REGRESSION_DAYS:
+        for query in range(1, REGRESSION_QUERIES + 1):
+            labels = [int(draw() * 4) for _ in range(REGRESSION_ITEMS)]
+            for arm in REGRESSION_ARMS:
+                for item, label in enumerate(labels, start=1):
+                    noise = draw() * 2.0
+                    row = [day, arm, f"q{query:02d}", f"d{item}", label]
+                    steady.append(row[:4] + [f"{label + noise:.4f}", label])
+                    degraded = arm == "treatment" and day == REGRESSION_DAYS[-1]
+                    regressed.append(row[:4] + [f"{noise if degraded else label + noise:.4f}", label])
+    for name, rows in (("steady_log", steady), ("regression_log", regressed)):
+        with open(seeds / f"{name}.csv", "w", newline="") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(["day", "arm", "query_id", "item_id", "score", "label"])
+            writer.writerows(rows)
 
 
 if __name__ == "__main__":
