@@ -46,6 +46,17 @@ class CountedConnection(Tally):
         """The driver's other attributes (autocommit, its transaction status) as they are."""
         return getattr(self.connection, name)
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether the wrapped connection is in a transaction, as a DB-API driver of DuckDB would
+        tell it (read on the wrapped connection: not a statement of the package's)."""
+        from ndcg_sql.executors import transaction_state
+
+        state = transaction_state(self.connection)
+        if state is None:
+            raise AttributeError("in_transaction")
+        return state != "idle"
+
     def cursor(self):
         tally, cursor = self, self.connection.cursor()
 

@@ -181,7 +181,7 @@ class Warehouse(Executor):
         state = transaction_state(self.con)
         refuse_open_transaction(self.dialect, state)
         if state == "idle":
-            with self._undone(lambda failed: self.con.rollback()):  # nothing of the caller's in it
+            with self._undone(lambda failed: self._end_own()):  # nothing of the caller's in it
                 yield
             return
         name = "ndcg_sql_" + secrets.token_hex(8)  # a savepoint of its own: no name of the caller's is touched
@@ -296,5 +296,12 @@ class Warehouse(Executor):
             return
         if self._savepoint is not None:
             self._send(f"ROLLBACK TO SAVEPOINT {self._savepoint}")
-        elif callable(getattr(self.con, "rollback", None)):
+        else:
+            self._end_own()
+
+    def _end_own(self) -> None:
+        """Roll back the transaction the package's statements began, if one is open (psycopg and
+        redshift_connector outside autocommit begin one at the first statement; DuckDB's driver
+        does not)."""
+        if transaction_state(self.con) != "idle" and callable(getattr(self.con, "rollback", None)):
             self.con.rollback()
