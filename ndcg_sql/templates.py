@@ -33,8 +33,12 @@ _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 
 
 def template_folder():
-    """Where the ``sql/`` files are: the installed ``ndcg_sql.sql`` package, or,
-    when ``ndcg_sql`` is imported from a source checkout, ``sql/`` beside it."""
+    """Where the ``sql/`` files are: when ``ndcg_sql`` is imported from a source checkout,
+    ``sql/`` beside it (also when another checkout is installed in editable mode, whose
+    ``ndcg_sql.sql`` would be that checkout's), else the installed ``ndcg_sql.sql`` package."""
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "sql" / "per_query.sql.j2").is_file():
+        return checkout / "sql"
     try:
         return resources.files("ndcg_sql.sql")
     except ModuleNotFoundError:
