@@ -284,8 +284,8 @@ REQUIRED_COLUMNS = """{#- The columns the macros read, checked on the relations 
     role, the name, the relation's columns and the argument that names it) instead of the engine's
     error for an unknown column. The columns are read through dbt's adapter
     (adapter.get_columns_in_relation) from a ref() or source(); a CTE's name (text) cannot be
-    read, nor while dbt parses the project or under `dbt compile --no-introspect`: then the
-    engine reports a missing column. Names are compared ignoring case (the engine may fold them).
+    read, nor while dbt parses the project, under `dbt compile --no-introspect` or before the
+    relation is built (the adapter lists no column): then the engine reports a missing column. Names are compared ignoring case (the engine may fold them).
 
     _require(relation, wanted, where): wanted is a list of (role, name) pairs (role: query, item,
     score, rank, label, row order, weight, segment, or any other word), where names the relation
@@ -294,6 +294,8 @@ REQUIRED_COLUMNS = """{#- The columns the macros read, checked on the relations 
   {%- if relation is string or not execute or not flags.INTROSPECT -%}{{ return(none) }}{%- endif -%}
   {%- set names = [] -%}
   {%- for column in adapter.get_columns_in_relation(relation) -%}{%- do names.append(column.name) -%}{%- endfor -%}
+  {#- no column: the relation is not built yet (dbt compile before dbt run), nothing to check -#}
+  {%- if not names -%}{{ return(none) }}{%- endif -%}
   {%- set lowered = names | map('lower') | list -%}
   {%- set options = @ROLE_ARGUMENTS@ -%}
   {%- set missing = [] -%}
