@@ -197,8 +197,16 @@ MISSPELT = {
     # the gate on a per-query model with a misspelt segment column, the input test with a misspelt label
     "models/per_query_copy.sql": "{{ config(tags=['misspelt']) }}\nselect * from {{ ref('ranking_per_query') }}\n",
     "models/log_copy.sql": "{{ config(tags=['misspelt']) }}\nselect * from {{ ref('ranking_log') }}\n",
+    # a log with one (arm, query, item) row twice: the input test with segment_cols still fails on it
+    "models/log_with_a_duplicate.sql": "{{ config(tags=['misspelt']) }}\nselect * from {{ ref('ranking_log') }}\n"
+                                       "union all\nselect * from {{ ref('ranking_log') }}\n"
+                                       "where arm = 'bm25' and query_id = 19335 and item_id = 8412684\n",
     "models/misspelt_tests.yml": """version: 2
 models:
+  - name: log_with_a_duplicate
+    data_tests:
+      - ndcg_sql.ndcg_valid_input:
+          arguments: {segment_cols: [arm]}
   - name: per_query_copy
     data_tests:
       - ndcg_sql.ndcg_at_least:
@@ -213,7 +221,8 @@ models:
 
 def test_a_misspelt_column_is_named_with_the_relations_columns(starter):
     """The model, the gate and the input test stop with the package's message (the Python
-    runner's wording, naming the relation and the argument), not the engine's Binder Error."""
+    runner's wording, naming the relation and the argument), not the engine's Binder Error; in the
+    same build, the input test with segment_cols fails on an (arm, query, item) row given twice."""
     run, _, _ = starter
     for path, text in MISSPELT.items():
         (run.folder / path).write_text(text)
@@ -241,3 +250,7 @@ def test_a_misspelt_column_is_named_with_the_relations_columns(starter):
     assert (f"ndcg_sql: the ranking log_copy has no label column 'lable'; its columns are: {columns} "
             "(name yours with label_col=)") in text["valid_input_log"]
     assert not any("Binder" in message for message in errors.values())
+    # the duplicate within an arm: one failing row (the same rows in two arms were not, in the build)
+    failed = {name: r.failures for r in result.result.results if str(r.status) == "fail" for name in [r.node.name]}
+    assert list(failed) == [next(n for n in outcome if n.startswith("ndcg_sql_ndcg_valid_input_log_with_a_duplicate"))]
+    assert list(failed.values()) == [1], outcome
