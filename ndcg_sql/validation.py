@@ -329,10 +329,11 @@ def describe_failure(check: Check, rows: int, query_col: str, examples: list,
 
 
 Fetch = Callable[[str], tuple[list, list]]
+#: The option naming a column of each role (the dbt macros' message names them too: tools/dbt_pieces.py).
+ROLE_OPTION_NAMES = {"query": "query_col", "item": "item_col", "score": "score_col", "rank": "rank_col",
+                     "label": "label_col", "row order": "row_col", "weight": "weight_col", "segment": "segments"}
 #: The option naming a column of each role, as Python and the command line spell it.
-ROLE_OPTIONS = {role: f"{name}= / --{name.replace('_', '-')}" for role, name in (
-    ("query", "query_col"), ("item", "item_col"), ("score", "score_col"), ("rank", "rank_col"),
-    ("label", "label_col"), ("row order", "row_col"), ("weight", "weight_col"), ("segment", "segments"))}
+ROLE_OPTIONS = {role: f"{name}= / --{name.replace('_', '-')}" for role, name in ROLE_OPTION_NAMES.items()}
 ROLE_OPTIONS["label"] += " (or compute one: label= / --label)"
 
 

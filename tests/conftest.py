@@ -40,7 +40,7 @@ def load_script(path: Path):
 #: group (the engine starts on one worker only: tests/engines.py ``shared``); every other test
 #: file is a group of its own (its module fixtures, such as dbt builds, run once).
 LONGEST_FIRST = ("spark", "snowflake", "bigquery", "test_portable_sql.py", "test_dbt_adapters.py",
-                 "test_one_source.py", "postgres", "redshift", "test_dbt.py", "test_docs.py", "test_dbt_gen.py",
+                 "test_one_source.py", "postgres", "redshift", "test_dbt.py", "test_docs.py", "test_dbt_gen.py", "test_dbt_starter.py",
                  "test_measures.py", "test_properties.py", "test_reference.py", "test_one_scan.py", "test_dbt_incremental.py",
                  "test_identifiers.py", "test_id_types.py", "test_analyst.py")
 #: The engines of tests/engines.py (ENGINES), and the files whose tests take one of them as the

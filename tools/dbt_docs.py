@@ -55,6 +55,8 @@ IN_MACRO = {
                                             "experiment arm), a failing row naming the segment",
     ("test_ndcg_one_partition_per_query", "segment_cols"): "column name(s) of the ranking that act as part of the "
                                                            "query key: one partition per (segment values, query)",
+    ("test_ndcg_valid_input", "segment_cols"): "column name(s) of the ranking that act as part of the query key, "
+                                               "as in ndcg_per_query: duplicates are (segment values, query, item) rows",
 }
 #: How an option's text states the Python runner's default; left out where the macro has a default
 #: of its own, which is shown instead (one default per argument).

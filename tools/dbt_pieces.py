@@ -20,6 +20,11 @@ dbt's Jinja cannot call sqlglot or import this package, so the tables the option
   cannot compute an option only when the model is executed, so that the rest of the
   project still compiles) and how they name an option (by its name only: dbt has no flags).
 * ``_internal/_input_checks.sql``: the input checks of :mod:`ndcg_sql.validation` per engine.
+* ``_internal/_id_column_types.sql``, ``_internal/_required_columns.sql``: the relations' columns read
+  through dbt's adapter when a model runs (the id columns' types; the columns the macros read,
+  a missing one named as :func:`ndcg_sql.validation.require` names it, the argument by
+  :data:`ndcg_sql.validation.ROLE_OPTION_NAMES`); ``_internal/_gate_failures.sql``: the gate's
+  failing rows computed once and each named in a line of dbt's output.
 """
 
 from __future__ import annotations
@@ -274,6 +279,116 @@ ID_COLUMN_TYPES = """{#- The id columns' types as the engine writes them, read t
 """
 
 
+REQUIRED_COLUMNS = """{#- The columns the macros read, checked on the relations when the model is executed: a
+    misspelt column stops with the Python runner's message (ndcg_sql/validation.py require: the
+    role, the name, the relation's columns and the argument that names it) instead of the engine's
+    error for an unknown column. The columns are read through dbt's adapter
+    (adapter.get_columns_in_relation) from a ref() or source(); a CTE's name (text) cannot be
+    read, nor while dbt parses the project, under `dbt compile --no-introspect` or before the
+    relation is built (the adapter lists no column): then the engine reports a missing column. Names are compared ignoring case (the engine may fold them).
+
+    _require(relation, wanted, where): wanted is a list of (role, name) pairs (role: query, item,
+    score, rank, label, row order, weight, segment, or any other word), where names the relation
+    ('the ranking', 'the judgments', 'the per-query model'). -#}
+{% macro _require(relation, wanted, where) -%}
+  {%- if relation is string or not execute or not flags.INTROSPECT -%}{{ return(none) }}{%- endif -%}
+  {%- set names = [] -%}
+  {%- for column in adapter.get_columns_in_relation(relation) -%}{%- do names.append(column.name) -%}{%- endfor -%}
+  {#- no column: the relation is not built yet (dbt compile before dbt run), nothing to check -#}
+  {%- if not names -%}{{ return(none) }}{%- endif -%}
+  {%- set lowered = names | map('lower') | list -%}
+  {%- set options = @ROLE_ARGUMENTS@ -%}
+  {%- set missing = [] -%}
+  {%- set hints = [] -%}
+  {%- for role, name in wanted if name is string and (name | lower) not in lowered -%}
+    {%- do missing.append(role ~ " column '" ~ name ~ "'") -%}
+    {%- if role in options and options[role] ~ '=' not in hints -%}{%- do hints.append(options[role] ~ '=') -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if missing -%}
+    {{ ndcg_sql._input_error(where ~ " " ~ relation.identifier ~ (" have" if where == 'the judgments' else " has")
+        ~ " no " ~ missing | join(', no ') ~ "; its columns are: " ~ names | join(', ')
+        ~ (" (name yours with " ~ hints | join(', ') ~ ")" if hints else "")) }}
+  {%- endif -%}
+{%- endmacro %}
+
+{#- The ranking's and the judgments' columns that ndcg_per_query, ndcg_measures and ndcg_valid_input
+    read (arguments: theirs by name), as ndcg_sql/validation.py wanted_columns lists them, and the
+    segment columns. -#}
+{% macro _require_columns(arguments, relation, judgments) -%}
+  {%- set get = arguments.get -%}
+  {%- set order = [('rank', get('rank_col'))] if get('rank_col') is not none else [('score', get('score_col') or 'score')] -%}
+  {%- set ranking = [('query', get('query_col')), ('item', get('item_col'))] + order -%}
+  {%- if judgments is none -%}{%- do ranking.append(('label', get('label_col'))) -%}{%- endif -%}
+  {%- do ranking.extend([('row order', get('row_col')), ('weight', get('weight_col'))]) -%}
+  {%- for name in get('segment_cols') or [] -%}{%- do ranking.append(('segment', name)) -%}{%- endfor -%}
+  {%- do ndcg_sql._require(relation, ranking, 'the ranking') -%}
+  {%- if judgments is not none -%}
+    {%- do ndcg_sql._require(judgments, [('query', get('judgments_query_col') or get('query_col')),
+                                         ('item', get('judgments_item_col') or get('item_col')),
+                                         ('label', get('judgments_label_col') or get('label_col'))], 'the judgments') -%}
+  {%- endif -%}
+{%- endmacro %}
+"""
+
+
+GATE_FAILURES = """{#- The gate's query run once (run_query): a line of dbt's output per failing row, naming the
+    measure (nDCG@k; nDCG for the whole list), the mean, the threshold and the segment; returns the
+    rows as a SELECT of their values (segment values other than text and numbers written as text),
+    so that dbt counts (and, with store_failures, stores) them without computing them again. -#}
+{% macro _gate_failures(gate_sql, model, k_cutoff, k_value, threshold, segment_cols, segments) -%}
+  {%- set measure = 'nDCG' if k_cutoff is none else 'nDCG@' ~ k_cutoff -%}
+  {%- set name = model if model is string else model.identifier -%}
+  {%- set double = ndcg_sql.sql_type('DOUBLE') -%}
+  {%- set selects = [] -%}
+  {%- for row in run_query(gate_sql).rows -%}
+    {%- set shown = [] -%}
+    {%- set values = [] -%}
+    {%- for column in segment_cols -%}
+      {%- set value = row[loop.index0] -%}
+      {%- if value is none -%}
+        {%- do shown.append(column ~ ' = NULL') -%}{%- do values.append('NULL') -%}
+      {%- elif value is number and value is not boolean and value == value -%}
+        {%- do shown.append(column ~ ' = ' ~ value) -%}{%- do values.append(value | string) -%}
+      {%- else -%}
+        {%- do shown.append(column ~ " = '" ~ value ~ "'") -%}{%- do values.append(ndcg_sql.string_literal(value | string)) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- set mean = row[segment_cols | length + 1] -%}
+    {%- if mean is none or mean != mean -%}
+      {%- set verdict = 'mean ' ~ measure ~ ' is NULL (no query evaluated, or no per-query row at k = '
+                        ~ (k_cutoff if k_cutoff is not none else 'NULL, the whole list') ~ '); the threshold is ' ~ threshold -%}
+      {%- set mean_sql = 'CAST(NULL AS ' ~ double ~ ')' -%}
+    {%- else -%}
+      {%- set verdict = 'mean ' ~ measure ~ ' = ' ~ mean ~ ', below the threshold ' ~ threshold -%}
+      {%- set mean_sql = 'CAST(' ~ (mean | float) ~ ' AS ' ~ double ~ ')' -%}
+    {%- endif -%}
+    {%- do log('ndcg_sql.ndcg_at_least failed on ' ~ name ~ ', ' ~ ('segment ' ~ shown | join(', ') if shown else 'all queries')
+               ~ ': ' ~ verdict, info=true) -%}
+    {%- set named = [] -%}
+    {%- for value in values + [k_value, mean_sql, threshold] -%}
+      {%- do named.append(value ~ ' AS ' ~ (segments + ['k', 'ndcg', 'threshold'])[loop.index0]) -%}
+    {%- endfor -%}
+    {%- do selects.append('SELECT ' ~ named | join(', ')) -%}
+  {%- endfor -%}
+  {%- if not selects -%}
+    {%- set named = [] -%}
+    {%- for s in segments -%}{%- do named.append('NULL AS ' ~ s) -%}{%- endfor -%}
+    {%- do selects.append('SELECT ' ~ (named + [k_value ~ ' AS k', 'CAST(NULL AS ' ~ double ~ ') AS ndcg', threshold ~ ' AS threshold'])
+                          | join(', ') ~ ' FROM (SELECT 1 AS one) AS nothing WHERE 1 = 0') -%}
+  {%- endif -%}
+  {{ return('-- the failing rows of ndcg_sql.ndcg_at_least, computed once when the test ran (dbt compile shows its query)\\n'
+            ~ selects | join('\\nUNION ALL\\n')) }}
+{%- endmacro %}
+"""
+
+
+def role_arguments() -> dict[str, str]:
+    """{column role: the dbt argument naming that column} (ndcg_sql/validation.py ROLE_OPTION_NAMES,
+    spelled as the dbt macros spell the options)."""
+    dbt_name = {option: dbt for dbt, option in dbt_docs.DBT_NAMES.items()}
+    return {role: dbt_name.get(option, option) for role, option in validation.ROLE_OPTION_NAMES.items()}
+
+
 def files(types: set[str]) -> dict[str, str]:
     """{path: text} of the generated data macros."""
     return {
@@ -284,4 +399,9 @@ def files(types: set[str]) -> dict[str, str]:
         "_internal/_input_checks.sql": input_checks_file(),
         "_internal/_id_column_types.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
                                           + ID_COLUMN_TYPES,
+        "_internal/_gate_failures.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
+                                        + GATE_FAILURES,
+        "_internal/_required_columns.sql": "{#- Generated from tools/dbt_pieces.py and ndcg_sql/validation.py by "
+                                           "`python -m tools.dbt_gen`: do not edit. -#}\n"
+                                           + REQUIRED_COLUMNS.replace("@ROLE_ARGUMENTS@", _jinja(role_arguments())),
     }

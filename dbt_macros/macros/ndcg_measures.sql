@@ -38,5 +38,7 @@
                          bootstrap=0, seed=0) -%}
   {%- set resolved = ndcg_sql._ndcg_context(options, arguments['relation'], arguments['judgments'],
                                             {'id_types': id_types} if id_types else none) -%}
+  {#- a misspelt column stops here, named, when the relations are ref()s or source()s -#}
+  {%- do ndcg_sql._require_columns(arguments, arguments['relation'], arguments['judgments']) -%}
   {{ return(ndcg_sql._measure_rows(resolved['context'])) }}
 {%- endmacro %}

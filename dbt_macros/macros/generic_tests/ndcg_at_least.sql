@@ -7,7 +7,10 @@
       k             the cutoff (an integer, or 'all'; default 10)
       query_col     query column (default 'query_id')
       segment_cols  check every segment (e.g. each experiment arm)
-    Failing rows: the segment columns, k, the mean ndcg and the threshold. -#}
+    Failing rows: the segment columns, k, the mean ndcg and the threshold. When dbt runs the test
+    (dbt build, dbt test), its query runs once, here, and each failing row is also logged as a line
+    of dbt's output naming the measure, the mean, the threshold and the segment (dbt itself shows
+    only a count of rows); dbt then counts those rows, written out as values. -#}
 {% test ndcg_at_least(model, threshold, k=10, query_col='query_id', segment_cols=[], ranking=none) %}
   {{ return(adapter.dispatch('test_ndcg_at_least', 'ndcg_sql')(model, threshold, k, query_col, segment_cols, ranking)) }}
 {% endtest %}
@@ -42,8 +45,13 @@
     {%- do options.update({'query_col': query_col, 'segment_cols': segment_cols, 'k': [k_cutoff]}) -%}
     {%- set per_query_sql = ndcg_sql.ndcg_per_query(model, **options) -%}
   {%- else -%}
+    {#- a misspelt column stops here, named, when the model is a ref() (ndcg_per_query checks a ranking's) -#}
+    {%- set wanted = [('query', query_col), ('k', 'k'), ('ndcg', 'ndcg')] -%}
+    {%- for column in segment_cols -%}{%- do wanted.append(('segment', column)) -%}{%- endfor -%}
+    {%- do ndcg_sql._require(model, wanted, 'the per-query model') -%}
     {%- set per_query_sql = 'SELECT * FROM ' ~ model -%}
   {%- endif -%}
+{%- set gate_sql -%}
 WITH
 per_query_rows AS ( -- one row per ([segment,] query, k)
 {{ per_query_sql }}
@@ -60,4 +68,10 @@ UNION ALL
 SELECT {% for s in segments %}NULL, {% endfor %}{{ k_value }}, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}), {{ threshold }}
 FROM (SELECT COUNT(*) AS rows_at_k FROM summary_rows WHERE {{ k_condition }}) AS counted  -- (BigQuery: no WHERE without FROM)
 WHERE counted.rows_at_k = 0
+{%- endset -%}
+  {#- dbt build / dbt test (not dbt compile, nor dbt parsing the project): run once and say why -#}
+  {%- if execute and flags is defined and flags.WHICH in ['build', 'test', 'retry'] -%}
+    {{ return(ndcg_sql._gate_failures(gate_sql, model, k_cutoff, k_value, threshold, segment_cols, segments)) }}
+  {%- endif -%}
+  {{ return(gate_sql) }}
 {%- endmacro %}

@@ -9,17 +9,19 @@
       judgments     optional judgments relation: their labels are checked instead
       judgments_query_col, judgments_item_col, judgments_label_col  its columns (default: the model's)
       gain          'exponential' (default) or 'linear'
+      segment_cols  optional columns (experiment arm, date) that key a query with it, as in
+                    ndcg_per_query: (segment, query, item) rows are duplicates, not (query, item)
       limit         at most this many query ids per check (default 100)
     Failing rows: column_name (the user's column), problem, query_id (NULL for NULL query ids). -#}
 {% test ndcg_valid_input(model, query_col='query_id', item_col='item_id', score_col=none, rank_col=none,
                          label_col='label', judgments=none, judgments_query_col=none, judgments_item_col=none,
-                         judgments_label_col=none, gain='exponential', limit=100) %}
+                         judgments_label_col=none, gain='exponential', limit=100, segment_cols=[]) %}
   {{ return(adapter.dispatch('test_ndcg_valid_input', 'ndcg_sql')(model, query_col, item_col, score_col, rank_col,
-      label_col, judgments, judgments_query_col, judgments_item_col, judgments_label_col, gain, limit)) }}
+      label_col, judgments, judgments_query_col, judgments_item_col, judgments_label_col, gain, limit, segment_cols)) }}
 {% endtest %}
 
 {% macro default__test_ndcg_valid_input(model, query_col, item_col, score_col, rank_col, label_col, judgments,
-                                        judgments_query_col, judgments_item_col, judgments_label_col, gain, limit) -%}
+                                        judgments_query_col, judgments_item_col, judgments_label_col, gain, limit, segment_cols=[]) -%}
   {%- set gain = ndcg_sql._option_choice('gain', gain, ['exponential', 'linear']) -%}
   {%- if limit is not integer or limit is boolean or limit <= 0 -%}
     {{ exceptions.raise_compiler_error("ndcg_valid_input: limit must be a positive integer; got " ~ limit) }}
@@ -32,10 +34,14 @@
       'label_col': label_col, 'gain': gain, 'discount': 'log', 'log_base': 2.0, 'ties': 'average', 'weight_col': none, 'no_relevant': 'zero',
       'missing_queries': 'ignore', 'unjudged': 'zero',
       'measures': none, 'convention': none, 'row_col': none, 'score_precision': 'double', 'negative_labels': 'error',
-      'segments': none, 'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': 'text',
+      'segments': segment_cols or none, 'intervals': none, 'bootstrap': 0, 'seed': 0, 'item_type': 'text',
       'segmented_judgments': false, 'judgments_query_col': judgments_query_col,
       'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, model, judgments,
       {'id_types': id_types} if id_types else none) -%}
+  {#- a misspelt column stops here, named, when the relations are ref()s or source()s -#}
+  {%- do ndcg_sql._require_columns({'query_col': query_col, 'item_col': item_col, 'score_col': score_col,
+      'rank_col': rank_col, 'label_col': label_col, 'segment_cols': segment_cols, 'judgments_query_col': judgments_query_col,
+      'judgments_item_col': judgments_item_col, 'judgments_label_col': judgments_label_col}, model, judgments) -%}
   {%- set context = resolved['context'] -%}
   {%- set judged = judgments is not none -%}
   {%- set key = ('judgments' if judged else 'labels') ~ '|' ~ context['input_kind'] ~ '|' ~ gain -%}

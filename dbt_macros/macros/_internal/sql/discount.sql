@@ -17,14 +17,15 @@
 
 {#- One row: the discount at each of the head positions 1..head_length, named discount_<position>
     (the head's sums read them: sql/dcg_at_cutoffs.sql.j2), written once for the run's and the ideal
-    ranking's sums. A position p >= 1 is never where the logarithm is 0, so no guard is needed. -#}
+    ranking's sums. (A position p >= 1 is never where the logarithm is 0; the NULLIF is the rule
+    every divisor follows, tests/test_portable_sql.py.) -#}
 {%- macro _discounts(ctx) -%}
 {%- set head_length = ctx['head_length'] -%}
 {%- set log_base = ctx['log_base'] -%}
 discounts AS ( -- one row: the discount at each head position, {{ '1/log_b(position) past b, 1 before' if ctx['discount'] == 'jarvelin' else '1/log_b(position + 1)' }} with b = {{ log_base }}
   SELECT
     {%- for p in range(1, head_length + 1) %}
-    {% if ctx['discount'] == 'jarvelin' and p < (log_base | float) %}CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}){% elif ctx['discount'] == 'jarvelin' %}CAST(LN({{ log_base }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / LN(CAST({{ p }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% else %}CAST(LN({{ log_base }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / LN(CAST({{ p + 1 }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% endif %} AS discount_{{ p }}{% if not loop.last %},{% endif %}
+    {% if ctx['discount'] == 'jarvelin' and p < (log_base | float) %}CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}){% elif ctx['discount'] == 'jarvelin' %}CAST(LN({{ log_base }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(LN(CAST({{ p }} AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0){% else %}CAST(LN({{ log_base }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(LN(CAST({{ p + 1 }} AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0){% endif %} AS discount_{{ p }}{% if not loop.last %},{% endif %}
     {%- endfor %}
 )
 {%- endmacro -%}
