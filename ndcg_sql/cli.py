@@ -38,7 +38,7 @@ from .sql_text import file_format
 from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
 from .parameters import ALPHA, PARAMETERS, SIGNIFICANCE_TESTS, STATEMENTS
 from .plot import plot, plot_comparison
-from .results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table, run_labels,
+from .results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table,
                      run_names, write_csv, write_json)
 
 #: What ``ndcg-sql compare --format`` writes: the table of several runs in each of its formats
@@ -173,6 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
     picture = commands.add_parser("plot", help="write a PNG of mean NDCG@k against k (needs matplotlib)")
     picture.add_argument("runs", metavar="RUN", nargs="+", help="one or more rankings, one line each")
     picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write" + REPLACED)
+    picture.add_argument("--names", nargs="+", metavar="NAME",
+                         help="the runs' names in the legend, one per RUN (default: the shortest ends of the paths "
+                              "that tell them apart); with --segments a line is the name and its segment values")
+    picture.add_argument("--title", metavar="TEXT", help="the plot's title (default: the options used)")
     picture.add_argument("--distribution", type=int, metavar="K",
                          help="add a panel with each run's per-query NDCG@K (K among --k)")
     picture.add_argument("--over", metavar="COL",
@@ -325,6 +329,8 @@ def _compare_runs(args) -> int:
 
 
 def _plot(args) -> int:
+    if args.names is not None and len(args.names) != len(args.runs):
+        raise OptionError(f"--names gives one name per run: {len(args.runs)} here; got {len(args.names)}")
     options = given(args, "plot", leave=("memory_limit", "temp_directory"))
     writing.refuse_inputs({"--output": args.output}, [*args.runs, options.get("judgments")])
     if "k" in options:
@@ -334,8 +340,8 @@ def _plot(args) -> int:
     with _connected(args) as con, _progress(args, con):
         over = dict(over=args.over, window=args.window, alpha=args.alpha, correction=args.correction,
                     min_effect=args.min_effect) if args.over is not None else {}
-        plot(dict(zip(run_labels(args.runs), args.runs)), args.output, distribution=args.distribution, con=con,
-             **over, **options)
+        plot(list(args.runs), args.output, names=args.names, title=args.title, distribution=args.distribution,
+             con=con, **over, **options)
     print(f"wrote {Path(args.output).resolve()}")
     return 0
 

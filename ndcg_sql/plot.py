@@ -18,7 +18,7 @@ import textwrap
 from . import activity, templates, writing
 from .api import evaluate
 from .context import option_macros, plain
-from .results import records
+from .results import records, run_names
 from .dialects import DialectName
 from .errors import MissingDependency, OptionError
 from .parameters import (Checks, DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
@@ -29,7 +29,7 @@ from .parameters import (Checks, DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, Ga
 MEDIAN_COLOUR = "black"
 MEAN_MARKER = dict(marker="^", markerfacecolor="white", markeredgecolor="black", markersize=7)
 #: plot's own arguments; the others are evaluate's options, passed for every run.
-_OWN = ("runs", "output", "k", "distribution", "title", "over", "window", "alpha", "correction", "min_effect")
+_OWN = ("runs", "output", "k", "distribution", "title", "names", "over", "window", "alpha", "correction", "min_effect")
 #: The cutoff of a series over periods when k is left at its default.
 OVER_CUTOFF = 10
 #: What a series over periods marks: a significant drop.
@@ -56,6 +56,7 @@ def plot(
     con: object = None,
     distribution: int | None = None,
     title: str | None = None,
+    names: Sequence[str] | None = None,
     over: str | None = None,
     window: int = 7,
     alpha: float = 0.05,
@@ -101,8 +102,11 @@ def plot(
     two runs compare as ratios; the k axis labels k = 1 (the first cutoff) and about ten others.
 
     Args:
-        runs: {label: ranking} or a list of rankings (labelled by position,
-            or by path when given as strings); each as :func:`ndcg_sql.evaluate` takes.
+        runs: {name: ranking} or a list of rankings (named by ``names``, else as
+            :func:`ndcg_sql.compare` names runs: :func:`ndcg_sql.results.run_names`, numbered 1, 2, ...
+            when that gives two runs one name); each as :func:`ndcg_sql.evaluate` takes. A line's
+            legend label is the run's name, followed with segments by the segment values
+            ("bm25.txt arm=a"): the run's part is the same with and without segments.
         output: the PNG path; an existing file is replaced (atomically: :func:`ndcg_sql.writing.atomic`),
             never one of the runs or the judgments.
         con: as :func:`ndcg_sql.evaluate`'s (default: a new connection per run).
@@ -111,6 +115,8 @@ def plot(
             median as a black line, whiskers at 1.5 IQR, the mean as a white
             triangle; the panel's title says so); d must be among ``k``.
         title: the plot title (default: the options used).
+        names: with a list of runs, their names in the legend and the returned dict: one
+            non-empty string per run, distinct (else OptionError).
         over: a period column of the rankings (a day, any column with an order): mean NDCG@k
             per period instead of against k, for one cutoff k (default 10), one line per (run,
             segment values) with its 95% interval (the summary's, ``sql/summary.sql.j2``); a
@@ -214,10 +220,7 @@ def plot(
         import matplotlib.pyplot as plt
     except ImportError:
         raise MissingDependency("plot needs matplotlib: pip install matplotlib (ndcg_sql's 'plot' extra)") from None
-    if not isinstance(runs, Mapping):
-        runs = {(run if isinstance(run, str) else f"run {i + 1}"): run for i, run in enumerate(runs)}
-    if not runs:
-        raise OptionError("plot needs at least one run")
+    runs = named_runs(runs, names)
     cutoffs = list(k)
     if not cutoffs or any(isinstance(c, bool) or not isinstance(c, int) or c <= 0 for c in cutoffs):
         raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
@@ -239,7 +242,7 @@ def plot(
         with activity.doing(con, f"run {label}"):
             result = evaluate(run, k=cutoffs, **options)
         with result:  # its temp tables go once read
-            lines = _lines(result, label, distribution, alone=len(runs) == 1)
+            lines = _lines(result, label, distribution)
         for name, (points, values) in lines.items():
             plotted[name] = points
             if distribution is not None:
@@ -286,9 +289,42 @@ def plot(
     return plotted
 
 
-def _lines(result, run_label, distribution: int | None, alone: bool) -> dict:
+def named_runs(runs: Mapping[str, Source] | Sequence[Source], names: Sequence[str] | None = None) -> dict:
+    """{name: run} of :func:`plot`'s runs: a mapping's keys, else ``names``, else the names
+    :func:`ndcg_sql.results.run_names` gives (numbered 1, 2, ... when two runs get one name).
+
+    Raises:
+        OptionError: no run; names with a mapping, or not one distinct non-empty string per run.
+    """
+    if isinstance(runs, Mapping):
+        if names is not None:
+            raise OptionError("give the runs' names either as the mapping's keys or as names, not both")
+        named = dict(runs)
+    else:
+        sources = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
+        if names is None:
+            names = run_names(sources)
+            if len(set(names)) != len(names):  # frames, relations: "a DataFrame 1", "a DataFrame 2", ...
+                names = [f"{name} {i}" for i, name in enumerate(names, 1)]
+        if (isinstance(names, str) or not isinstance(names, (list, tuple)) or len(names) != len(sources)
+                or not all(isinstance(n, str) and n for n in names)):
+            raise OptionError(f"names must be {len(sources)} non-empty strings, one per run; got {names!r}")
+        if len(set(names)) != len(names):
+            raise OptionError(f"the runs' names must be distinct; got {list(names)!r}")
+        named = dict(zip(names, sources))
+    if not named:
+        raise OptionError("plot needs at least one run")
+    return named
+
+
+def _line_name(run_label: str, segments: Sequence[str], values: Sequence[object]) -> str:
+    """A line's legend label: the run's name, then its segment values ("bm25.txt arm=a")."""
+    return " ".join([str(run_label), *(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, values))])
+
+
+def _lines(result, run_label, distribution: int | None) -> dict:
     """{line label: (points, per-query NDCG@distribution)} of one run's result: one line, or with
-    segments one per segment values, labelled "arm=bm25" (after the run's label unless it is alone)."""
+    segments one per segment values, labelled "<run> arm=bm25" (:func:`_line_name`)."""
     segments = result.options.get("segments") or []
 
     def key(row: dict) -> tuple:
@@ -302,13 +338,7 @@ def _lines(result, run_label, distribution: int | None, alone: bool) -> dict:
         for r in result.per_query_records():
             if r["k"] == distribution and r["ndcg"] is not None and key(r) in lines:
                 lines[key(r)][1].append(r["ndcg"])
-    if not segments:
-        return {run_label: line for line in lines.values()}
-    named = {}
-    for values, line in lines.items():
-        text = " ".join(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, values))
-        named[text if alone else f"{run_label} {text}"] = line
-    return named
+    return {_line_name(run_label, segments, values): line for values, line in lines.items()}
 
 
 def period_changes(per_query, over: str, k: int | None, *, segments: Sequence[str] = (),
@@ -382,8 +412,7 @@ def _plot_over(runs, output, over: str, cutoffs, test: dict, distribution, title
             series.setdefault(key, []).append(dict(change, period=change[over], ndcg=row["ndcg"], low=row["ci_low"],
                                                    high=row["ci_high"]))
         for key, points in series.items():
-            text = " ".join(f"{s}={'NULL' if v is None else v}" for s, v in zip(segments, key))
-            name = (text if len(runs) == 1 else f"{label} {text}") if segments else label
+            name = _line_name(label, segments, key)
             plotted[name] = points
             xs = [p["period"] for p in points]
             line, = axes.plot(xs, [p["ndcg"] for p in points], marker="o", markersize=3, label=str(name))

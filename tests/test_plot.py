@@ -140,11 +140,11 @@ def test_plot_segments_draw_one_line_per_segment_values(tmp_path):
     plotted = plot([str(both)], str(out), k=[1, 3, 10], segments="arm", rank_col="position", label="clicked",
                    distribution=10)
     assert out.read_bytes().startswith(PNG_MAGIC)
-    assert sorted(plotted) == ["arm=bm25", "arm=splade"]
+    assert sorted(plotted) == ["both.parquet arm=bm25", "both.parquet arm=splade"]
     for arm in ("bm25", "splade"):
         _, means = reference.evaluate([r[1:] for r in rows if r[0] == arm], [1, 3, 10], higher_is_better=False)
-        assert [p["k"] for p in plotted[f"arm={arm}"]] == [1, 3, 10]
-        for point in plotted[f"arm={arm}"]:
+        assert [p["k"] for p in plotted[f"both.parquet arm={arm}"]] == [1, 3, 10]
+        for point in plotted[f"both.parquet arm={arm}"]:
             assert point["ndcg"] == pytest.approx(means[point["k"]][0], rel=1e-12, abs=1e-12)
     two = plot({"log": str(both), "again": str(both)}, str(out), k=[1], segments="arm", rank_col="position",
                label="clicked")
@@ -185,7 +185,7 @@ def test_plot_over_days_marks_the_seeded_regression(tmp_path):
     out = tmp_path / "over.png"
     plotted = plot([str(test_regression.SEEDS / "regression_log.csv")], str(out), k=[5], over="day", segments="arm")
     assert out.read_bytes().startswith(PNG_MAGIC)
-    assert sorted(plotted) == ["arm=control", "arm=treatment"]
+    assert sorted(plotted) == ["regression_log.csv arm=control", "regression_log.csv arm=treatment"]
     marked = []
     for name, points in plotted.items():
         arm = name.split("=")[1]
@@ -222,3 +222,85 @@ def test_cli_plot_over_and_its_errors(tmp_path):
                          (dict(segments="day"), "already among the segments")]:
         with pytest.raises(ndcg_sql.OptionError, match=words):
             plot([log], str(out), over="day", **{"k": [5], "segments": "arm", **extra})
+
+
+def _figures(monkeypatch) -> list:
+    """The figures plot closes, kept to read their title and legend back."""
+    import matplotlib.pyplot as plt
+
+    figures = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", lambda figure=None: (figures.append(figure), close(figure)))
+    return figures
+
+
+def _legend(figure) -> list[str]:
+    return [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+
+
+def test_cli_plot_title_and_names(tmp_path, monkeypatch):
+    """plot --title TEXT is the axes' title and --names NAME ... the legend's run names (and the
+    keys of the plotted numbers), one per RUN; another count of names is refused (exit 2, naming
+    --names). Python's plot(..., names=, title=) does the same."""
+    splade = str(DL / "run.dl19.splade_pp_ed.top100.txt")
+    figures = _figures(monkeypatch)
+    plotted = {}
+
+    def recording(*given, **options):
+        plotted.update(plot(*given, **options))
+        return plotted
+
+    monkeypatch.setattr(cli, "plot", recording)
+    out = tmp_path / "named.png"
+    assert cli.main(["plot", BM25, splade, "--judgments", QRELS, "--convention", "trec_eval", "--k", "1", "5",
+                     "--names", "lexical", "learned", "--title", "DL19: two runs", "-o", str(out),
+                     "--no-progress"]) == 0
+    assert out.read_bytes().startswith(PNG_MAGIC)
+    assert sorted(plotted) == ["learned", "lexical"]
+    assert figures[-1].axes[0].get_title() == "DL19: two runs"
+    assert _legend(figures[-1]) == ["lexical", "learned"]
+    direct = ndcg_sql.evaluate(splade, k=[1, 5], judgments=QRELS, convention="trec_eval").summary_records()
+    assert [p["ndcg"] for p in plotted["learned"]] == [r["ndcg"] for r in direct]
+    wrong = run_cli("plot", BM25, splade, "--names", "only-one", "-o", str(out))
+    assert wrong.returncode == 2 and "--names" in wrong.stderr and "2 here; got 1" in wrong.stderr
+    titled = plot([BM25], str(out), k=[1], judgments=QRELS, names=["bm25"], title="mine")
+    assert list(titled) == ["bm25"] and figures[-1].axes[0].get_title() == "mine"
+    for names, words in [(["a", "b"], "names must be 1"), (["a"] * 2, "names must be 1"), ([""], "non-empty")]:
+        with pytest.raises(ndcg_sql.OptionError, match=words):
+            plot([BM25], str(out), k=[1], judgments=QRELS, names=names)
+    with pytest.raises(ndcg_sql.OptionError, match="either as the mapping's keys or as names"):
+        plot({"bm25": BM25}, str(out), k=[1], judgments=QRELS, names=["x"])
+    with pytest.raises(ndcg_sql.OptionError, match="distinct"):
+        plot([BM25, splade], str(out), k=[1], judgments=QRELS, names=["x", "x"])
+
+
+def test_run_names_are_the_same_with_and_without_segments(tmp_path, monkeypatch):
+    """A run's part of a legend label is the same with and without segments: alone or with
+    another run, the run's name ("both.parquet", as compare names it) is followed by the segment
+    values, never dropped; by period (over) too."""
+    import duckdb
+
+    import test_regression
+
+    figures = _figures(monkeypatch)
+    both = tmp_path / "both.parquet"
+    duckdb.sql(f"COPY (SELECT * FROM read_parquet('{EXAMPLES / 'click_log'}/*/clicks.parquet')) TO '{both}'")
+    out = tmp_path / "n.png"
+    kwargs = dict(k=[1], rank_col="position", label="clicked")
+    one = tmp_path / "one.parquet"  # one arm: a run without segments too
+    duckdb.sql(f"COPY (SELECT * FROM '{both}' WHERE arm = 'bm25') TO '{one}'")
+    whole = plot([str(one)], str(out), **kwargs)
+    assert list(whole) == ndcg_sql.results.run_names([str(one)]) == ["one.parquet"]
+    assert _legend(figures[-1]) == ["one.parquet"]
+    assert list(plot([str(one)], str(out), segments="arm", **kwargs)) == ["one.parquet arm=bm25"]
+    split = plot([str(both)], str(out), segments="arm", **kwargs)
+    assert sorted(split) == ["both.parquet arm=bm25", "both.parquet arm=splade"]
+    assert sorted(_legend(figures[-1])) == sorted(split)
+    named = plot([str(both)], str(out), segments="arm", names=["log"], **kwargs)
+    assert sorted(named) == ["log arm=bm25", "log arm=splade"]
+    assert list(plot({"log": str(one)}, str(out), **kwargs)) == ["log"]
+    log = tmp_path / "control.csv"  # one arm of the regression log
+    duckdb.sql(f"COPY (SELECT * FROM read_csv('{test_regression.SEEDS / 'regression_log.csv'}') "
+               f"WHERE arm = 'control') TO '{log}'")
+    assert list(plot([str(log)], str(out), k=[5], over="day")) == ["control.csv"]
+    assert list(plot([str(log)], str(out), k=[5], over="day", segments="arm")) == ["control.csv arm=control"]
