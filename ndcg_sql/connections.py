@@ -76,6 +76,12 @@ def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None
     return con
 
 
+def opened_here(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` is one :func:`connect` opened (the package's or the command line's own),
+    not a connection the caller gave: then no table of the caller's can be meant by a name."""
+    return con in _folders
+
+
 def close(con: duckdb.DuckDBPyConnection) -> None:
     """Close a connection and remove the temp folder :func:`connect` gave it (errors ignored:
     it may be closed already)."""

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from .connections import connect, drop as drop_objects, interruptible
+from .connections import connect, drop as drop_objects, interruptible, opened_here
 from .errors import InputError, OptionError, echoed
 from .identifiers import quote
 from .sql_text import file_format, file_relation
@@ -116,7 +116,8 @@ def load(
 
     Args:
         con: the DuckDB connection that will run the SQL.
-        data: a file path (str or Path), a table/view name in ``con``, a DuckDB
+        data: a file path (str or Path), a table/view name in ``con`` (when the caller gave
+            ``con``: :func:`ndcg_sql.connections.opened_here` is false), a DuckDB
             relation (of ``con``; one of another connection is copied in
             as an Arrow table), or a pandas/polars/Arrow object.
         role: "run" or "judgments" (decides how an unknown file ending is read).
@@ -128,8 +129,9 @@ def load(
         (view name, {column name: DuckDB type name}).
 
     Raises:
-        InputError: no such file or table, a directory, an empty (0-byte) file, or an
-            unreadable file.
+        InputError: no such file or table ("no such file: PATH (in the current folder ...)" when
+            ``con`` is the package's own, so no table can be meant), a directory, an empty
+            (0-byte) file, or an unreadable file.
     """
     name = new_view_name(role, con)
     if isinstance(data, duckdb.DuckDBPyRelation):
@@ -165,15 +167,16 @@ def load(
             raise
         except duckdb.Error as error:
             raise InputError(f"cannot read {text} as {fmt}: {error}") from None
-    elif isinstance(data, str):
+    elif isinstance(data, str) and not opened_here(con):
         try:
             relation = con.table(text)
         except duckdb.ResourceInUseException:
             raise
         except duckdb.Error:
             raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
-    else:
-        raise InputError(f"no such file: {text}")
+    else:  # no connection of the caller's: a name can only be a file's
+        raise InputError(f"no such file: {text} (in the current folder {os.getcwd()})"
+                         if not os.path.isabs(text) else f"no such file: {text}")
     # a view of the connection's own (temporary: never stored in a database file), over our SQL
     con.execute(f"CREATE TEMP VIEW {quote(name)} AS {relation.sql_query()}")
     return name, dict(zip(relation.columns, map(str, relation.types)))

@@ -97,7 +97,7 @@ def test_gain_mapping_on_the_command_line():
     [
         (["evaluate", RUN], 1, "no item column 'item_id'"),
         (["evaluate", RUN, "--item-col", "doc_id", "--k", "0"], 2, "k must be a positive integer"),
-        (["evaluate", "missing.parquet"], 1, "neither a file nor a table"),
+        (["evaluate", "missing.parquet"], 1, "no such file: missing.parquet (in the current folder "),
         (["evaluate", RUN, "--item-col", "doc_id", "--gain", "cubic"], 2, "gain must be"),
         (["sql"], 2, "give either a RUN file or --table NAME"),
         (["evaluate", RUN, "--ties", "random"], 2, "invalid choice: 'random'"),

@@ -138,3 +138,23 @@ def test_an_engine_failure_is_wrapped_never_raw(monkeypatch, frame):
     assert message.startswith("DuckDB could not compute on a DataFrame (columns 'query_id', 'doc_id', 'score'): "
                               "Conversion Error: Could not convert string 'q1' to INT64.")
     assert "LINE 1" not in message
+
+
+def test_a_missing_name_speaks_of_a_connection_only_when_one_was_given(tmp_path, monkeypatch):
+    """A name that is no file: without a connection of the caller's it is "no such file", with the
+    path as given and the current folder (no table can be meant); with one, "neither a file nor a
+    table or view in the connection"; and a table of that connection is read."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ndcg_sql.InputError) as alone:
+        ndcg_sql.evaluate("missing.parquet", k=[1])
+    assert str(alone.value) == f"no such file: missing.parquet (in the current folder {tmp_path})"
+    assert "connection" not in str(alone.value)
+    (tmp_path / "good.csv").write_text("query_id,item_id,score\n1,1,1.0\n")
+    with pytest.raises(ndcg_sql.InputError, match="no such file: missing.csv \\(in the current folder"):
+        ndcg_sql.evaluate("good.csv", judgments="missing.csv", k=[1])  # judgments too
+    con = duckdb.connect()
+    with pytest.raises(ndcg_sql.InputError, match="'missing.parquet' is neither a file nor a table or view in the "
+                                                  "connection"):
+        ndcg_sql.evaluate("missing.parquet", k=[1], con=con)
+    con.execute("CREATE TABLE run AS SELECT 1 AS query_id, 1 AS item_id, 1.0 AS score, 1 AS label")
+    assert ndcg_sql.evaluate("run", k=[1], con=con).summary_records()[0]["ndcg"] == 1.0
