@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -234,9 +235,14 @@ def test_the_site_builds_strictly_offline(tmp_path):
     assert "ndcg_per_query" in pages["dbt-macros/index.html"]
     assert "ndcg_partitions_to_compute" in pages["dbt/index.html"]  # an included model
     api = pages["api/index.html"]
-    assert all(name in api for name in ("ndcg_sql.evaluate", "ndcg_sql.to_sql", "ndcg_sql.compare.compare",
-                                        "ndcg_sql.plot.plot", "ndcg_sql.read_trec", "ndcg_sql.Result",
-                                        "ndcg_sql.Comparison", "ndcg_sql.InputError", "ndcg_sql.OptionError"))
+    assert all(name in api for name in ("ndcg_sql.evaluate", "ndcg_sql.to_sql", "ndcg_sql.compare",
+                                        "ndcg_sql.compare_runs", "ndcg_sql.plot.plot", "ndcg_sql.read_trec",
+                                        "ndcg_sql.Result", "ndcg_sql.Comparison", "ndcg_sql.InputError",
+                                        "ndcg_sql.OptionError"))
+    headings = [re.sub(r"<[^>]+>", "", text) for _, text in re.findall(r"<h([23])[^>]*>(.*?)</h\1>", api, re.S)]
+    shown = {unescape(h).split("(")[0].strip().rstrip("¶").strip() for h in headings}
+    assert {"compare", "ndcg_sql.compare", "ndcg_sql.compare_runs"} <= shown  # the function under the name that works
+    assert not [h for h in shown if h.startswith("ndcg_sql.compare.")]  # no heading a reader cannot type
     assert "fonts.googleapis.com" not in pages["index.html"]
 
 
@@ -247,3 +253,30 @@ def test_no_page_states_a_count_of_tests_that_would_go_stale():
     found = [f"{path.name}: {match.group(0)}" for path in DOCUMENTS if path.name not in ("changelog.md",)
              for match in counted.finditer(path.read_text(encoding="utf-8"))]
     assert not found
+
+
+def test_every_dotted_name_on_the_api_page_resolves_as_a_reader_types_it():
+    """Every ``ndcg_sql.x.y`` written in docs/api.md (a ::: identifier or a name in the text) is
+    reached in Python as a reader types it: ``import ndcg_sql`` (and ``import ndcg_sql.x`` where
+    ndcg_sql.x is a module), then attribute after attribute. ``ndcg_sql.compare`` is the function
+    (the package imports it over its module's name), so ``ndcg_sql.compare.compare`` would fail."""
+    import importlib
+
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    names = sorted(set(re.findall(r"\bndcg_sql(?:\.[A-Za-z_]\w*)+", text)))
+    assert "ndcg_sql.compare" in names and "ndcg_sql.compare_runs" in names and "ndcg_sql.plot.plot" in names
+    unresolved = []
+    for name in names:
+        parts = name.split(".")
+        for end in range(2, len(parts) + 1):
+            try:
+                importlib.import_module(".".join(parts[:end]))
+            except ImportError:
+                break
+        value = importlib.import_module("ndcg_sql")
+        try:
+            for part in parts[1:]:
+                value = getattr(value, part)
+        except AttributeError:
+            unresolved.append(name)
+    assert not unresolved, f"docs/api.md names what Python does not reach: {unresolved}"
