@@ -106,6 +106,9 @@ class Numbers:
 NEGATIVE_HINT = "negative_labels='zero' (--negative-labels zero) counts them as label 0, as trec_eval does"
 
 
+#: The hint of non-numeric labels: words are labels once a gain mapping gives each its gain.
+WORDS_HINT = "labels given as words: map them with gain={'relevant': 2, ...} (--gain relevant:2,...)"
+
 #: The hint of a NULL label computed by a label expression.
 NULL_EXPRESSION_HINT = ("a label expression is NULL where a column it reads is NULL or a divisor is 0: "
                         "COALESCE(x, 0) or CASE decides those rows")
@@ -119,7 +122,8 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
     checks = [
         Check(relation, "label_raw IS NULL", column, f"NULL labels{where}",
               hint=NULL_EXPRESSION_HINT if expression else None),
-        Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, f"non-numeric labels{where}"),
+        Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, f"non-numeric labels{where}",
+              hint=WORDS_HINT),
         Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
               f"NaN or infinite labels{where}", revealed_by="label_raw", infinite=True),
     ]

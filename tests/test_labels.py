@@ -163,3 +163,22 @@ def test_label_expression_on_the_command_line(tmp_path):
     assert refused.returncode == 2 and "a subquery is not allowed" in refused.stderr
     printed = run_cli("sql", "--table", "log", "--label", "clicks + 2 * purchases", "--dialect", "postgres")
     assert printed.returncode == 0 and '"clicks" + 2 * "purchases"' in printed.stdout
+
+
+def test_labels_given_as_words_without_a_mapping_get_the_hint(tmp_path):
+    """Labels given as words ('relevant', 'partial') and no gain mapping of words: the message
+    names the column and ends with how to map them, in Python and on the command line."""
+    hint = "labels given as words: map them with gain={'relevant': 2, ...} (--gain relevant:2,...)"
+    run = pd.DataFrame({"query_id": [1, 1, 2], "item_id": [1, 2, 1], "score": [2.0, 1.0, 1.0],
+                        "label": ["relevant", "partial", "not relevant"]})
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(run, k=[1])
+    assert str(error.value).startswith("bad input:\n  column 'label': non-numeric labels (3 rows)")
+    assert str(error.value).endswith(hint)
+    with pytest.raises(ndcg_sql.InputError) as judged:
+        ndcg_sql.evaluate(run.drop(columns="label"), judgments=run.drop(columns="score"), k=[1])
+    assert "non-numeric labels in the judgments" in str(judged.value) and str(judged.value).endswith(hint)
+    path = tmp_path / "words.csv"
+    run.to_csv(path, index=False)
+    done = run_cli("evaluate", str(path), "--k", "1")
+    assert done.returncode == 1 and done.stderr.rstrip().endswith(hint), done.stderr

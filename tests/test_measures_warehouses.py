@@ -340,7 +340,9 @@ def test_bad_text_on_postgres_outside_autocommit_gets_the_message(engine):  # no
     with psycopg.connect(engine.con.info.dsn, autocommit=False) as connection:
         with pytest.raises(ndcg_sql.InputError) as error:
             ndcg_sql.evaluate(name, con=connection, dialect="postgres", gain="linear")
-        assert str(error.value) == "bad input:\n  column 'label': non-numeric labels (1 row), e.g. in query_id q1"
+        assert str(error.value) == ("bad input:\n  column 'label': non-numeric labels (1 row), e.g. in query_id q1 - "
+                                    "labels given as words: map them with gain={'relevant': 2, ...} "
+                                    "(--gain relevant:2,...)")
         with connection.cursor() as cursor:  # the connection takes statements again
             cursor.execute("SELECT 1")
             assert cursor.fetchall() == [(1,)]
