@@ -370,7 +370,7 @@ def _statement(resolved: context.Rendered, target, what: str, options: dict) -> 
         judged = resolved.context.get("judgments_relation") is not None
         columns = validation.Columns.of(options, resolved.order_col, judged, resolved.label)
         checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                       label_expression=resolved.label is not None)
+                                       **resolved.label_checks())
         return transpile(validation.listed_sql(resolved.context, checks), target)
     computation = plan.build(resolved)
     if what == "per_query":

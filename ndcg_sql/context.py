@@ -128,7 +128,9 @@ class Resolved:
         if self.measures is not None:
             report["measures"] = [m.name for m in self.measures]
             report["k"] = None
-        if self.label is not None:
+        if self.label is not None and self.label.words is not None:
+            report["gain"] = {word: gain for word, gain in self.label.words}
+        elif self.label is not None:
             report["label"] = self.label.shown
         if self.weight_col is not None:
             report["weight_col"] = self.weight_col
@@ -137,6 +139,12 @@ class Resolved:
         if self.bootstrap:
             report["bootstrap"] = {"replicates": self.bootstrap, "seed": self.seed}
         return report
+
+    def label_checks(self) -> dict:
+        """How :func:`ndcg_sql.validation.checks_for` names the label: a label expression, or
+        labels given as words with their gain mapping."""
+        words = self.label.words if self.label is not None else None
+        return {"label_expression": self.label is not None and words is None, "words": words}
 
     def definitions(self) -> list[dict]:
         """Formula and source of each measure (empty without measures)."""
@@ -201,8 +209,20 @@ def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: 
         InputError: a query column named as an output column.
     """
     given = {**plain(options), "item_type": item_type, "segmented_judgments": segmented_judgments}
-    # a label expression reaches the macros only as sqlglot wrote it back (ndcg_sql/labels.py)
-    label = labels.parse(given.pop("label"), dialect) if given.get("label") is not None else None
+    words = labels.gain_words(given.get("gain"))
+    if words is not None:  # labels given as words: the label is the word's gain, counted linearly
+        if given.get("label") is not None:
+            raise OptionError("a gain mapping of words maps the words of label_col (--label-col); "
+                              "not with label (an expression)")
+        if given.get("convention") is not None:
+            raise OptionError(f"convention {given['convention']!r} sets the gain; a gain mapping of words "
+                              "(gain={'relevant': 2, ...}) is not with a convention")
+        label = labels.from_words(words, given["label_col"])
+        given.pop("label", None)
+        given.update(gain="linear", label_col=parameters.DEFAULTS.label_col)
+    else:
+        # a label expression reaches the macros only as sqlglot wrote it back (ndcg_sql/labels.py)
+        label = labels.parse(given.pop("label"), dialect) if given.get("label") is not None else None
     given["label_sql"] = label.sql if label is not None else None
     decided = option_macros(dialect)._resolve_options(given, judged)
     resolved = decided["options"]

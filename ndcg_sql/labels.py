@@ -27,6 +27,9 @@ names, parameters) raises :class:`~ndcg_sql.errors.OptionError` naming what was 
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import sqlglot
@@ -71,6 +74,9 @@ class LabelExpression:
     shown: str
     sql: str
     columns: tuple[str, ...]
+    #: with labels given as words (:func:`from_words`): the gain mapping ((word, gain), ...),
+    #: and ``shown`` is the label column's name
+    words: tuple[tuple[str, float], ...] | None = None
 
 
 def _what(node: exp.Expr) -> str:
@@ -221,3 +227,54 @@ def _checked(text: str, tree: exp.Expr, target) -> LabelExpression:
     columns = tuple(dict.fromkeys(column.name for column in rewritten.find_all(exp.Column)))
     return LabelExpression(text=text, shown=tree.sql(dialect=target.sqlglot), sql=rewritten.sql(dialect="duckdb"),
                            columns=columns)
+
+
+#: A gain mapping's label written as a number ("2", "-1.5", "1e3"): such a mapping maps numbers.
+_NUMBER = re.compile(r"\s*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?\s*")
+
+
+def gain_words(gain) -> tuple[tuple[str, float], ...] | None:
+    """The gain mapping of words ({"relevant": 2, "partial": 1}), as ((word, gain), ...) in the
+    given order; None when ``gain`` is a name or a mapping of numbers (``sql/options/parse_gain.sql``).
+
+    Raises:
+        OptionError: a mapping holding both words and numbers as labels, an empty word, or a
+            gain that is not a finite number >= 0.
+    """
+    if not isinstance(gain, Mapping):
+        return None
+    words = [label for label in gain if isinstance(label, str) and not _NUMBER.fullmatch(label)]
+    if not words:
+        return None
+    if len(words) != len(gain):
+        raise OptionError(f"a gain mapping's labels are all numbers or all words; got {dict(gain)!r}")
+    pairs = []
+    for word, value in gain.items():
+        number = float(value) if isinstance(value, str) and _NUMBER.fullmatch(value) else value
+        if (not word or isinstance(number, bool) or not isinstance(number, (int, float))
+                or not math.isfinite(number) or number < 0):
+            raise OptionError(f"gain mapping of words needs non-empty words and finite non-negative gains; "
+                              f"got {word!r}: {value!r}")
+        pairs.append((word, float(number)))
+    return tuple(pairs)
+
+
+def from_words(words: tuple[tuple[str, float], ...], column: str) -> LabelExpression:
+    """The label of labels given as words in ``column``: each word (exact match) is the gain the
+    mapping gives it, as text holding the number ('2.0'), so that every measure reads a number
+    (relevance thresholds compare the mapped gain); any other value stays text, in double quotes
+    ('"not relevant"'), which the input checks report as missing from the mapping. The words are
+    string literals written by sqlglot, the column a quoted name: nothing is pasted.
+
+    Args:
+        words: from :func:`gain_words`.
+        column: the label column, as stored.
+    """
+    text = exp.Cast(this=exp.column(column, quoted=True), to=exp.DataType.build("VARCHAR"))
+    tree = exp.Case(
+        ifs=[exp.If(this=exp.EQ(this=text.copy(), expression=exp.Literal.string(word)),
+                    true=exp.Literal.string(repr(gain))) for word, gain in words],
+        default=exp.DPipe(this=exp.DPipe(this=exp.Literal.string('"'), expression=text.copy()),
+                          expression=exp.Literal.string('"')))
+    return LabelExpression(text=column, shown=column, sql=tree.sql(dialect="duckdb"), columns=(column,),
+                           words=tuple(words))

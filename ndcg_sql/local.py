@@ -85,7 +85,7 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                 if problem is not None:
                     raise InputError(problem) from None
             raise
-        checks = validation.checks_for(resolved.options, columns.roles(), label_expression=resolved.label is not None)
+        checks = validation.checks_for(resolved.options, columns.roles(), **resolved.label_checks())
         # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
         as_text = conventions.ids_as_text(resolved.convention)
         id_forms = id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms

@@ -162,7 +162,7 @@ Cutoff = int | Literal["all"] | None
 #: k: one cutoff or several.
 Cutoffs = Cutoff | Sequence[Cutoff]
 #: gain: a name, or a mapping {label: gain}.
-GainOption = Gain | Mapping[float, float]
+GainOption = Gain | Mapping[float, float] | Mapping[str, float]
 #: Names of columns, or of measures: one (a comma-separated string for measures), several, or none.
 Names = str | Sequence[str] | None
 #: An input: a path, a table or view name (on a warehouse: "schema.table" or a sequence of
@@ -213,13 +213,25 @@ K_BEYOND_LIST = ("DCG@k sums the items present; IDCG@k comes from the ideal rank
 
 # ----------------------------------------------------------------- command-line spellings
 def gain_from_text(text: str):
-    """The command line's gain: 'exponential', 'linear', or a mapping '0:0,1:1,2:3'."""
+    """The command line's gain: 'exponential', 'linear', a mapping '0:0,1:1,2:3', or a mapping
+    of labels given as words 'relevant:2,partial:1,irrelevant:0' (each word as written, up to
+    its last ':')."""
     if text in GAINS:
         return text
     try:
-        pairs = [(float(label), float(gain)) for label, gain in (pair.split(":") for pair in text.split(","))]
+        split = [pair.rsplit(":", 1) for pair in text.split(",")]
+        numbers = []
+        for label, _ in split:
+            try:
+                numbers.append(float(label))
+            except ValueError:
+                numbers = None
+                break
+        keys = numbers if numbers is not None else [label for label, _ in split]
+        pairs = [(key, float(gain)) for key, (_, gain) in zip(keys, split)]
     except ValueError:
-        raise OptionError(f"gain must be {' or '.join(GAINS)} or a mapping like 0:0,1:1,2:3; got {text!r}") from None
+        raise OptionError(f"gain must be {' or '.join(GAINS)} or a mapping like 0:0,1:1,2:3 "
+                          f"(or relevant:2,partial:1 for labels given as words); got {text!r}") from None
     labels = [label for label, _ in pairs]
     if len(set(labels)) != len(labels):
         raise OptionError(f"the gain mapping gives a label twice: {text!r}")
@@ -296,7 +308,10 @@ class Given:
     gain: GainOption = option(
         "exponential",
         '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
-        "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3).",
+        "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3); for labels given as words "
+        "a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1, 'irrelevant': 0} (command line: "
+        "relevant:2,partial:1,irrelevant:0; exact match; a word missing from it raises InputError), each item's "
+        "label then being its gain (docs/inputs.md).",
         Cli(ALL, metavar="GAIN", parse=gain_from_text))
     discount: Discount = option(
         "log",

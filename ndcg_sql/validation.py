@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 import sqlglot
 
@@ -115,15 +115,24 @@ NULL_EXPRESSION_HINT = ("a label expression is NULL where a column it reads is N
 
 
 def _label_checks(relation: str, column: str, options: Options, numbers: Numbers,
-                  expression: bool = False) -> list[Check]:
+                  expression: bool = False, words: Sequence[tuple[str, float]] | None = None) -> list[Check]:
     value = numbers.value("label_raw")
     finite = f"NOT ({numbers.is_nan('label_raw')}) AND ABS({value}) <= {MAX_DOUBLE}"
     where = " in the judgments" if relation == "judgment_rows" else ""
+    if words is not None:  # label_raw: the word's gain as text, or another value in double quotes (labels.from_words)
+        shown = ",".join(f"{word}:{_number_text(gain)}" for word, gain in words)
+        non_numeric = Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column,
+                            f"labels{where} missing from the gain mapping of words", values="label_raw",
+                            named=f"{{values}} missing from the gain mapping of words{where}",
+                            hint=f"give each word its gain: gain={{{', '.join(f'{w!r}: {_number_text(g)}' for w, g in words)}"
+                                 f", ...}} (--gain {shown},...)")
+    else:
+        non_numeric = Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column,
+                            f"non-numeric labels{where}", hint=WORDS_HINT)
     checks = [
         Check(relation, "label_raw IS NULL", column, f"NULL labels{where}",
               hint=NULL_EXPRESSION_HINT if expression else None),
-        Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column, f"non-numeric labels{where}",
-              hint=WORDS_HINT),
+        non_numeric,
         Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
               f"NaN or infinite labels{where}", revealed_by="label_raw", infinite=True),
     ]
@@ -201,7 +210,7 @@ def _weight_checks(column: str, numbers: Numbers) -> list[Check]:
 
 
 def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb",
-               label_expression: bool = False) -> list[Check]:
+               label_expression: bool = False, words: Sequence[tuple[str, float]] | None = None) -> list[Check]:
     """All checks for one computation, in DuckDB-syntax SQL for ``dialect``.
 
     Args:
@@ -214,6 +223,8 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
             reports what DuckDB reports.
         label_expression: the label role holds a label expression (ndcg_sql/labels.py),
             named as such in the messages.
+        words: labels given as words, mapped by this gain mapping ((word, gain), ...;
+            :func:`ndcg_sql.labels.from_words`): a value missing from it is named.
     """
     numbers = Numbers.of(dialect)
     order = numbers.value("order_raw")
@@ -237,7 +248,7 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
         checks += [
             Check("judgment_rows", "qid IS NULL", columns["j_query"], "NULL query ids in the judgments", query_ids_known=False),
             Check("judgment_rows", "item IS NULL", columns["j_item"], "NULL item ids in the judgments"),
-            *_label_checks("judgment_rows", columns["j_label"], options, numbers, label_expression),
+            *_label_checks("judgment_rows", columns["j_label"], options, numbers, label_expression, words),
             Check(
                 "judgment_duplicate_pairs",
                 "TRUE",
@@ -248,7 +259,7 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
             ),
         ]
     else:
-        checks += _label_checks("run_rows", columns["label"], options, numbers, label_expression)
+        checks += _label_checks("run_rows", columns["label"], options, numbers, label_expression, words)
     return checks
 
 
@@ -376,7 +387,7 @@ class Columns:
     def label_wanted(self, label: str | None) -> list[tuple[str, str]]:
         """(role, column) pairs the labelled relation must have: the label column (if any), or
         every column the label expression reads."""
-        if self.label_expression is None:
+        if self.label_expression is None or self.label_expression.words is not None:
             return [("label", label)] if label is not None else []
         return [("label expression", name) for name in self.label_expression.columns]
 

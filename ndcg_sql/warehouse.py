@@ -26,7 +26,7 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
                           table_name(judgments, target.name) if judgments is not None else None, (table, judgments))
     columns = validation.Columns.of(options, resolved.order_col, judgments is not None, resolved.label)
     counted = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
-                                    label_expression=resolved.label is not None) if checks == "all" else None
+                                    **resolved.label_checks()) if checks == "all" else None
     # after a failed statement: a missing table or column, in DuckDB's words
     refuse_missing = partial(probe.refuse_missing, executor, resolved, columns, tables)
     with executor.own_work():  # a failure undoes only our statements: the caller's transaction goes on
