@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -182,3 +183,99 @@ def test_labels_given_as_words_without_a_mapping_get_the_hint(tmp_path):
     run.to_csv(path, index=False)
     done = run_cli("evaluate", str(path), "--k", "1")
     assert done.returncode == 1 and done.stderr.rstrip().endswith(hint), done.stderr
+
+
+#: Judgments written as words, and the gains a mapping gives them (one word holds a quote).
+WORDS = {"relevant": 3, "partial": 1, "it's marginal": 0.5, "irrelevant": 0}
+
+
+def _worded(seed: int = 3, queries: int = 12):
+    """A ranking with labels given as words (no ties in the scores)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for q in range(queries):
+        for i in range(int(rng.integers(3, 9))):
+            rows.append((q, f"d{i}", float(rng.permutation(100)[0]) + i / 1000.0,
+                         str(rng.choice(list(WORDS)))))
+    return pd.DataFrame(rows, columns=["query_id", "item_id", "score", "grade"])
+
+
+def test_labels_given_as_words_are_mapped_to_their_gains():
+    """gain={word: gain} maps labels given as words, in the ranking and in the judgments: NDCG@k
+    is the reference's with the mapped gains counted linearly, and every binary measure
+    thresholds the mapped gain (P(rel=2) counts 'relevant' only, P the items with gain >= 1):
+    the reference's binary measures of the mapped gains. The results report the mapping."""
+    import reference
+
+    run = _worded()
+    gains = [WORDS[w] for w in run["grade"]]
+    rows = list(zip(run["query_id"], run["item_id"], run["score"], gains))
+    _, means = reference.evaluate(rows, [1, 3, 5], gain="linear")
+    result = ndcg_sql.evaluate(run, k=[1, 3, 5], label_col="grade", gain=WORDS)
+    assert {r["k"]: r["ndcg"] for r in result.summary_records()} == pytest.approx(
+        {k: means[k][0] for k in (1, 3, 5)}, rel=1e-12, abs=1e-12)
+    assert result.options["gain"] == {word: float(g) for word, g in WORDS.items()}
+    assert "label" not in result.options
+    judged = ndcg_sql.evaluate(run.drop(columns="grade"), judgments=run.drop(columns="score"), k=[1, 3, 5],
+                               label_col="grade", gain=WORDS)
+    assert {r["k"]: r["ndcg"] for r in judged.summary_records()} == pytest.approx(
+        {k: means[k][0] for k in (1, 3, 5)}, rel=1e-12, abs=1e-12)
+    names = ["P@3", "P(rel=2)@3", "AP", "RR", "R@5", "Success@1"]
+    measured = {r["measure"]: r["mean"] for r in ndcg_sql.evaluate(
+        run, measures=names, label_col="grade", gain=WORDS, ties="item-desc").summary_records()}
+    for name, family, k, rel in [("P@3", "P", 3, 1), ("P(rel=2)@3", "P", 3, 2), ("AP", "AP", None, 1),
+                                 ("RR", "RR", None, 1), ("R@5", "R", 5, 1), ("Success@1", "Success", 1, 1)]:
+        values = []
+        for _, query in run.groupby("query_id"):
+            items = list(zip(query["item_id"], query["score"], (WORDS[w] for w in query["grade"])))
+            in_order = reference.ordered_labels(items, "item-desc")
+            values.append(reference.binary_measure(family, in_order, sum(g >= rel for g in in_order), k, rel))
+        assert measured[name] == pytest.approx(np.mean(values), rel=1e-12, abs=1e-12), name
+
+
+def test_a_word_missing_from_the_mapping_is_named(tmp_path):
+    """A value of the label column the mapping of words lacks: InputError naming the column, the
+    value and the option, in Python and on the command line (whose --gain takes words); a numeric
+    label column with a mapping of words has every value missing; words and numbers are not
+    mixed in one mapping; not with a label expression or a convention."""
+    run = _worded()
+    run.loc[2, "grade"] = "Relevant"  # not 'relevant': a word matches exactly
+    with pytest.raises(ndcg_sql.InputError) as error:
+        ndcg_sql.evaluate(run, k=[3], label_col="grade", gain=WORDS)
+    text = str(error.value)
+    assert "column 'grade': label \"Relevant\" is missing from the gain mapping of words (1 row)" in text
+    assert "gain={'relevant': 3, 'partial': 1, \"it's marginal\": 0.5, 'irrelevant': 0, ...}" in text
+    path = tmp_path / "words.csv"
+    run.to_csv(path, index=False)
+    done = run_cli("evaluate", str(path), "--label-col", "grade", "--k", "3",
+                   "--gain", "relevant:3,partial:1,it's marginal:0.5,irrelevant:0")
+    assert done.returncode == 1 and "label \"Relevant\" is missing from the gain mapping of words" in done.stderr
+    assert "(--gain relevant:3,partial:1,it's marginal:0.5,irrelevant:0,...)" in done.stderr
+    run.loc[2, "grade"] = "relevant"
+    run.to_csv(path, index=False)
+    done = run_cli("evaluate", str(path), "--label-col", "grade", "--k", "1", "3", "5", "--format", "json",
+                   "--gain", "relevant:3,partial:1,it's marginal:0.5,irrelevant:0")
+    assert done.returncode == 0, done.stderr
+    direct = ndcg_sql.evaluate(run, k=[1, 3, 5], label_col="grade", gain=WORDS)
+    assert json.loads(done.stdout)["summary"] == direct.summary_records()
+    numeric = pd.DataFrame({"query_id": [1, 1], "item_id": [1, 2], "score": [2.0, 1.0], "label": [1, 0]})
+    with pytest.raises(ndcg_sql.InputError, match="labels \"0\", \"1\" are missing from the gain mapping of words"):
+        ndcg_sql.evaluate(numeric, k=[1], gain={"relevant": 1})
+    for options, words in [(dict(gain={"relevant": 1, "0": 0}), "all numbers or all words"),
+                           (dict(gain={"relevant": -1}), "finite non-negative gains"),
+                           (dict(gain={"relevant": 1}, label="label"), "not with label"),
+                           (dict(gain={"relevant": 1}, convention="trec_eval"), "not with a convention")]:
+        with pytest.raises(ndcg_sql.OptionError, match=words):
+            ndcg_sql.evaluate(numeric, k=[1], **options)
+
+
+def test_words_reach_the_sql_as_string_literals():
+    """The words are string literals sqlglot writes (a quote doubled or escaped), never pasted:
+    the SQL for each warehouse parses back with the words as literals."""
+    import sqlglot
+
+    for dialect in ("postgres", "bigquery", "snowflake", "spark"):
+        sql = ndcg_sql.to_sql("ranking", label_col="grade", gain=WORDS, k=[3], dialect=dialect)
+        literals = {node.this for node in sqlglot.parse_one(sql, read=dialect).find_all(sqlglot.exp.Literal)
+                    if node.is_string}
+        assert set(WORDS) <= literals, dialect
