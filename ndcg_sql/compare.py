@@ -200,7 +200,10 @@ def compare(
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
             sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
-            of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+            of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
+            given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
+            'irrelevant': 0} (command line: relevant:2,partial:1,irrelevant:0; exact match; a word missing from it
+            raises InputError), each item's label then being its gain (docs/inputs.md). Default: 'exponential'.
         discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval,
             scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, 1/log_b(r)
             for r >= b. Reported with every result. Default: 'log'.
@@ -391,7 +394,10 @@ def compare_runs(
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
             sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
-            of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+            of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
+            given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
+            'irrelevant': 0} (command line: relevant:2,partial:1,irrelevant:0; exact match; a word missing from it
+            raises InputError), each item's label then being its gain (docs/inputs.md). Default: 'exponential'.
         discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval,
             scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, 1/log_b(r)
             for r >= b. Reported with every result. Default: 'log'.

@@ -308,8 +308,8 @@ class Given:
     gain: GainOption = option(
         "exponential",
         '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
-        "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3); for labels given as words "
-        "a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1, 'irrelevant': 0} (command line: "
+        "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, "
+        "for labels given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1, 'irrelevant': 0} (command line: "
         "relevant:2,partial:1,irrelevant:0; exact match; a word missing from it raises InputError), each item's "
         "label then being its gain (docs/inputs.md).",
         Cli(ALL, metavar="GAIN", parse=gain_from_text))

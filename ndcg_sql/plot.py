@@ -130,6 +130,11 @@ def plot(
         k: the cutoffs on the x axis: positive integers (default 1 .. 20).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
+        correction: the multiple-testing correction of compare's p-values over each segment's family of tests (every
+            pair of runs x measure): "holm" (Holm 1979, step-down; the family-wise error rate), "bonferroni", "bh"
+            (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the raw p-values
+            and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. Default None: "holm"
+            with more than two runs or more than one measure, else "none".
         query_col: query id column name (case-sensitive; default "query_id").
         item_col: item id column name (default "item_id").
         score_col: score column, higher is better (default "score").
@@ -142,7 +147,10 @@ def plot(
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
             sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
-            of finite non-negative numbers (command line: 0:0,1:1,2:3). Default: 'exponential'.
+            of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
+            given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
+            'irrelevant': 0} (command line: relevant:2,partial:1,irrelevant:0; exact match; a word missing from it
+            raises InputError), each item's label then being its gain (docs/inputs.md). Default: 'exponential'.
         discount: discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval,
             scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, 1/log_b(r)
             for r >= b. Reported with every result. Default: 'log'.

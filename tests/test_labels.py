@@ -279,3 +279,14 @@ def test_words_reach_the_sql_as_string_literals():
         literals = {node.this for node in sqlglot.parse_one(sql, read=dialect).find_all(sqlglot.exp.Literal)
                     if node.is_string}
         assert set(WORDS) <= literals, dialect
+
+
+def test_the_dbt_macros_refuse_words_with_the_way_to_map_them():
+    """The dbt macros take numeric labels: a gain mapping of words (which the Python runner maps
+    before the shared option macros) is refused by the macros with what to do instead."""
+    from ndcg_sql.context import option_macros
+
+    with pytest.raises(ndcg_sql.OptionError, match="labels given as words are mapped by ndcg_sql's Python API"):
+        option_macros()._parse_gain({"relevant": 2, "partial": 1})
+    with pytest.raises(ndcg_sql.OptionError, match="^gain mapping entries must be numbers; got 'relevant': 'x'$"):
+        option_macros()._parse_gain({"relevant": "x"})
