@@ -192,7 +192,7 @@ def test_bad_cutoffs(k):
 @pytest.mark.parametrize(
     "option, value",
     [("gain", "quadratic"), ("ties", "random"), ("no_relevant", "nan"), ("missing_queries", "drop"),
-     ("gain", {1: -1.0}), ("gain", {"a": 1})],
+     ("gain", {1: -1.0}), ("gain", {"a": 1, "0": 0}), ("gain", {"a": "b"})],
 )
 def test_bad_options(option, value):
     with pytest.raises(OptionError):
