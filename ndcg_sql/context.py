@@ -210,6 +210,7 @@ def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: 
     """
     given = {**plain(options), "item_type": item_type, "segmented_judgments": segmented_judgments}
     words = labels.gain_words(given.get("gain"))
+    label: labels.LabelExpression | None
     if words is not None:  # labels given as words: the label is the word's gain, counted linearly
         if given.get("label") is not None:
             raise OptionError("a gain mapping of words maps the words of label_col (--label-col); "

@@ -162,7 +162,7 @@ Cutoff = int | Literal["all"] | None
 #: k: one cutoff or several.
 Cutoffs = Cutoff | Sequence[Cutoff]
 #: gain: a name, or a mapping {label: gain}.
-GainOption = Gain | Mapping[float, float] | Mapping[str, float]
+GainOption = Gain | Mapping[float | str, float]  # labels as numbers, or given as words
 #: Names of columns, or of measures: one (a comma-separated string for measures), several, or none.
 Names = str | Sequence[str] | None
 #: An input: a path, a table or view name (on a warehouse: "schema.table" or a sequence of
@@ -220,14 +220,11 @@ def gain_from_text(text: str):
         return text
     try:
         split = [pair.rsplit(":", 1) for pair in text.split(",")]
-        numbers = []
-        for label, _ in split:
-            try:
-                numbers.append(float(label))
-            except ValueError:
-                numbers = None
-                break
-        keys = numbers if numbers is not None else [label for label, _ in split]
+        keys: list[float] | list[str] = [label for label, _ in split]
+        try:
+            keys = [float(label) for label, _ in split]
+        except ValueError:
+            pass  # labels given as words
         pairs = [(key, float(gain)) for key, (_, gain) in zip(keys, split)]
     except ValueError:
         raise OptionError(f"gain must be {' or '.join(GAINS)} or a mapping like 0:0,1:1,2:3 "

@@ -309,7 +309,7 @@ def named_runs(runs: Mapping[str, Source] | Sequence[Source], names: Sequence[st
             raise OptionError("give the runs' names either as the mapping's keys or as names, not both")
         named = dict(runs)
     else:
-        sources = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
+        sources: list = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
         if names is None:
             names = run_names(sources)
             if len(set(names)) != len(names):  # frames, relations: "a DataFrame 1", "a DataFrame 2", ...
