@@ -187,8 +187,6 @@ def build_parser() -> argparse.ArgumentParser:
     picture.add_argument("--alpha", type=float, default=0.05, metavar="A",
                          help="with --over: the one-sided level, a tabulated one: 0.1, 0.05, 0.025, 0.01, ... "
                               "(default 0.05)")
-    picture.add_argument("--correction", default="bonferroni", metavar="C",
-                         help="with --over: bonferroni (over the lines of a period; default) or none")
     picture.add_argument("--min-effect", type=float, default=0.0, metavar="X", dest="min_effect",
                          help="with --over: a smaller drop is never marked (default 0)")
     picture.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -338,7 +336,7 @@ def _plot(args) -> int:
             raise OptionError("plot takes positive integer cutoffs (--k 1 2 3 ...), not 'all'")
         options["k"] = [int(c) for c in options["k"]]
     with _connected(args) as con, _progress(args, con):
-        over = dict(over=args.over, window=args.window, alpha=args.alpha, correction=args.correction,
+        over = dict(over=args.over, window=args.window, alpha=args.alpha,
                     min_effect=args.min_effect) if args.over is not None else {}
         plot(list(args.runs), args.output, names=args.names, title=args.title, distribution=args.distribution,
              con=con, **over, **options)

@@ -145,6 +145,8 @@ CHECKS: tuple[str, ...] = get_args(Checks)
 #: The multiple-testing correction of compare's p-values (ndcg_sql/corrections.py): Holm's step-down
 #: (Holm 1979), Bonferroni's, Benjamini-Hochberg's step-up (1995), or none.
 Correction = Literal["holm", "bonferroni", "bh", "none"]
+#: The corrections the period test of ``plot(over=...)`` and the dbt gate take (critical values, no p-values).
+PeriodCorrection = Literal["bonferroni", "none"]
 CORRECTIONS: tuple[str, ...] = get_args(Correction)
 #: The test whose (adjusted) p-values mark a comparison table's significant pairs: the sign-flip
 #: permutation test, the paired t-test, or the randomized Tukey HSD test (three runs or more).
@@ -463,7 +465,9 @@ class Given:
         '"bh" (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the '
         "raw p-values and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. "
         'Default None: "holm" with more than two runs or more than one measure, else "none".',
-        Cli(("compare",)))
+        Cli(("compare", "plot"), helps={"plot": "with --over: bonferroni (over the lines of a period; default) or "
+                                                "none"}),
+        plot=Variant("bonferroni", PeriodCorrection, 'with over: the correction of the period test over the lines (runs and segments) of a period: "bonferroni" (each line at alpha / lines, rounded down to a tabulated level) or "none"; "holm" and "bh" need exact p-values, which the period test\'s table of t critical values does not give (OptionError). Default: \'bonferroni\'.'))
 
 
 #: The defaults, typed: what the public signatures name as their defaults.

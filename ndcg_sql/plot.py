@@ -21,7 +21,7 @@ from .context import option_macros, plain
 from .results import records, run_names
 from .dialects import DialectName
 from .errors import MissingDependency, OptionError
-from .parameters import (Checks, DEFAULTS, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
+from .parameters import (Checks, DEFAULTS, PeriodCorrection, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
                          Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 
 #: The box plots' own colours, none of which is a run's line colour (matplotlib's cycle):
@@ -60,7 +60,7 @@ def plot(
     over: str | None = None,
     window: int = 7,
     alpha: float = 0.05,
-    correction: str = "bonferroni",
+    correction: PeriodCorrection = "bonferroni",
     min_effect: float = 0.0,
     query_col: str = DEFAULTS.query_col,
     item_col: str = DEFAULTS.item_col,
@@ -130,11 +130,10 @@ def plot(
         k: the cutoffs on the x axis: positive integers (default 1 .. 20).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
-        correction: the multiple-testing correction of compare's p-values over each segment's family of tests (every
-            pair of runs x measure): "holm" (Holm 1979, step-down; the family-wise error rate), "bonferroni", "bh"
-            (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the raw p-values
-            and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. Default None: "holm"
-            with more than two runs or more than one measure, else "none".
+        correction: with over: the correction of the period test over the lines (runs and segments) of a period:
+            "bonferroni" (each line at alpha / lines, rounded down to a tabulated level) or "none"; "holm" and "bh"
+            need exact p-values, which the period test's table of t critical values does not give (OptionError).
+            Default: 'bonferroni'.
         query_col: query id column name (case-sensitive; default "query_id").
         item_col: item id column name (default "item_id").
         score_col: score column, higher is better (default "score").

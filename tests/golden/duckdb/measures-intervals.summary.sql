@@ -65,16 +65,16 @@ WITH run_rows AS (
   FROM ranked_items
 ), discounts AS (
   SELECT
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(2 AS DOUBLE)) AS discount_1,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(3 AS DOUBLE)) AS discount_2,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(4 AS DOUBLE)) AS discount_3,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(5 AS DOUBLE)) AS discount_4,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(6 AS DOUBLE)) AS discount_5,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(7 AS DOUBLE)) AS discount_6,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(8 AS DOUBLE)) AS discount_7,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(9 AS DOUBLE)) AS discount_8,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(10 AS DOUBLE)) AS discount_9,
-    CAST(LN(2.0) AS DOUBLE) / LN(CAST(11 AS DOUBLE)) AS discount_10
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE)), 0) AS discount_1,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE)), 0) AS discount_2,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE)), 0) AS discount_3,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE)), 0) AS discount_4,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE)), 0) AS discount_5,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE)), 0) AS discount_6,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE)), 0) AS discount_7,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE)), 0) AS discount_8,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE)), 0) AS discount_9,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(11 AS DOUBLE)), 0) AS discount_10
 ), run_dcg_by_query AS (
   SELECT
     qid,
