@@ -338,9 +338,16 @@ def _plot(args) -> int:
     with _connected(args) as con, _progress(args, con):
         over = dict(over=args.over, window=args.window, alpha=args.alpha,
                     min_effect=args.min_effect) if args.over is not None else {}
-        plot(list(args.runs), args.output, names=args.names, title=args.title, distribution=args.distribution,
-             con=con, **over, **options)
+        plotted = plot(list(args.runs), args.output, names=args.names, title=args.title,
+                       distribution=args.distribution, con=con, **over, **options)
     print(f"wrote {Path(args.output).resolve()}")
+    if args.over is not None:  # the marked periods, for a script or a reader at the terminal
+        drops = [(name, point) for name, points in plotted.items() for point in points if point["significant_drop"]]
+        for name, point in drops:
+            print(f"significant drop: {name} {args.over}={point['period']} mean {point['ndcg']:.4f}, "
+                  f"{-point['change']:.4f} below the mean of the {args.window} periods before")
+        if not drops:
+            print("no significant drop")
     return 0
 
 

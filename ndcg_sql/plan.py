@@ -353,23 +353,38 @@ def sql_plan(
     return context.render(resolved, run, judged, seen), target
 
 
-#: What each statement of :func:`ndcg_sql.to_sql` returns, for its header.
-STATEMENT_ROWS = {
-    "per_query": "one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and measure",
-    "summary": "one row per cutoff or measure: the mean over the queries, with intervals when asked",
-    "coverage": "one row: how many queries were evaluated, judged, missing from the run",
-    "checks": "one row per input check: the column, the problem and the rows breaking it (0: passes)",
-}
+def _rows(resolved: Rendered, what: str) -> str:
+    """What one row of a statement of :func:`ndcg_sql.to_sql` is, for its header."""
+    per = "(segment values, query" if resolved.segments else "(query"
+    if what == "checks":
+        return "one row per input check: the column, the problem and the rows breaking it (0: passes)"
+    if what == "coverage":
+        return "one row: how many queries were evaluated, judged, missing from the run"
+    if what == "per_query":
+        return (f"one row per {per}, measure): the measure's value" if resolved.measures is not None
+                else f"one row per {per}, cutoff k): CG, DCG, IDCG and NDCG at k")
+    kind = "measure" if resolved.measures is not None else "cutoff k"
+    row = f"one row per ({'segment values, ' if resolved.segments else ''}{kind}): the mean over the queries"
+    if resolved.intervals:
+        row += ", its standard error and 95% interval"
+    if resolved.bootstrap:
+        row += f", a {resolved.bootstrap}-resample bootstrap interval"
+    return row
 
 
 def header(resolved: Rendered, dialect: dialects.Dialect, what: str) -> str:
     """The comment lines that open a statement of :func:`ndcg_sql.to_sql`: the package's version,
     the engine, what one row is, the options that made it (every value written by ``repr``, so no
-    text of the user's ends the comment) and what the statement does not check."""
+    text of the user's ends the comment; the whole list as 'all') and what the statement does not
+    check."""
     report = {key: value for key, value in resolved.report().items()
               if value is not None and key != "k_beyond_list"}
+    if isinstance(report.get("k"), list):
+        report["k"] = ["all" if k is None else k for k in report["k"]]
+    if resolved.item_type_matters:  # the item-id tie-break: text ids in byte order, or numbers
+        report["item_type"] = resolved.decided["options"].get("item_type")
     options = ", ".join(f"{key}={value!r}" for key, value in report.items())
-    lines = [f"ndcg_sql {VERSION}, {dialect.name}: {STATEMENT_ROWS[what]}.", f"Options: {options}."]
+    lines = [f"ndcg_sql {VERSION}, {dialect.name}: {_rows(resolved, what)}.", f"Options: {options}."]
     if what == "checks":
         lines.append("The checks a warehouse evaluation counts; a failing count above 0 is what evaluate() "
                      "refuses with an InputError naming the column and a few query ids.")

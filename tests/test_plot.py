@@ -215,6 +215,12 @@ def test_cli_plot_over_and_its_errors(tmp_path):
                    "--alpha", "0.01", "--correction", "none", "--min-effect", "0.1", "--output", str(out))
     assert done.returncode == 0, done.stderr
     assert out.read_bytes().startswith(PNG_MAGIC)
+    # the marked periods are printed too: the seeded drop (treatment, last day) and nothing else
+    drops = [line for line in done.stdout.splitlines() if line.startswith("significant drop:")]
+    assert len(drops) == 1 and "arm=treatment day=2026-11-10" in drops[0], done.stdout
+    steady = run_cli("plot", str(test_regression.SEEDS / "steady_log.csv"), "--over", "day", "--segments", "arm",
+                     "--k", "5", "--output", str(out))
+    assert steady.returncode == 0 and steady.stdout.splitlines()[-1] == "no significant drop", steady.stdout
     done = run_cli("plot", log, "--over", "day", "--segments", "arm", "--alpha", "0.03", "--output", str(out))
     assert done.returncode != 0 and "alpha must be one of" in done.stderr, done.stderr
     for extra, words in [(dict(k=[5, 10]), "one cutoff"), (dict(correction="holm"), "needs each test's p-value"),

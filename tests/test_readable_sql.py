@@ -32,10 +32,14 @@ def _header(sql: str) -> list[str]:
 def test_the_header_names_version_engine_options_and_what_is_not_checked():
     sql = ndcg_sql.to_sql("my-project.search.ranking_log", dialect="bigquery", k=[10], gain="linear")
     header = " ".join(line.removeprefix("-- ") for line in _header(sql))
-    assert header.startswith(f"ndcg_sql {VERSION}, bigquery: one row per query and cutoff")
+    assert header.startswith(f"ndcg_sql {VERSION}, bigquery: one row per (query, cutoff k): CG, DCG, IDCG and NDCG")
     for shown in ("k=[10]", "gain='linear'", "ties='average'", "discount='1/log2(rank + 1)'", "no_relevant='zero'"):
         assert shown in header, shown
     assert "Input checks: none in this statement" in header and "what='checks'" in header
+    summary = " ".join(line.removeprefix("-- ") for line in _header(
+        ndcg_sql.to_sql("runs", what="summary", k=[5, None], segments="arm")))
+    assert "one row per (segment values, cutoff k): the mean over the queries, its standard error and 95% interval" \
+        in summary and "k=[5, 'all']" in summary
 
 
 def test_a_name_with_a_line_break_stays_inside_the_header():

@@ -1,5 +1,4 @@
--- ndcg_sql 0.1.0, bigquery: one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and
--- measure.
+-- ndcg_sql 0.1.0, bigquery: one row per (query, cutoff k): CG, DCG, IDCG and NDCG at k.
 -- Options: k=[2, 10], gain='exponential', discount='1 for rank < 3, 1/log3(rank) for rank >= 3',
 -- ties='average', ranking_by='score', ideal='list', no_relevant='zero', score_precision='double',
 -- negative_labels='error'.

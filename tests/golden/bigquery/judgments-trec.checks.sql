@@ -1,6 +1,6 @@
 -- ndcg_sql 0.1.0, bigquery: one row per input check: the column, the problem and the rows breaking
 -- it (0: passes).
--- Options: k=[10, None], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
+-- Options: k=[10, 'all'], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
 -- ranking_by='rank', ideal='judgments', no_relevant='zero', missing_queries='zero',
 -- unjudged='zero', score_precision='double', negative_labels='error'.
 -- The checks a warehouse evaluation counts; a failing count above 0 is what evaluate() refuses

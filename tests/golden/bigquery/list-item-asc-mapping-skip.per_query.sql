@@ -1,5 +1,4 @@
--- ndcg_sql 0.1.0, bigquery: one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and
--- measure.
+-- ndcg_sql 0.1.0, bigquery: one row per (query, cutoff k): CG, DCG, IDCG and NDCG at k.
 -- Options: k=[5, 10], gain={'0': 0.0, '1': 1.0, '2': 3.0, '3': 7.0}, discount='1/log2(rank + 1)',
 -- ties='item-asc', ranking_by='score', ideal='list', no_relevant='skip', score_precision='double',
 -- negative_labels='error'.

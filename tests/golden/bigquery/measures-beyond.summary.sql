@@ -1,5 +1,5 @@
--- ndcg_sql 0.1.0, bigquery: one row per cutoff or measure: the mean over the queries, with
--- intervals when asked.
+-- ndcg_sql 0.1.0, bigquery: one row per (measure): the mean over the queries, its standard error
+-- and 95% interval.
 -- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-desc', ranking_by='score',
 -- ideal='judgments', no_relevant='zero', missing_queries='ignore', unjudged='zero',
 -- score_precision='double', negative_labels='error', measures=['Judged@10', 'P@5',

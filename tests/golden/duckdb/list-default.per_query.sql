@@ -1,6 +1,5 @@
--- ndcg_sql 0.1.0, duckdb: one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and
--- measure.
--- Options: k=[1, 3, 5, 10, 20, None], gain='exponential', discount='1/log2(rank + 1)',
+-- ndcg_sql 0.1.0, duckdb: one row per (query, cutoff k): CG, DCG, IDCG and NDCG at k.
+-- Options: k=[1, 3, 5, 10, 20, 'all'], gain='exponential', discount='1/log2(rank + 1)',
 -- ties='average', ranking_by='score', ideal='list', no_relevant='zero', score_precision='double',
 -- negative_labels='error'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric

@@ -1,8 +1,7 @@
--- ndcg_sql 0.1.0, postgres: one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and
--- measure.
--- Options: k=[10, None], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
+-- ndcg_sql 0.1.0, postgres: one row per (query, cutoff k): CG, DCG, IDCG and NDCG at k.
+-- Options: k=[10, 'all'], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
 -- ranking_by='score', ideal='judgments', no_relevant='zero', missing_queries='ignore',
--- unjudged='condense', score_precision='double', negative_labels='error'.
+-- unjudged='condense', score_precision='double', negative_labels='error', item_type='text'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
 -- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the
 -- checks' SQL first: the same call with what='checks' (ndcg-sql sql --statement checks), or dbt's

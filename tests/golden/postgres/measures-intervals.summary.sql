@@ -1,8 +1,8 @@
--- ndcg_sql 0.1.0, postgres: one row per cutoff or measure: the mean over the queries, with
--- intervals when asked.
+-- ndcg_sql 0.1.0, postgres: one row per (measure): the mean over the queries, its standard error
+-- and 95% interval.
 -- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-desc', ranking_by='score',
 -- ideal='list', no_relevant='zero', score_precision='double', negative_labels='error',
--- measures=['Success@10', 'nDCG@10', 'DCG@5'].
+-- measures=['Success@10', 'nDCG@10', 'DCG@5'], item_type='text'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
 -- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the
 -- checks' SQL first: the same call with what='checks' (ndcg-sql sql --statement checks), or dbt's

@@ -1,6 +1,5 @@
--- ndcg_sql 0.1.0, redshift: one row per cutoff or measure: the mean over the queries, with
--- intervals when asked.
--- Options: k=[10, None], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
+-- ndcg_sql 0.1.0, redshift: one row per (cutoff k): the mean over the queries.
+-- Options: k=[10, 'all'], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
 -- ranking_by='rank', ideal='judgments', no_relevant='zero', missing_queries='zero',
 -- unjudged='zero', score_precision='double', negative_labels='error'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric

@@ -1,5 +1,4 @@
--- ndcg_sql 0.1.0, redshift: one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and
--- measure.
+-- ndcg_sql 0.1.0, redshift: one row per (query, measure): the measure's value.
 -- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-desc', ranking_by='score',
 -- ideal='list', no_relevant='zero', score_precision='double', negative_labels='error',
 -- measures=['Success@10', 'nDCG@10', 'DCG@5'].

@@ -1,8 +1,8 @@
 -- ndcg_sql 0.1.0, snowflake: one row: how many queries were evaluated, judged, missing from the
 -- run.
--- Options: k=[10, None], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
+-- Options: k=[10, 'all'], gain='linear', discount='1/log2(rank + 1)', ties='item-desc',
 -- ranking_by='rank', ideal='judgments', no_relevant='zero', missing_queries='zero',
--- unjudged='zero', score_precision='double', negative_labels='error'.
+-- unjudged='zero', score_precision='double', negative_labels='error', item_type='text'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
 -- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the
 -- checks' SQL first: the same call with what='checks' (ndcg-sql sql --statement checks), or dbt's

@@ -1,9 +1,9 @@
--- ndcg_sql 0.1.0, snowflake: one row per cutoff or measure: the mean over the queries, with
--- intervals when asked.
+-- ndcg_sql 0.1.0, snowflake: one row per (measure): the mean over the queries, its standard error
+-- and 95% interval.
 -- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-desc', ranking_by='score',
 -- ideal='judgments', no_relevant='zero', missing_queries='ignore', unjudged='zero',
 -- score_precision='double', negative_labels='error', measures=['Judged@10', 'P@5',
--- 'RBP(rel=2,p=0.9)', 'RBPResidual@10', 'ERR@10'].
+-- 'RBP(rel=2,p=0.9)', 'RBPResidual@10', 'ERR@10'], item_type='text'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
 -- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the
 -- checks' SQL first: the same call with what='checks' (ndcg-sql sql --statement checks), or dbt's

@@ -2,7 +2,7 @@
 -- breaking it (0: passes).
 -- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-asc', ranking_by='score',
 -- ideal='list', no_relevant='zero', score_precision='double', negative_labels='error',
--- measures=['nDCG@10', 'Success@1'], weight_col='traffic'.
+-- measures=['nDCG@10', 'Success@1'], weight_col='traffic', item_type='text'.
 -- The checks a warehouse evaluation counts; a failing count above 0 is what evaluate() refuses
 -- with an InputError naming the column and a few query ids.
 WITH run_rows AS (

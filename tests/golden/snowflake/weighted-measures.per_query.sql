@@ -1,8 +1,7 @@
--- ndcg_sql 0.1.0, snowflake: one row per query and cutoff (CG, DCG, IDCG, NDCG) or per query and
--- measure.
+-- ndcg_sql 0.1.0, snowflake: one row per (query, measure): the measure's value.
 -- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-asc', ranking_by='score',
 -- ideal='list', no_relevant='zero', score_precision='double', negative_labels='error',
--- measures=['nDCG@10', 'Success@1'], weight_col='traffic'.
+-- measures=['nDCG@10', 'Success@1'], weight_col='traffic', item_type='text'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
 -- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the
 -- checks' SQL first: the same call with what='checks' (ndcg-sql sql --statement checks), or dbt's
