@@ -116,8 +116,9 @@ def load(
 
     Args:
         con: the DuckDB connection that will run the SQL.
-        data: a file path (str or Path), a table/view name in ``con`` (when the caller gave
-            ``con``: :func:`ndcg_sql.connections.opened_here` is false), a DuckDB
+        data: a file path (str or Path), a table/view name in ``con`` (a name found in no file and
+            no table is "no such file" when ``con`` is the package's own,
+            :func:`ndcg_sql.connections.opened_here`), a DuckDB
             relation (of ``con``; one of another connection is copied in
             as an Arrow table), or a pandas/polars/Arrow object.
         role: "run" or "judgments" (decides how an unknown file ending is read).
@@ -167,19 +168,24 @@ def load(
             raise
         except duckdb.Error as error:
             raise InputError(f"cannot read {text} as {fmt}: {error}") from None
-    elif isinstance(data, str) and not opened_here(con):
+    elif isinstance(data, str):
         try:
             relation = con.table(text)
         except duckdb.ResourceInUseException:
             raise
         except duckdb.Error:
+            if opened_here(con):  # no connection of the caller's: the name was meant as a file's
+                raise InputError(_no_such_file(text)) from None
             raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
-    else:  # no connection of the caller's: a name can only be a file's
-        raise InputError(f"no such file: {text} (in the current folder {os.getcwd()})"
-                         if not os.path.isabs(text) else f"no such file: {text}")
+    else:
+        raise InputError(_no_such_file(text))
     # a view of the connection's own (temporary: never stored in a database file), over our SQL
     con.execute(f"CREATE TEMP VIEW {quote(name)} AS {relation.sql_query()}")
     return name, dict(zip(relation.columns, map(str, relation.types)))
+
+
+def _no_such_file(text: str) -> str:
+    return f"no such file: {text} (in the current folder {os.getcwd()})" if not os.path.isabs(text) else f"no such file: {text}"
 
 
 def _relation_view(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation, name: str
