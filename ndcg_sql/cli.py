@@ -345,7 +345,7 @@ def _plot(args) -> int:
         drops = [(name, point) for name, points in plotted.items() for point in points if point["significant_drop"]]
         for name, point in drops:
             print(f"significant drop: {name} {args.over}={point['period']} mean {point['ndcg']:.4f}, "
-                  f"{-point['change']:.4f} below the mean of the {args.window} periods before")
+                  f"change {point['change']:+.4f} against the mean of the {args.window} periods before")
         if not drops:
             print("no significant drop")
     return 0
