@@ -95,24 +95,9 @@ def _summary_table(con, rows: list[dict], segment_types: dict[str, str], leftove
 
 
 def _query_ids_alike(con, a_table: str, b_table: str, query_col: str, made: list) -> tuple[str, str]:
-    """The two runs' per-query relations with their query ids in one type, by the id rule of
-    :mod:`ndcg_sql.id_types` (an integer run against a TREC file's text ids: both as text in
-    TREC form), so that pairing them is never an engine's implicit cast."""
-    types = [dict(zip(r.columns, map(str, r.types))) for r in (con.sql(f"SELECT * FROM {t} LIMIT 0")
-                                                                for t in (a_table, b_table))]
-    if query_col not in types[0] or query_col not in types[1]:
-        return a_table, b_table
-    forms = id_types.pair_forms(types[0][query_col], types[1][query_col])
-    if forms == ("native", "native"):
-        return a_table, b_table
-    out = []
-    for table, form in zip((a_table, b_table), forms):
-        name = new_view_name("query_ids_as_text", con)
-        cast = templates.sql_macros()._id_of(quote(query_col), form)
-        con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
-        made.append(("VIEW", name))
-        out.append(quote(name))
-    return out[0], out[1]
+    """The two runs' per-query relations with their query ids in one type (:func:`_query_ids_alike_all`)."""
+    a, b = _query_ids_alike_all(con, [a_table, b_table], query_col, made)
+    return a, b
 
 
 def compare(
@@ -530,18 +515,19 @@ def _named_runs(runs, names) -> tuple[list[str], list]:
 
 
 def _query_ids_alike_all(con, tables: list[str], query_col: str, made: list) -> list[str]:
-    """The runs' per-query relations with their query ids in one type: as stored when every run
-    stores them alike, else each run's ids in the form :func:`ndcg_sql.id_types.pair_forms` gives it
-    against a run typed otherwise (as text in TREC form)."""
+    """The runs' per-query relations with their query ids in one type, by the id rule of
+    :mod:`ndcg_sql.id_types` (an integer run against a TREC file's text ids: both as text in TREC
+    form), so that pairing them is never an engine's implicit cast: each run's ids in the form
+    :func:`ndcg_sql.id_types.pair_forms` gives it against the other runs (as stored where it gives
+    "native")."""
     types = [dict(zip(r.columns, map(str, r.types))) for r in (con.sql(f"SELECT * FROM {t} LIMIT 0") for t in tables)]
     if any(query_col not in t for t in types):
         return tables
     kinds = [t[query_col] for t in types]
-    if len(set(kinds)) == 1:
-        return tables
     out = []
-    for table, kind in zip(tables, kinds):
-        forms = {id_types.pair_forms(kind, other)[0] for other in kinds if other != kind} - {"native"}
+    for index, (table, kind) in enumerate(zip(tables, kinds)):
+        # its form against every other run (pair_forms is symmetric: two runs get pair_forms(a, b))
+        forms = {id_types.pair_forms(kind, other)[0] for j, other in enumerate(kinds) if j != index} - {"native"}
         if not forms:
             out.append(table)
             continue
@@ -640,9 +626,8 @@ def _named_pairs(con, differences: str, pair_names: list[tuple[str, str]], lefto
     con.executemany(f"INSERT INTO {quote(names_table)} VALUES (?, ?, ?)",
                     [[index, a, b] for index, (a, b) in enumerate(pair_names)])
     table = new_view_name("pairs_per_query", con)
-    con.execute(f"CREATE TEMP TABLE {quote(table)} AS SELECT n.run_a, n.run_b, d.* EXCLUDE (pair_index) "
-                f"FROM {quote(differences)} AS d INNER JOIN {quote(names_table)} AS n ON d.pair_index = n.pair_index "
-                "ORDER BY d.pair_index")
+    con.execute(f"CREATE TEMP TABLE {quote(table)} AS " + templates.render_macro(
+        "_named_pair_rows", differences_relation=quote(differences), names_relation=quote(names_table)))
     leftovers.add("TABLE", table)
     return con.table(table)
 

@@ -6,6 +6,7 @@ one row per run, and the command line."""
 import csv
 import io
 import json
+import math
 
 import numpy as np
 import pandas as pd
@@ -367,3 +368,25 @@ def test_cli_compare_errors():
     assert code == 2 and "alpha" in err
     code, _, err = cli(["compare", *RUNS.values(), "--names", "a", "b"])
     assert code == 2 and "names must be 3" in err
+
+
+def test_runs_whose_query_ids_differ_in_type_pair_as_the_id_rule_pairs_them():
+    """One run with integer query ids, two with the same ids as text: every pair pairs all three
+    queries (the integer ids read as text in TREC form, never an engine's implicit cast), and the
+    mean difference is the hand-computed one (run b ranks the relevant item last in query 3 only)."""
+    import pandas as pd
+
+    def run(ids, swap):
+        rows = []
+        for q in ids:
+            first, second = ("y", "x") if swap and str(q) == "3" else ("x", "y")
+            rows += [(q, first, 2.0, 1 if first == "x" else 0), (q, second, 1.0, 1 if second == "x" else 0)]
+        return pd.DataFrame(rows, columns=["query_id", "item_id", "score", "label"])
+
+    runs = {"a": run([1, 2, 3], False), "b": run(["1", "2", "3"], True), "c": run(["1", "2", "3"], False)}
+    with ndcg_sql.compare_runs(runs, ["nDCG@2"], gain="linear", permutations=16) as c:
+        rows = {(r["run_a"], r["run_b"]): r for r in c.summary_records()}
+    assert all(row["queries"] == 3 for row in rows.values())
+    # nDCG@2 with the relevant item second: 1/log2(3); a - b = (1 - 1/log2(3)) / 3 over three queries
+    assert rows[("a", "b")]["mean_difference"] == pytest.approx((1 - 1 / math.log2(3)) / 3, rel=1e-12)
+    assert rows[("a", "c")]["mean_difference"] == 0.0
