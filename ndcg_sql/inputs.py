@@ -256,7 +256,9 @@ def csv_problem(con: duckdb.DuckDBPyConnection, data, role: str, input_format: s
     read strictly with the layout its first line shows (the delimiter of :data:`CSV_DELIMITERS`
     that splits it into most fields, a header, double quotes), DuckDB's error in one line, e.g.
     rows with more or fewer fields than the header; None when that read finds nothing wrong (the
-    columns are then simply not there), or ``data`` is no single CSV file."""
+    columns are then simply not there), or ``data`` is no single CSV file, or the columns read are
+    the first line's fields (then the file is not read again: a misspelt column of a large file
+    costs no second read)."""
     if not isinstance(data, (str, Path)) or not os.path.isfile(data):
         return None
     path = str(data)
@@ -267,8 +269,8 @@ def csv_problem(con: duckdb.DuckDBPyConnection, data, role: str, input_format: s
         return None
     delimiter, header = max(((d, next(csv.reader([first], delimiter=d))) for d in CSV_DELIMITERS),
                             key=lambda pair: len(pair[1]))
-    if len(header) < 2:
-        return None
+    if len(header) < 2 or set(columns) <= set(header):
+        return None  # the sniffer read the first line's fields as the columns: they are what the file has
     layout = {f"column_{index}": "VARCHAR" for index in range(len(header))}
     try:
         interruptible(con, lambda: con.execute(
