@@ -189,8 +189,10 @@ def _relation_view(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRela
     except duckdb.ResourceInUseException:
         raise
     except duckdb.Error:
-        # the relation belongs to another connection: bring it over as an Arrow table
-        # (read more than once: checks, then the metric query)
+        # the relation belongs to another connection, which now has the view: dropped there (nothing
+        # left behind in a connection of yours), the rows brought over as an Arrow table (read more
+        # than once: checks, then the metric query)
+        relation.query(f"{name}_dropping", f"DROP VIEW {quote(name)}")
         con.register(name, relation.to_arrow_table())
     return name, dict(zip(relation.columns, map(str, relation.types)))
 

@@ -169,6 +169,16 @@ def test_a_view_named_like_ours_is_never_replaced(monkeypatch, kind):
         assert con.execute(f'SELECT * FROM "{name}"').fetchall() == [(42,)], name
 
 
+def test_a_relation_of_another_connection_leaves_no_view_there():
+    """Before: the view made to tell whose relation it is stayed in the other connection."""
+    other = duckdb.connect()
+    other.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a', 0.9, 1), (1, 'b', 0.5, 0)) v(query_id, item_id, "
+                  "score, label)")
+    with ndcg_sql.evaluate(other.table("t"), k=[2]) as result:
+        assert per_query_map(result)[(1, 2)][3] == pytest.approx(1.0)  # the relevant item first
+    assert other.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall() == []
+
+
 def test_internal_names_have_a_random_part():
     from ndcg_sql import inputs
 
