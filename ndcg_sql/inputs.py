@@ -171,7 +171,7 @@ def load(
         except duckdb.ResourceInUseException:
             raise
         except duckdb.Error:
-            raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
+            raise InputError(f"{echoed(text)} is neither a file nor a table or view in the connection") from None
     else:
         raise InputError(f"no such file: {text}")
     # a view of the connection's own (temporary: never stored in a database file), over our SQL

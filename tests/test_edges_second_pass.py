@@ -228,8 +228,13 @@ def test_a_ragged_csv_names_its_line_not_every_column(tmp_path, capsys, lines, l
 
 
 def test_dev_null_is_empty(capsys):
+    """Before: read as a TREC run (no file ending), and "the ranking has no label column 'label';
+    its columns are: query_id, item_id, rank, score"."""
     status, _, err = _cli(capsys, "evaluate", os.devnull)
-    assert status == 1 and _one_line(err) == f"ndcg-sql: error: {os.devnull} is empty (the null device): the ranking has no rows and no columns\n"
+    assert status == 1
+    assert _one_line(err) == f"ndcg-sql: error: {os.devnull} is empty (the null device): the ranking has no rows and no columns\n"
+    status, _, err = _cli(capsys, "evaluate", os.devnull, "--judgments", os.devnull)
+    assert status == 1 and "is empty (the null device)" in _one_line(err)
 
 
 def test_a_huge_label_expression_is_not_echoed_back(tmp_path, capsys):
