@@ -278,7 +278,7 @@ def csv_problem(con: duckdb.DuckDBPyConnection, data, role: str, input_format: s
         interruptible(con, lambda: con.execute(
             "SELECT COUNT(*) FROM read_csv($1, auto_detect = false, header = true, delim = $2, quote = '\"', "
             "escape = '\"', columns = $3)", [path, delimiter, layout]).fetchall())
-    except duckdb.ResourceInUseException:
+    except (duckdb.ResourceInUseException, duckdb.InterruptException):
         raise
     except duckdb.Error as error:
         read = ", ".join(columns[:5]) + (", ..." if len(columns) > 5 else "")
