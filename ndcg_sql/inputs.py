@@ -176,7 +176,7 @@ def load(
         except duckdb.Error:
             if opened_here(con):  # no connection of the caller's: the name was meant as a file's
                 raise InputError(_no_such_file(text)) from None
-            raise InputError(f"{text!r} is neither a file nor a table or view in the connection") from None
+            raise InputError(f"{echoed(text)} is neither a file nor a table or view in the connection") from None
     else:
         raise InputError(_no_such_file(text))
     # a view of the connection's own (temporary: never stored in a database file), over our SQL
@@ -198,8 +198,10 @@ def _relation_view(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRela
     except duckdb.ResourceInUseException:
         raise
     except duckdb.Error:
-        # the relation belongs to another connection: bring it over as an Arrow table
-        # (read more than once: checks, then the metric query)
+        # the relation belongs to another connection, which now has the view: dropped there (nothing
+        # left behind in a connection of yours), the rows brought over as an Arrow table (read more
+        # than once: checks, then the metric query)
+        relation.query(f"{name}_dropping", f"DROP VIEW {quote(name)}")
         con.register(name, relation.to_arrow_table())
     return name, dict(zip(relation.columns, map(str, relation.types)))
 
@@ -265,7 +267,9 @@ def csv_problem(con: duckdb.DuckDBPyConnection, data, role: str, input_format: s
     read strictly with the layout its first line shows (the delimiter of :data:`CSV_DELIMITERS`
     that splits it into most fields, a header, double quotes), DuckDB's error in one line, e.g.
     rows with more or fewer fields than the header; None when that read finds nothing wrong (the
-    columns are then simply not there), or ``data`` is no single CSV file."""
+    columns are then simply not there), or ``data`` is no single CSV file, or the columns read are
+    the first line's fields (then the file is not read again: a misspelt column of a large file
+    costs no second read)."""
     if not isinstance(data, (str, Path)) or not os.path.isfile(data):
         return None
     path = str(data)
@@ -276,14 +280,14 @@ def csv_problem(con: duckdb.DuckDBPyConnection, data, role: str, input_format: s
         return None
     delimiter, header = max(((d, next(csv.reader([first], delimiter=d))) for d in CSV_DELIMITERS),
                             key=lambda pair: len(pair[1]))
-    if len(header) < 2:
-        return None
+    if len(header) < 2 or set(columns) <= set(header):
+        return None  # the sniffer read the first line's fields as the columns: they are what the file has
     layout = {f"column_{index}": "VARCHAR" for index in range(len(header))}
     try:
         interruptible(con, lambda: con.execute(
             "SELECT COUNT(*) FROM read_csv($1, auto_detect = false, header = true, delim = $2, quote = '\"', "
             "escape = '\"', columns = $3)", [path, delimiter, layout]).fetchall())
-    except duckdb.ResourceInUseException:
+    except (duckdb.ResourceInUseException, duckdb.InterruptException):
         raise
     except duckdb.Error as error:
         read = ", ".join(columns[:5]) + (", ..." if len(columns) > 5 else "")

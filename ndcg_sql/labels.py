@@ -199,7 +199,8 @@ def parse(text, dialect: str = "duckdb") -> LabelExpression:
             outside :data:`ALLOWED` (the message names it).
     """
     if not isinstance(text, str) or not text.strip():
-        raise OptionError(f"label must be a non-empty SQL expression over the input's columns; got {text!r}")
+        given = echoed(text) if isinstance(text, str) else repr(text)
+        raise OptionError(f"label must be a non-empty SQL expression over the input's columns; got {given}")
     target = dialects.get(dialect)
     try:
         _nesting(text, target)

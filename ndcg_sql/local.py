@@ -22,6 +22,7 @@ from .errors import InputError, OptionError, first_line, out_of_memory
 from .executors import DuckDB, refuse_open_transaction, transaction_state
 from .parameters import Request
 from .results import Result
+from .sql_text import file_format
 
 
 class Settings(NamedTuple):
@@ -112,7 +113,8 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
             # the checks passed, yet DuckDB refused: never its raw exception, but what it read
             if isinstance(error, duckdb.OutOfMemoryException):
                 raise InputError(out_of_memory(error)) from error
-            _refuse_unreadable(con, error, ((data, views[:1]), (judgments, views[1:])))
+            _refuse_unreadable(con, error, ((data, "run", settings.input_format, views[:1]),
+                                            (judgments, "judgments", settings.judgments_format, views[1:])))
             raise InputError(engine_failure("DuckDB", data, judgments, options, error, settings.checks)) from error
         finally:
             for view in views:
@@ -133,17 +135,18 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
 def _refuse_unreadable(con, error: duckdb.Error, inputs_read) -> None:
     """Raise InputError naming the input file DuckDB failed to read, when it is a file that
     cannot be read (a corrupt Parquet page, a CSV line with more fields than the header, malformed
-    JSON): the file DuckDB's error names, or else the one whose every value cannot be read.
+    JSON): the file DuckDB's error names, or else the Parquet file whose every value cannot be read
+    (a corrupt page may fail with words that name no file; only then is the file read again).
 
     Args:
-        inputs_read: (the input as given, [its view] or []) for the ranking and the judgments.
+        inputs_read: (the input as given, its role, its format option, [its view] or []) for the
+            ranking and the judgments.
     """
-    given = [data for data, _ in inputs_read]
-    named = inputs.read_file_named(error, *given)
+    named = inputs.read_file_named(error, *(data for data, *_ in inputs_read))
     if named is not None:
         raise InputError(f"cannot read {named}: {inputs.read_failure(error)}") from error
-    for data, views in inputs_read:
-        if isinstance(data, (str, Path)) and views:
+    for data, role, fmt, views in inputs_read:
+        if isinstance(data, (str, Path)) and views and file_format(str(data), role, fmt) == "parquet":
             failed = inputs.unreadable(con, views[0])
             if failed is not None:
                 raise InputError(f"cannot read {data}: {inputs.read_failure(failed)} (DuckDB could not read "

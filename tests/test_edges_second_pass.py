@@ -169,6 +169,16 @@ def test_a_view_named_like_ours_is_never_replaced(monkeypatch, kind):
         assert con.execute(f'SELECT * FROM "{name}"').fetchall() == [(42,)], name
 
 
+def test_a_relation_of_another_connection_leaves_no_view_there():
+    """Before: the view made to tell whose relation it is stayed in the other connection."""
+    other = duckdb.connect()
+    other.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a', 0.9, 1), (1, 'b', 0.5, 0)) v(query_id, item_id, "
+                  "score, label)")
+    with ndcg_sql.evaluate(other.table("t"), k=[2]) as result:
+        assert per_query_map(result)[(1, 2)][3] == pytest.approx(1.0)  # the relevant item first
+    assert other.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall() == []
+
+
 def test_internal_names_have_a_random_part():
     from ndcg_sql import inputs
 
@@ -218,8 +228,13 @@ def test_a_ragged_csv_names_its_line_not_every_column(tmp_path, capsys, lines, l
 
 
 def test_dev_null_is_empty(capsys):
+    """Before: read as a TREC run (no file ending), and "the ranking has no label column 'label';
+    its columns are: query_id, item_id, rank, score"."""
     status, _, err = _cli(capsys, "evaluate", os.devnull)
-    assert status == 1 and _one_line(err) == f"ndcg-sql: error: {os.devnull} is empty (the null device): the ranking has no rows and no columns\n"
+    assert status == 1
+    assert _one_line(err) == f"ndcg-sql: error: {os.devnull} is empty (the null device): the ranking has no rows and no columns\n"
+    status, _, err = _cli(capsys, "evaluate", os.devnull, "--judgments", os.devnull)
+    assert status == 1 and "is empty (the null device)" in _one_line(err)
 
 
 def test_a_huge_label_expression_is_not_echoed_back(tmp_path, capsys):
