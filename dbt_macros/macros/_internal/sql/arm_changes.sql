@@ -74,9 +74,11 @@ arm_spreads AS ( -- one row per ([segment,] measure, candidate arm): the exact s
 paired_tests AS ( -- one row per ([segment,] measure, candidate arm): the paired t and its df
   SELECT
     m.*,
-    CASE WHEN m.queries >= 2 THEN m.scale * SQRT(CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / (m.queries - 1)) / SQRT(m.queries) END AS stderr,
+    CASE WHEN m.queries >= 2 THEN m.scale * SQRT(CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0))
+      / NULLIF(SQRT(CAST(m.queries AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0) END AS stderr,
     CASE WHEN m.queries >= 2 AND d.scaled_squares > 0
-      THEN m.change / (m.scale * SQRT(CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / (m.queries - 1)) / SQRT(m.queries)) END AS t,
+      THEN CAST(m.change AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.scale * SQRT(CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0))
+        / NULLIF(SQRT(CAST(m.queries AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0), 0) END AS t,
     CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('BIGINT') }}) AS df
   FROM arm_means AS m
   INNER JOIN arm_spreads AS d ON {{ ndcg_sql._arm_same(ctx, 'm', 'd') }}
@@ -101,5 +103,5 @@ SELECT
   decision_level,
   CASE WHEN p_value_below <= decision_level AND -change >= {{ ctx['min_effect'] }} THEN TRUE ELSE FALSE END AS significant_drop
 FROM decided
-ORDER BY {% for s in ctx['segment_cols'] %}{{ s }} ASC NULLS LAST, {% endfor %}measure ASC, tested_group ASC
+ORDER BY {% for s in ctx['segment_cols'] %}{{ s }} ASC NULLS LAST, {% endfor %}measure ASC NULLS LAST, tested_group ASC NULLS LAST
 {% endmacro %}

@@ -50,7 +50,7 @@ period_means AS ( -- one row per ([segment,] measure, period): the mean and the 
   SELECT
     *,
     CAST(scale * CAST(scaled_sum AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(queries, 0) AS mean,
-    DENSE_RANK() OVER (PARTITION BY {{ ndcg_sql._period_keys(ctx, '') }} ORDER BY tested_group ASC) AS place
+    DENSE_RANK() OVER (PARTITION BY {{ ndcg_sql._period_keys(ctx, '') }} ORDER BY tested_group ASC NULLS LAST) AS place
   FROM period_sums
 ),
 period_stats AS ( -- one row per ([segment,] measure, period): the exact sum of squared scaled deviations from its mean
@@ -96,11 +96,13 @@ period_variances AS ( -- one row per ([segment,] measure, period): the squared s
     p.tested_group,
     p.queries,
     p.mean,
-    CASE WHEN p.queries >= 2 THEN p.scale * p.scale * CAST(p.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / (p.queries - 1) / p.queries END AS se2,
+    CASE WHEN p.queries >= 2 THEN p.scale * p.scale * CAST(p.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(p.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)
+      / NULLIF(CAST(p.queries AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0) END AS se2,
     CAST(COALESCE(w.window_periods, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS window_periods,
     CAST(COALESCE(w.window_queries, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS window_queries,
     w.window_mean,
-    CASE WHEN w.window_queries >= 2 THEN p.scale * p.scale * CAST(d.window_scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / (w.window_queries - 1) / w.window_queries END AS window_se2
+    CASE WHEN w.window_queries >= 2 THEN p.scale * p.scale * CAST(d.window_scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }})
+      / NULLIF(CAST(w.window_queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0) / NULLIF(CAST(w.window_queries AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0) END AS window_se2
   FROM period_stats AS p
   LEFT JOIN window_means AS w ON {{ ndcg_sql._period_same(ctx, 'p', 'w', true) }}
   LEFT JOIN window_spreads AS d ON {{ ndcg_sql._period_same(ctx, 'p', 'd', true) }}
@@ -109,9 +111,10 @@ welch_tests AS ( -- one row per ([segment,] measure, period): Welch's t and df a
   SELECT
     *,
     mean - window_mean AS change,
-    CASE WHEN se2 + window_se2 > 0 THEN (mean - window_mean) / SQRT(se2 + window_se2) END AS t,
-    CASE WHEN se2 + window_se2 > 0 THEN (se2 + window_se2) * (se2 + window_se2)
-      / (se2 * se2 / (queries - 1) + window_se2 * window_se2 / (window_queries - 1)) END AS df
+    CASE WHEN se2 + window_se2 > 0 THEN CAST(mean - window_mean AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(SQRT(se2 + window_se2), 0) END AS t,
+    CASE WHEN se2 + window_se2 > 0 THEN CAST((se2 + window_se2) * (se2 + window_se2) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+      / NULLIF(se2 * se2 / NULLIF(CAST(queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)
+               + window_se2 * window_se2 / NULLIF(CAST(window_queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0), 0) END AS df
   FROM period_variances
 ),
 {{ ndcg_sql._t_decisions(ctx, 'welch_tests', ['tested_group']) }}
@@ -136,5 +139,5 @@ SELECT
   decision_level,
   CASE WHEN p_value_below <= decision_level AND -change >= {{ ctx['min_effect'] }} THEN TRUE ELSE FALSE END AS significant_drop
 FROM decided
-ORDER BY {% for s in ctx['segment_cols'] %}{{ s }} ASC NULLS LAST, {% endfor %}measure ASC, tested_group ASC
+ORDER BY {% for s in ctx['segment_cols'] %}{{ s }} ASC NULLS LAST, {% endfor %}measure ASC NULLS LAST, tested_group ASC NULLS LAST
 {% endmacro %}
