@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlglot
 from sqlglot import exp
 
-from ndcg_sql import dialects
+from ndcg_sql.vocabulary import dialects
 
 
 def table_references(sql: str, dialect: str, tables) -> int:
@@ -50,7 +50,7 @@ class CountedConnection(Tally):
     def in_transaction(self) -> bool:
         """Whether the wrapped connection is in a transaction, as a DB-API driver of DuckDB would
         tell it (read on the wrapped connection: not a statement of the package's)."""
-        from ndcg_sql.executors import transaction_state
+        from ndcg_sql.running.executors import transaction_state
 
         state = transaction_state(self.connection)
         if state is None:

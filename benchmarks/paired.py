@@ -18,8 +18,8 @@ import time
 
 import duckdb
 
-from ndcg_sql import templates
-from ndcg_sql.plan import RANDOM_PRIME
+from ndcg_sql.building import templates
+from ndcg_sql.building.plan import RANDOM_PRIME
 
 
 def differences(con: duckdb.DuckDBPyConnection, queries: int, measures: int, seed: float = 0.5) -> None:

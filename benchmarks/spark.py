@@ -176,7 +176,7 @@ def main(argv=None) -> int:
         generate.main(["--rows", str(args.rows), "--out", path])
     log = JvmLog()
     spark = spark_session(args.driver_memory)
-    duck = ndcg_sql.executors.connect(None)
+    duck = ndcg_sql.running.executors.connect(None)
     runs = load(spark, duck, path)
     print(f"{args.rows:,} rows; Spark local[2], 8 shuffle partitions; DuckDB {duckdb.__version__}")
     print("| case | Spark s | DuckDB s | Spark / DuckDB | statements | input scans | largest difference "

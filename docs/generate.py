@@ -5,8 +5,8 @@ lines are ``GENERATED[NAME]()``, written there by ``python docs/generate.py`` (s
 the forge and in an editor too; tests/test_docs.py fails when a region is stale, naming this
 command), and filled in afresh by mkdocs (``hooks:`` in mkdocs.yml calls
 :func:`on_page_markdown`) when the site is built. The generated parts: the measures
-table from ``ndcg_sql/measures.py``, the conventions table from ``ndcg_sql/conventions.py``,
-the options reference from ``ndcg_sql.parameters.PARAMETERS``, each subcommand's ``--help``
+table from ``ndcg_sql/vocabulary/measures.py``, the conventions table from ``ndcg_sql/vocabulary/conventions.py``,
+the options reference from ``ndcg_sql.vocabulary.parameters.PARAMETERS``, each subcommand's ``--help``
 from the command line's parser, and the dbt macros' reference from
 ``dbt_macros/macros/macros.yml`` (itself written from the macros by ``python -m tools.dbt_gen``).
 So the pages cannot disagree with the code. An unknown NAME stops the build.
@@ -24,7 +24,8 @@ from pathlib import Path
 
 import yaml
 
-from ndcg_sql import cli, conventions, measures, parameters
+from ndcg_sql import cli
+from ndcg_sql.vocabulary import conventions, measures, parameters
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tools/, the dbt package's generator (not installed)

@@ -1,9 +1,9 @@
 """The public entry points :func:`evaluate` and :func:`to_sql` (and :func:`ndcg_sql.compare`).
 
-Both take the options of :mod:`ndcg_sql.parameters` as keyword arguments (types and defaults
+Both take the options of :mod:`ndcg_sql.vocabulary.parameters` as keyword arguments (types and defaults
 declared there, their documentation written from there by ``python -m tools.option_docs``) and
-resolve them once with :func:`ndcg_sql.context.resolve`; evaluate then checks the data
-(:mod:`ndcg_sql.validation`) and runs the plan (:mod:`ndcg_sql.runner`) on DuckDB (:mod:`ndcg_sql.local`)
+resolve them once with :func:`ndcg_sql.building.context.resolve`; evaluate then checks the data
+(:mod:`ndcg_sql.building.validation`) and runs the plan (:mod:`ndcg_sql.running.runner`) on DuckDB (:mod:`ndcg_sql.running.local`)
 or on a warehouse connection, to_sql writes the same statements as text.
 """
 
@@ -14,17 +14,19 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import duckdb
 
-from . import context, local, plan, templates, validation, warehouse
-from .errors import OptionError
-from .dialects import DialectName
-from .executors import Warehouse
-from .parameters import (DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format, GainOption, ItemType,
+from .building import context, plan, templates, validation
+
+from .running import local, warehouse
+from .vocabulary.errors import OptionError
+from .vocabulary.dialects import DialectName
+from .running.executors import Warehouse
+from .vocabulary.parameters import (DEFAULTS, STATEMENTS, Checks, Cutoffs, Discount, Format, GainOption, ItemType,
                          MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Statement, Ties,
                          Unjudged)
-from .plan import sql_plan
-from .parameters import Request
-from .results import Result
-from .sql_text import over_ctes, transpile
+from .building.plan import sql_plan
+from .vocabulary.parameters import Request
+from .running.results import Result
+from .building.sql_text import over_ctes, transpile
 
 
 def evaluate(
@@ -91,7 +93,7 @@ def evaluate(
             (``per_query=True``) the per-query rows come back: one statement for the input
             checks, the summary, the query counts and the per-query rows, naming each input
             table once; with judgments, one before them that reads no row
-            gives the id columns' types (compared as :mod:`ndcg_sql.id_types` says).
+            gives the id columns' types (compared as :mod:`ndcg_sql.building.id_types` says).
         per_query: with a warehouse connection, also fetch the per-query rows.
 
     Keyword Args:
@@ -109,7 +111,7 @@ def evaluate(
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
-            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/building/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
             of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
             given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
@@ -136,13 +138,13 @@ def evaluate(
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
-            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
-            the summary one row per measure. Default: None.
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
+            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
+            measure, value) and the summary one row per measure. Default: None.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
-            weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
+            so do query weights or measures the tool does not have. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
@@ -259,7 +261,7 @@ def to_sql(
         table: the ranking table's name: "table", "schema.table", "db.schema.table" /
             "project.dataset.table" (split on dots), or a sequence of parts when a part
             contains a dot. Each part is quoted through sqlglot; plain parts are first folded
-            to the engine's case (Snowflake upper, Postgres/Redshift lower; ndcg_sql/dialects.py).
+            to the engine's case (Snowflake upper, Postgres/Redshift lower; ndcg_sql/vocabulary/dialects.py).
         file: DuckDB only: instead of ``table``, a Parquet, CSV or JSON file that DuckDB reads
             (its path becomes a SQL string literal).
         judgments_table / judgments_file: the judgments, likewise.
@@ -281,7 +283,7 @@ def to_sql(
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
-            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/building/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
             of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
             given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
@@ -308,13 +310,13 @@ def to_sql(
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
-            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
-            the summary one row per measure. Default: None.
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
+            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
+            measure, value) and the summary one row per measure. Default: None.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
-            weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
+            so do query weights or measures the tool does not have. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
@@ -342,13 +344,13 @@ def to_sql(
             judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as "query=INT64".
             Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in TREC form when the
             two sides differ), and known item ids decide item_type. A role not given, a type not listed
-            (ndcg_sql/dialects.py type_names), or None: compared as stored. Default: None.
+            (ndcg_sql/vocabulary/dialects.py type_names), or None: compared as stored. Default: None.
         segmented_judgments: with segments: the judgments carry the segment columns (judgments per (segment, query)).
             Default: False.
 
     Returns:
         One SELECT statement in the dialect, opened by comment lines naming the version, the
-        engine, what a row is and the options (:func:`ndcg_sql.plan.header`). Input checks are
+        engine, what a row is and the options (:func:`ndcg_sql.building.plan.header`). Input checks are
         not part of a metric statement: run ``what="checks"`` first, or :func:`ndcg_sql.evaluate`
         for checked results.
 

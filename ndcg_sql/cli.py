@@ -6,12 +6,12 @@
     ndcg-sql sql (RUN | --table NAME) [--dialect D] [--statement S] [...]   # prints the SQL
 
 Every option's flag, choices, help and default come from
-:data:`ndcg_sql.parameters.PARAMETERS` (the default shown is the one of the Python
+:data:`ndcg_sql.vocabulary.parameters.PARAMETERS` (the default shown is the one of the Python
 function the command calls); an option not given is not passed, so that function's own
 default applies. Errors are one line on stderr and exit status 2 (bad options) or 1 (bad
 input, a missing optional library: scipy, matplotlib, a file that cannot be written, DuckDB out
 of memory); Ctrl-C stops with one line and exit status 130. Files are written through
-:mod:`ndcg_sql.writing`: never over an input, atomically.
+:mod:`ndcg_sql.data.writing`: never over an input, atomically.
 """
 
 from __future__ import annotations
@@ -27,18 +27,22 @@ from typing import Any, Callable, Iterator
 import duckdb
 import sqlglot.errors
 
-from . import __version__, activity, dialects, writing
+from . import __version__
+
+from .data import writing
+
+from .vocabulary import activity, dialects
 from .api import evaluate, to_sql
 from .compare import compare, compare_runs
 from .comparisons import TABLE_FORMATS, checked_alpha
-from .connections import close, terminated_as_exit
-from .errors import InputError, MissingDependency, OptionError, out_of_memory
-from .executors import DEFAULT_MEMORY_LIMIT, connect
-from .sql_text import file_format
-from .inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
-from .parameters import ALPHA, PARAMETERS, SIGNIFICANCE_TESTS, STATEMENTS
+from .data.connections import close, terminated_as_exit
+from .vocabulary.errors import InputError, MissingDependency, OptionError, out_of_memory
+from .running.executors import DEFAULT_MEMORY_LIMIT, connect
+from .building.sql_text import file_format
+from .data.inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
+from .vocabulary.parameters import ALPHA, PARAMETERS, SIGNIFICANCE_TESTS, STATEMENTS
 from .plot import plot, plot_comparison
-from .results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table,
+from .running.results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table,
                      run_names, write_csv, write_json)
 
 #: What ``ndcg-sql compare --format`` writes: the table of several runs in each of its formats
@@ -58,7 +62,7 @@ DIGITS_HELP = (f"significant digits of the numbers in the table (1 to {MAX_DIGIT
 #: The exit status after Ctrl-C (128 + SIGINT, as shells report it), and the message of the
 #: RuntimeError DuckDB's Python client raises when Ctrl-C stops a running query.
 INTERRUPTED, QUERY_INTERRUPTED = 130, "Query interrupted"
-#: The exit status after SIGTERM (128 + 15), as :func:`ndcg_sql.connections.terminated_as_exit` raises it.
+#: The exit status after SIGTERM (128 + 15), as :func:`ndcg_sql.data.connections.terminated_as_exit` raises it.
 TERMINATED = 143
 
 
@@ -217,7 +221,7 @@ def _progress(args, con):
 
 
 def _write_per_query(path: str | None, records) -> None:
-    """The --per-query CSV, if asked for (atomically: :func:`ndcg_sql.writing.atomic`)."""
+    """The --per-query CSV, if asked for (atomically: :func:`ndcg_sql.data.writing.atomic`)."""
     if path:
         with writing.atomic(path) as handle:
             write_csv(records(), handle)

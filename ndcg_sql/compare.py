@@ -13,20 +13,22 @@ from collections.abc import Mapping, Sequence
 
 import duckdb
 
-from . import activity, context, corrections, id_types, templates
+from .building import context, id_types, templates
+
+from .vocabulary import activity, corrections
 from .api import evaluate
-from .connections import Leftovers, connect, drop, interruptible, turn
-from .dialects import DialectName
-from .errors import MissingDependency, OptionError
-from .identifiers import quote
-from .inputs import new_view_name
-from .parameters import (ALPHA, Checks, COMPARED_MEASURES, Correction, DEFAULTS, MAX_PERMUTATIONS, Discount, Format,
+from .data.connections import Leftovers, connect, drop, interruptible, turn
+from .vocabulary.dialects import DialectName
+from .vocabulary.errors import MissingDependency, OptionError
+from .vocabulary.identifiers import quote
+from .data.inputs import new_view_name
+from .vocabulary.parameters import (ALPHA, Checks, COMPARED_MEASURES, Correction, DEFAULTS, MAX_PERMUTATIONS, Discount, Format,
                          GainOption, ItemType, MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision,
                          SIGNIFICANCE_TESTS, SignificanceTest, Source, Ties, Unjudged)
-from .plan import RANDOM_PRIME
+from .building.plan import RANDOM_PRIME
 from .comparisons import LETTERS, Comparisons, checked_alpha
-from .results import run_names
-from .results import Comparison, Result, records as _records
+from .running.results import run_names
+from .running.results import Comparison, Result, records as _records
 
 #: compare's own arguments; the others are evaluate's options, passed for both runs.
 _OWN = ("run_a", "run_b", "runs", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory", "names",
@@ -67,7 +69,7 @@ PAIR_TYPES = {
 def _corrected(rows: list[dict], segments: Sequence[str], correction: str) -> None:
     """Add t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction to each
     row, the family being the rows of one segment's values (every pair x measure):
-    :func:`ndcg_sql.corrections.adjusted` of the t and the permutation p-values apart."""
+    :func:`ndcg_sql.vocabulary.corrections.adjusted` of the t and the permutation p-values apart."""
     families: dict[tuple, list[dict]] = {}
     for row in rows:
         families.setdefault(tuple(row.get(s) for s in segments), []).append(row)
@@ -162,15 +164,15 @@ def compare(
             paired statistics are computed by the same SQL in a local DuckDB.
         names: what the text and JSON outputs call A and B, two strings (default: runs given as
             paths or table names by the shortest ends that tell them apart, as ``ndcg-sql plot``'s
-            legend; others by their kind, "a DataFrame": :func:`ndcg_sql.results.run_names`).
+            legend; others by their kind, "a DataFrame": :func:`ndcg_sql.running.results.run_names`).
 
     Keyword Args:
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
-            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
-            the summary one row per measure. Default: ('nDCG@10',).
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
+            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
+            measure, value) and the summary one row per measure. Default: ('nDCG@10',).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -183,7 +185,7 @@ def compare(
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
-            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/building/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
             of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
             given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
@@ -204,8 +206,8 @@ def compare(
             judged_docs_only_flag=True). Default: 'zero'.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
-            weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
+            so do query weights or measures the tool does not have. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
@@ -334,7 +336,7 @@ def compare_runs(
     t-test, the sign-flip permutation test (the same sign patterns for every pair: a pair's
     p-value is the one :func:`compare` gives those two runs), wins / ties / losses. Then:
 
-    - the correction (:mod:`ndcg_sql.corrections`) over each segment's family, every
+    - the correction (:mod:`ndcg_sql.vocabulary.corrections`) over each segment's family, every
       (pair, measure) row: t_p_value_adjusted and permutation_p_value_adjusted beside the raw
       p-values, family_size and correction in every row;
     - with three runs or more, the randomized Tukey HSD test (Carterette, ACM TOIS 2012; Sakai
@@ -348,7 +350,7 @@ def compare_runs(
         runs: two rankings or more, any input :func:`ndcg_sql.evaluate` takes: a sequence, or a
             mapping {name: ranking} (the names in the tables and JSON).
         names: with a sequence of runs, their names (default: as :func:`compare` names runs,
-            :func:`ndcg_sql.results.run_names`, numbered 1, 2, ... when that gives two runs one
+            :func:`ndcg_sql.running.results.run_names`, numbered 1, 2, ... when that gives two runs one
             name); distinct strings.
         baseline: the name of the run every other is compared with (each pair is (run, baseline),
             differences run - baseline); default None: every pair (i, j), i before j in the order
@@ -362,9 +364,9 @@ def compare_runs(
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/measures.py. AP, RR, Success and
-            ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and
-            the summary one row per measure. Default: ('nDCG@10',).
+            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
+            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
+            measure, value) and the summary one row per measure. Default: ('nDCG@10',).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -377,7 +379,7 @@ def compare_runs(
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
-            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/building/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
             of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
             given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
@@ -398,8 +400,8 @@ def compare_runs(
             judged_docs_only_flag=True). Default: 'zero'.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
-            weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
+            so do query weights or measures the tool does not have. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
@@ -516,9 +518,9 @@ def _named_runs(runs, names) -> tuple[list[str], list]:
 
 def _query_ids_alike_all(con, tables: list[str], query_col: str, made: list) -> list[str]:
     """The runs' per-query relations with their query ids in one type, by the id rule of
-    :mod:`ndcg_sql.id_types` (an integer run against a TREC file's text ids: both as text in TREC
+    :mod:`ndcg_sql.building.id_types` (an integer run against a TREC file's text ids: both as text in TREC
     form), so that pairing them is never an engine's implicit cast: each run's ids in the form
-    :func:`ndcg_sql.id_types.pair_forms` gives it against the other runs (as stored where it gives
+    :func:`ndcg_sql.building.id_types.pair_forms` gives it against the other runs (as stored where it gives
     "native")."""
     types = [dict(zip(r.columns, map(str, r.types))) for r in (con.sql(f"SELECT * FROM {t} LIMIT 0") for t in tables)]
     if any(query_col not in t for t in types):

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from .connections import Leftovers
-from .errors import OptionError
-from .parameters import ALPHA, SIGNIFICANCE_TESTS
-from .results import Result, aligned, cell, checked_digits, options_line, records
+from .data.connections import Leftovers
+from .vocabulary.errors import OptionError
+from .vocabulary.parameters import ALPHA, SIGNIFICANCE_TESTS
+from .running.results import Result, aligned, cell, checked_digits, options_line, records
 
 #: The formats of :meth:`Comparisons.table`.
 TABLE_FORMATS = ("text", "markdown", "latex", "html")
@@ -54,7 +54,7 @@ class Comparisons:
             difference (= a - b).
         summary: DuckDB relation, one row per (pair, [segment values,] measure): run_a, run_b,
             the segment columns, then the columns of a two-run comparison's summary
-            (:class:`ndcg_sql.results.Comparison`), tukey_p_value (the randomized Tukey HSD test
+            (:class:`ndcg_sql.running.results.Comparison`), tukey_p_value (the randomized Tukey HSD test
             of all the runs on the queries they all have; None below three runs),
             t_p_value_adjusted and permutation_p_value_adjusted (by ``correction`` over the
             segment's family), family_size (the tests of that family with a p-value) and correction.

@@ -15,13 +15,17 @@ import os
 from collections.abc import Mapping, Sequence
 import textwrap
 
-from . import activity, templates, writing
+from .building import templates
+
+from .data import writing
+
+from .vocabulary import activity
 from .api import evaluate
-from .context import option_macros, plain
-from .results import records, run_names
-from .dialects import DialectName
-from .errors import MissingDependency, OptionError
-from .parameters import (Checks, DEFAULTS, PeriodCorrection, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
+from .building.context import option_macros, plain
+from .running.results import records, run_names
+from .vocabulary.dialects import DialectName
+from .vocabulary.errors import MissingDependency, OptionError
+from .vocabulary.parameters import (Checks, DEFAULTS, PeriodCorrection, PLOTTED_CUTOFFS, Discount, Format, GainOption, ItemType, MissingQueries,
                          Names, NegativeLabels, NoRelevant, ScorePrecision, Source, Ties, Unjudged)
 
 #: The box plots' own colours, none of which is a run's line colour (matplotlib's cycle):
@@ -103,11 +107,11 @@ def plot(
 
     Args:
         runs: {name: ranking} or a list of rankings (named by ``names``, else as
-            :func:`ndcg_sql.compare` names runs: :func:`ndcg_sql.results.run_names`, numbered 1, 2, ...
+            :func:`ndcg_sql.compare` names runs: :func:`ndcg_sql.running.results.run_names`, numbered 1, 2, ...
             when that gives two runs one name); each as :func:`ndcg_sql.evaluate` takes. A line's
             legend label is the run's name, followed with segments by the segment values
             ("bm25.txt arm=a"): the run's part is the same with and without segments.
-        output: the PNG path; an existing file is replaced (atomically: :func:`ndcg_sql.writing.atomic`),
+        output: the PNG path; an existing file is replaced (atomically: :func:`ndcg_sql.data.writing.atomic`),
             never one of the runs or the judgments.
         con: as :func:`ndcg_sql.evaluate`'s (default: a new connection per run).
         distribution: with a cutoff d, a second panel shows the per-query
@@ -144,7 +148,7 @@ def plot(
             names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, CASE, COALESCE,
             LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN watch_seconds >= 180 THEN 2 WHEN
             watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' columns when judgments are given. Parsed by
-            sqlglot, names quoted, nothing else accepted (ndcg_sql/labels.py). Default: None.
+            sqlglot, names quoted, nothing else accepted (ndcg_sql/building/labels.py). Default: None.
         gain: "exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping {label: gain}
             of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, for labels
             given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1,
@@ -170,8 +174,8 @@ def plot(
             judged_docs_only_flag=True). Default: 'zero'.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/conventions.py. A given option with another non-default value raises OptionError, and so do query
-            weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
+            so do query weights or measures the tool does not have. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
@@ -298,7 +302,7 @@ def plot(
 
 def named_runs(runs: Mapping[str, Source] | Sequence[Source], names: Sequence[str] | None = None) -> dict:
     """{name: run} of :func:`plot`'s runs: a mapping's keys, else ``names``, else the names
-    :func:`ndcg_sql.results.run_names` gives (numbered 1, 2, ... when two runs get one name).
+    :func:`ndcg_sql.running.results.run_names` gives (numbered 1, 2, ... when two runs get one name).
 
     Raises:
         OptionError: no run; names with a mapping, or not one distinct non-empty string per run.

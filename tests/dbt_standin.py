@@ -15,7 +15,7 @@ import re
 import types
 from pathlib import Path
 
-from ndcg_sql import templates
+from ndcg_sql.building import templates
 
 #: Adapters whose dispatch search goes through a parent adapter's macros first (as in dbt).
 PARENTS = {"redshift": ("postgres",), "databricks": ("spark",)}
@@ -32,7 +32,7 @@ def _raise_compiler_error(message):
 def load(files: dict[str, str], adapter: str = "duckdb", execute: bool = True) -> types.SimpleNamespace:
     """The macros of ``files`` ({file name: text}) in one namespace, as dbt loads a package
     (``execute``: dbt's flag, false while it parses a project). The macro runtime is the
-    package's own (ndcg_sql/templates.py); this adds dbt's dispatch and its other globals."""
+    package's own (ndcg_sql/building/templates.py); this adds dbt's dispatch and its other globals."""
     loaded = {}
 
     def dispatch(name, package=None):

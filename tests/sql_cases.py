@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from ndcg_sql import parameters
+from ndcg_sql.vocabulary import parameters
 
 STATEMENTS = ("per_query", "summary", "coverage", "checks")
 

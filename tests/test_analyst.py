@@ -25,7 +25,7 @@ from scipy import stats
 import ndcg_sql
 import reference
 from conftest import EXAMPLES, ROOT, load_script
-from ndcg_sql import activity
+from ndcg_sql.vocabulary import activity
 from ndcg_sql.plot import ticks
 from test_cli import run_cli
 

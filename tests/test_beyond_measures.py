@@ -11,7 +11,7 @@ import pytest
 import ndcg_sql
 import reference
 from conftest import EXAMPLES
-from ndcg_sql.context import parse_measure
+from ndcg_sql.building.context import parse_measure
 
 TOL = dict(rel=1e-9, abs=1e-9)
 DL = EXAMPLES / "trec_dl19_passage"

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import ndcg_sql
-from ndcg_sql import dialects, identifiers
-from ndcg_sql.executors import transaction_state
+from ndcg_sql.vocabulary import dialects, identifiers
+from ndcg_sql.running.executors import transaction_state
 from engines import shared
 from test_warehouses import _table
 

@@ -151,7 +151,7 @@ def test_main_returns_zero(capsys):
 
 
 def test_progress_goes_to_stderr_not_stdout(capsys):
-    from ndcg_sql import activity
+    from ndcg_sql.vocabulary import activity
 
     con = duckdb.connect()
     with activity.reported(con, delay=0.0, only_on_terminal=False):

@@ -15,7 +15,7 @@ from scipy import stats
 
 import ndcg_sql
 from conftest import EXAMPLES
-from ndcg_sql import corrections
+from ndcg_sql.vocabulary import corrections
 from test_cli import run_cli
 from test_statistics import draw_state3, key_hash, query_key
 

@@ -5,8 +5,8 @@ import pytest
 
 import ndcg_sql
 from ndcg_sql.cli import main
-from ndcg_sql.executors import DEFAULT_MEMORY_LIMIT, connect
-from ndcg_sql.errors import OptionError
+from ndcg_sql.running.executors import DEFAULT_MEMORY_LIMIT, connect
+from ndcg_sql.vocabulary.errors import OptionError
 
 
 def limit_bytes(con) -> int:

@@ -1,7 +1,7 @@
 """Every (convention x option) combination either reproduces the peer tool, proven here by running
 the tool on the bundled data to 1e-9, or is refused with an OptionError that names the convention
 and the option (the rule: sql/options/resolve_convention.sql and sql/options/weight_rule.sql,
-read by every entry point; the table: ndcg_sql/conventions.py).
+read by every entry point; the table: ndcg_sql/vocabulary/conventions.py).
 
 The peers and what they take: trec_eval (pytrec_eval) judgments, cutoffs, -c (missing queries
 count 0), -J (condensed lists), its measures, no query weights; scikit-learn ``ndcg_score`` /
@@ -309,7 +309,7 @@ def test_each_convention_and_option_reproduces_the_peer_or_is_refused(convention
 def test_a_refused_measure_names_every_option_the_convention_sets(convention):
     """The refusal of a measure the tool does not compute says what to give instead of the
     convention: each option it sets with its value, not "(gain, ties, ...)"."""
-    from ndcg_sql import conventions, parameters
+    from ndcg_sql.vocabulary import conventions, parameters
 
     preset = conventions.CONVENTIONS[convention]
     ranking = pd.DataFrame({"query_id": [1, 1], "item_id": ["a", "b"], "score": [0.9, 0.5], "label": [1, 0]})

@@ -30,7 +30,7 @@ dbt_main = pytest.importorskip("dbt.cli.main", reason="install '.[test]' (it bri
 import ndcg_sql
 import reference
 from conftest import ROOT
-from ndcg_sql import plan
+from ndcg_sql.building import plan
 from ndcg_sql.api import sql_plan
 
 PACKAGE = ROOT / "dbt_macros"

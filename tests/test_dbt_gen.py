@@ -19,11 +19,12 @@ import pytest
 import dbt_standin as dbt_standin_module
 from conftest import ROOT, load_script
 from dbt_standin import CompilerError
-from ndcg_sql import dialects, templates
-from ndcg_sql.context import render, resolve
-from ndcg_sql.identifiers import quote
-from ndcg_sql.parameters import Options
-from ndcg_sql.parameters import Request
+from ndcg_sql.building import templates
+from ndcg_sql.vocabulary import dialects
+from ndcg_sql.building.context import render, resolve
+from ndcg_sql.vocabulary.identifiers import quote
+from ndcg_sql.vocabulary.parameters import Options
+from ndcg_sql.vocabulary.parameters import Request
 from tools import dbt_docs, dbt_gen
 
 MACROS = ROOT / "dbt_macros" / "macros"
@@ -260,7 +261,7 @@ def test_dbt_measures_per_segment_with_segmented_judgments_run_in_duckdb():
 @pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
 def test_engine_pieces_are_sqlglots_translation(dialect):
     """The generated per-engine macros hold sqlglot's spelling of each cast type and of the
-    byte-order expression of ndcg_sql/dialects.py, and the engine's name case rule."""
+    byte-order expression of ndcg_sql/vocabulary/dialects.py, and the engine's name case rule."""
     import sqlglot
 
     target = dialects.get(dialect)
@@ -288,7 +289,7 @@ def test_float32_on_an_engine_without_it_stops_only_the_executed_model():
 
 def test_input_checks_are_the_runners():
     """ndcg_sql._input_checks holds validation.checks_for's checks, written for each engine."""
-    from ndcg_sql import validation
+    from ndcg_sql.building import validation
 
     for dialect in dialects.DIALECTS:
         table = dbt_standin_module.load(PACKAGE_MACROS, adapter=dialect)._input_checks()

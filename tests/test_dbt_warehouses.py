@@ -4,7 +4,7 @@ For each engine of tests/engines.py (BigQuery as ZetaSQL, Snowflake as fakesnow,
 Spark, Postgres, Redshift as Postgres with the C collation), the package's macros
 are rendered by the dbt stand-in (tests/dbt_standin.py) with that adapter type -
 so ``adapter.dispatch`` picks the engine's variants generated from
-ndcg_sql/dialects.py - and the SQL runs on the engine. The statement is the one the
+ndcg_sql/vocabulary/dialects.py - and the SQL runs on the engine. The statement is the one the
 Python side emits for the engine (``to_sql(dialect=...)``, transpiled by sqlglot; equal
 syntax trees, as tests/test_one_source.py checks for more cases), and its numbers on the
 engine equal the Python runner's in DuckDB (to 1e-12). Running to_sql's statement on the
@@ -23,7 +23,7 @@ import pytest
 import dbt_standin
 import ndcg_sql
 from conftest import ROOT
-from ndcg_sql import dialects, identifiers
+from ndcg_sql.vocabulary import dialects, identifiers
 from test_one_source import canonical
 from test_warehouses import INT_RUN, TEXT_JUDGMENTS, TEXT_RUN, engine  # noqa: F401 (engine is a fixture)
 

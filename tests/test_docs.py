@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, load_script
-from ndcg_sql import measures, parameters
+from ndcg_sql.vocabulary import measures, parameters
 
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "dbt_macros" / "README.md",
              *sorted((ROOT / "docs").glob("*.md"))]

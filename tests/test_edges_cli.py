@@ -18,7 +18,8 @@ import pytest
 import dbt_standin
 import ndcg_sql
 from conftest import ROOT, sigint_as_in_a_terminal
-from ndcg_sql import cli, writing
+from ndcg_sql import cli
+from ndcg_sql.data import writing
 from ndcg_sql.plot import plot
 
 #: Two queries; by score q1's labels are 2, 0, 1 and q2's 1, 0.
@@ -186,7 +187,8 @@ def test_per_query_to_dev_stdout_writes_into_the_pipe(files):
 #: ndcg-sql with evaluate replaced by Python work that says "ready" on stdout, then runs until Ctrl-C.
 UNTIL_INTERRUPTED = """
 import sys, time
-from ndcg_sql import cli, writing
+from ndcg_sql import cli
+from ndcg_sql.data import writing
 
 def slow(*args, **kwargs):
     print("ready", flush=True)
@@ -218,7 +220,8 @@ def test_ctrl_c_is_one_line_and_exit_status_130(tmp_path):
 #: statement down aborted the process about every other time (SIGABRT, "terminate called ...").
 SIGNAL_AS_THE_OUTPUT_OPENS = """
 import glob, os, signal, sys, threading, time
-from ndcg_sql import cli, writing
+from ndcg_sql import cli
+from ndcg_sql.data import writing
 
 SENT = getattr(signal, sys.argv[1])
 

@@ -145,7 +145,7 @@ def test_a_view_named_like_ours_is_never_replaced(monkeypatch, kind):
     one still holds its own row after the call, and the call computes (by hand: query 1's
     relevant item ranked first, NDCG@2 = 1; query 2's relevant item second of two with label 2
     against label 1 first, DCG = 1 + 3 / log2(3), IDCG = 3 + 1 / log2(3))."""
-    from ndcg_sql import inputs
+    from ndcg_sql.data import inputs
 
     con = duckdb.connect()
     con.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a', 0.9, 1), (1, 'b', 0.5, 0), (2, 'c', 0.9, 1), "
@@ -180,7 +180,7 @@ def test_a_relation_of_another_connection_leaves_no_view_there():
 
 
 def test_internal_names_have_a_random_part():
-    from ndcg_sql import inputs
+    from ndcg_sql.data import inputs
 
     first, second = inputs.new_view_name("run"), inputs.new_view_name("run")
     assert first.rsplit("_", 1)[0].rsplit("_", 1)[0] == second.rsplit("_", 1)[0].rsplit("_", 1)[0]

@@ -18,7 +18,9 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from ndcg_sql import dialects, templates, to_sql
+from ndcg_sql import to_sql
+from ndcg_sql.building import templates
+from ndcg_sql.vocabulary import dialects
 from sql_cases import GOLDEN, GOLDEN_OTHER_STATEMENTS, STATEMENTS
 
 FOLDER = Path(__file__).parent / "golden"

@@ -13,8 +13,9 @@ import duckdb
 import pytest
 
 import ndcg_sql
-from ndcg_sql import InputError, validation
-from ndcg_sql.parameters import Options
+from ndcg_sql import InputError
+from ndcg_sql.building import validation
+from ndcg_sql.vocabulary.parameters import Options
 
 ROWS = {
     "query_id": ["q1", "q1", "q2", "q2", "q3", "q3"],

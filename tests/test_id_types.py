@@ -1,4 +1,4 @@
-"""Ids keep one meaning whatever type and container they arrive in (ndcg_sql/id_types.py).
+"""Ids keep one meaning whatever type and container they arrive in (ndcg_sql/building/id_types.py).
 
 The same logical data fed as integers, text, categories, Arrow dictionaries, Parquet, CSV,
 JSON lines and TREC files gives the same per-query values; ids of different types on the
@@ -168,10 +168,11 @@ def test_compare_pairs_queries_of_runs_with_different_id_types():
 
 
 def test_warehouse_type_codes_map_to_the_kinds_of_the_rule():
-    """Each engine's driver type codes (ndcg_sql/dialects.py, id_types) give the kinds of the rule;
+    """Each engine's driver type codes (ndcg_sql/vocabulary/dialects.py, id_types) give the kinds of the rule;
     a fixed-point number is whole at scale 0; a code not listed (JSON here) is not known (as stored)."""
-    from ndcg_sql import dialects, id_types
-    from ndcg_sql.id_types import ColumnType
+    from ndcg_sql.building import id_types
+    from ndcg_sql.vocabulary import dialects
+    from ndcg_sql.building.id_types import ColumnType
 
     postgres, snowflake, spark = (dialects.get(name) for name in ("postgres", "snowflake", "spark"))
     assert [id_types.warehouse_kind(postgres, ColumnType(code)) for code in (23, 1043, 701, 1082, 1007, 114)] == [
@@ -189,8 +190,9 @@ def test_warehouse_type_codes_map_to_the_kinds_of_the_rule():
 def test_duckdb_type_names_have_one_kind_on_both_paths():
     """kind() (the DuckDB path) and the DuckDB row of the warehouse type codes (a DuckDB
     connection given as a warehouse) read every DuckDB type name alike (one table, DUCKDB_KINDS)."""
-    from ndcg_sql import dialects, id_types
-    from ndcg_sql.id_types import ColumnType
+    from ndcg_sql.building import id_types
+    from ndcg_sql.vocabulary import dialects
+    from ndcg_sql.building.id_types import ColumnType
 
     duck = dialects.get("duckdb")
     names = [name for _, listed in dialects.DUCKDB_KINDS for name in listed]
@@ -305,7 +307,7 @@ def test_catalog_type_names_give_the_kinds_of_the_duckdb_path():
     import duckdb
     from dbt.adapters.base.column import Column
 
-    from ndcg_sql import id_types
+    from ndcg_sql.building import id_types
 
     con = duckdb.connect()
     con.execute("CREATE TABLE t AS SELECT " + ", ".join(f"CAST({value} AS {kind}) AS {name}"

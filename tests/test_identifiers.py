@@ -9,7 +9,8 @@ import sqlglot
 from sqlglot import exp
 
 import ndcg_sql
-from ndcg_sql import dialects, identifiers, to_sql
+from ndcg_sql import to_sql
+from ndcg_sql.vocabulary import dialects, identifiers
 
 HOSTILE = [
     'a"b', "a'b", "a`b", "x; DROP TABLE t; --", "c /* d */", "e -- f", "g\nh", "Ünï cødé", "``", '"";',

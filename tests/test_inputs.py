@@ -126,7 +126,7 @@ def test_a_directory_says_it_is_a_directory(tmp_path):
 def test_an_engine_failure_is_wrapped_never_raw(monkeypatch, frame):
     """Should DuckDB refuse input the checks let through, the user gets an InputError naming the
     input and its columns, with DuckDB's first line, never the raw exception."""
-    from ndcg_sql import runner
+    from ndcg_sql.running import runner
 
     def refuse(*args, **kwargs):
         raise duckdb.ConversionException("Conversion Error: Could not convert string 'q1' to INT64\nLINE 1: ...")

@@ -16,7 +16,8 @@ import pytest
 
 import ndcg_sql
 import reference
-from ndcg_sql import dialects, identifiers, labels
+from ndcg_sql.building import labels
+from ndcg_sql.vocabulary import dialects, identifiers
 from test_cli import run_cli
 
 #: A click log: (query, item, score, clicks, purchases, watch seconds, bonus (NULL-able), event)
@@ -284,7 +285,7 @@ def test_words_reach_the_sql_as_string_literals():
 def test_the_dbt_macros_refuse_words_with_the_way_to_map_them():
     """The dbt macros take numeric labels: a gain mapping of words (which the Python runner maps
     before the shared option macros) is refused by the macros with what to do instead."""
-    from ndcg_sql.context import option_macros
+    from ndcg_sql.building.context import option_macros
 
     with pytest.raises(ndcg_sql.OptionError, match="labels given as words are mapped by ndcg_sql's Python API"):
         option_macros()._parse_gain({"relevant": 2, "partial": 1})

@@ -13,14 +13,28 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from ndcg_sql import cli, parameters
+from ndcg_sql import cli
+from ndcg_sql.vocabulary import parameters
 
 
 def contract_layers() -> list[set[str]]:
-    """The modules of each layer of pyproject.toml's layers contract, lowest layer first."""
+    """The modules of each layer of pyproject.toml's layers contracts, lowest layer first: the
+    contract over the package's root, each folder (subpackage) in it replaced by the layers of its
+    own contract, its modules written ``folder/module``."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
-    (contract,) = [c for c in config["contracts"] if c["type"] == "layers"]
-    return [set(re.split(r"\s*[:|]\s*", layer.strip())) for layer in reversed(contract["layers"])]
+    contracts = {c["containers"][0]: c for c in config["contracts"] if c["type"] == "layers"}
+
+    def layers(container: str, prefix: str) -> list[set[str]]:
+        out: list[set[str]] = []
+        for layer in reversed(contracts[container]["layers"]):
+            names = re.split(r"\s*[:|]\s*", layer.strip())
+            if len(names) == 1 and f"{container}.{names[0]}" in contracts:
+                out += layers(f"{container}.{names[0]}", f"{prefix}{names[0]}/")
+            else:
+                out.append({prefix + name for name in names})
+        return out
+
+    return layers("ndcg_sql", "")
 
 
 def documented_layers() -> list[tuple[str, dict[str, str]]]:
@@ -30,7 +44,7 @@ def documented_layers() -> list[tuple[str, dict[str, str]]]:
     layers: list[tuple[str, dict[str, str]]] = []
     for line in table.splitlines():
         cells = [cell.strip() for cell in line.strip("|").split("|")]
-        found = re.fullmatch(r"`(\w+)\.py`", cells[1]) if line.startswith("|") and len(cells) == 3 else None
+        found = re.fullmatch(r"`((?:\w+/)?\w+)\.py`", cells[1]) if line.startswith("|") and len(cells) == 3 else None
         if found:
             if cells[0]:
                 layers.append((cells[0], {}))
@@ -51,7 +65,9 @@ def test_every_module_says_what_it_holds_in_its_layer():
     """docs/architecture.md's table has one line for each module of the package, saying what it
     holds, in the layers of the contract and in their order (the review of what goes together)."""
     documented = documented_layers()
-    modules = {path.stem for path in (ROOT / "ndcg_sql").glob("*.py")} - {"__init__"}
+    package = ROOT / "ndcg_sql"
+    modules = {path.relative_to(package).with_suffix("").as_posix() for path in package.rglob("*.py")
+               if path.name != "__init__.py"}
     listed = [module for _, held in documented for module in held]
     assert sorted(listed) == sorted(modules), "one row per module of ndcg_sql/"
     assert all(what for _, held in documented for what in held.values()), "each row says what its module holds"
@@ -80,7 +96,7 @@ def test_one_version():
     import tomllib
 
     import ndcg_sql
-    from ndcg_sql.parameters import VERSION
+    from ndcg_sql.vocabulary.parameters import VERSION
 
     project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["version"] == VERSION == ndcg_sql.__version__
@@ -89,6 +105,6 @@ def test_one_version():
 def test_the_templates_are_the_checkouts_own():
     """Imported from a checkout, ndcg_sql renders the sql/ beside it, even where an editable install
     of another checkout maps the package ndcg_sql.sql to that checkout's folder."""
-    from ndcg_sql import templates
+    from ndcg_sql.building import templates
 
     assert Path(str(templates.template_folder())).resolve() == (ROOT / "sql").resolve()

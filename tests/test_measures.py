@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import ndcg_sql
 import reference
 from conftest import EXAMPLES
-from ndcg_sql.context import parse_measure, parse_measures
-from ndcg_sql.measures import Measure
+from ndcg_sql.building.context import parse_measure, parse_measures
+from ndcg_sql.vocabulary.measures import Measure
 from test_peers import read_qrels, read_trec_run
 from test_reference import SETTINGS, frame, judged_rankings, rankings
 
@@ -284,7 +284,7 @@ CI_METHOD = {"zero_one": "wilson", "unit": "normal, clipped to [0, 1]", "unbound
 def test_every_family_is_whole():
     """Each record of measures.FAMILIES reaches the parser, the docs' table, the range of its
     values (the summary's interval) and has SQL computing its hand-worked value."""
-    from ndcg_sql import measures
+    from ndcg_sql.vocabulary import measures
     from test_docs import load_generator
 
     assert set(HAND) == set(measures.BY_NAME)
@@ -323,7 +323,7 @@ def test_every_family_is_whole():
 
 
 def test_a_half_declared_family_is_refused():
-    from ndcg_sql.measures import Family
+    from ndcg_sql.vocabulary.measures import Family
 
     with pytest.raises(ValueError, match="column"):
         Family("XDCG", "f", "s", relevance="gain", linear=True)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import ndcg_sql
-from ndcg_sql import dialects, identifiers
+from ndcg_sql.vocabulary import dialects, identifiers
 from test_warehouses import TEXT_JUDGMENTS, TEXT_RUN, _table, engine  # noqa: F401 (engine is a fixture)
 
 MEASURES = ["nDCG@3", "P@2", "P(rel=2)@3", "R@4", "AP", "AP@2", "RR", "Success@1"]

@@ -16,9 +16,11 @@ import sqlglot
 
 import ndcg_sql
 from benchmarks.counting import CountedConnection, table_references
-from ndcg_sql import dialects, plan, runner, templates, validation
+from ndcg_sql.building import plan, templates, validation
+from ndcg_sql.running import runner
+from ndcg_sql.vocabulary import dialects
 from ndcg_sql.api import sql_plan
-from ndcg_sql.sql_text import transpile
+from ndcg_sql.building.sql_text import transpile
 from test_portable_sql import lint
 
 RUN = [
@@ -32,7 +34,7 @@ JUDGMENTS = [("q1", "a", 3), ("q1", "c", 1), ("q1", "z", 2), ("q2", "d", 2), ("q
 #: Spark, Redshift). Before issue 14 (same cases): default 2 / 4, per_query 3 / 6,
 #: judgments 3 / 9 and 4 / 12, segments 2 / 6 and 3 / 9, measures 3 / 6 and 4 / 8.
 #: With judgments, one more statement names both tables once: the probe of the judgments'
-#: columns and the id columns' types (ndcg_sql/probe.py), which reads no row (WHERE 1 = 0).
+#: columns and the id columns' types (ndcg_sql/running/probe.py), which reads no row (WHERE 1 = 0).
 #: per_query=True took one more statement (and scan) until the per-query rows joined the summary's
 #: statement (plan.with_per_query_rows).
 CASES = {
@@ -155,7 +157,7 @@ def test_a_statement_failing_on_good_input_raises_its_own_error(con):
     with pytest.raises(ndcg_sql.InputError, match='duckdb could not compute on "ranking" .*: the engine refused') as error:
         ndcg_sql.evaluate("ranking", con=counted, dialect="duckdb")
     assert isinstance(error.value.__cause__, RuntimeError)
-    # the statement, the ranking's columns (all there: ndcg_sql/probe.py), the checks' counts (all passed)
+    # the statement, the ranking's columns (all there: ndcg_sql/running/probe.py), the checks' counts (all passed)
     assert counted.statements == 3
 
 

@@ -30,9 +30,10 @@ import dbt_standin
 import ndcg_sql
 from conftest import ROOT
 from dbt_standin import CompilerError
-from ndcg_sql import dialects, identifiers, parameters, plan
+from ndcg_sql.building import plan
+from ndcg_sql.vocabulary import dialects, identifiers, parameters
 from ndcg_sql.api import sql_plan
-from ndcg_sql.sql_text import over_ctes, transpile
+from ndcg_sql.building.sql_text import over_ctes, transpile
 
 PACKAGE = dbt_standin.package_files(ROOT / "dbt_macros")
 ADAPTERS = ("duckdb", "postgres", "redshift", "bigquery", "snowflake", "spark", "databricks")
@@ -129,7 +130,7 @@ def test_dbt_macros_render_the_runners_statements(adapter):
 @pytest.mark.parametrize("adapter", ADAPTERS)
 def test_input_order_ties_compare_text_ids_in_byte_order_everywhere(adapter):
     """The drift that made Postgres/Redshift numbers differ: dbt dropped the byte-order collation
-    of the tie-break under ties='input-order'. Both now take it from ndcg_sql/dialects.py."""
+    of the tie-break under ties='input-order'. Both now take it from ndcg_sql/vocabulary/dialects.py."""
     dialect = dialects.get(adapter).name
     macros = dbt_standin.load(PACKAGE, adapter=adapter)
     dbt_sql = macros.ndcg_per_query(relation("runs", dialect), ties="input-order", row_col="rn")

@@ -1,4 +1,4 @@
-"""A plan is data (ndcg_sql/plan.py ``build``): building it runs no statement on any engine, and
+"""A plan is data (ndcg_sql/building/plan.py ``build``): building it runs no statement on any engine, and
 the per-query statement it holds is built once and is what ``Result.sql`` gives and DuckDB runs."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 
 import ndcg_sql
 from benchmarks.counting import CountedConnection
-from ndcg_sql import executors, plan
+from ndcg_sql.building import plan
+from ndcg_sql.running import executors
 
 RUN = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "item_id": ["x", "y", "z", "w"],
                     "score": [2.0, 1.0, 1.0, 0.5], "label": [0, 1, 2, 0]})

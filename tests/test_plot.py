@@ -296,7 +296,7 @@ def test_run_names_are_the_same_with_and_without_segments(tmp_path, monkeypatch)
     one = tmp_path / "one.parquet"  # one arm: a run without segments too
     duckdb.sql(f"COPY (SELECT * FROM '{both}' WHERE arm = 'bm25') TO '{one}'")
     whole = plot([str(one)], str(out), **kwargs)
-    assert list(whole) == ndcg_sql.results.run_names([str(one)]) == ["one.parquet"]
+    assert list(whole) == ndcg_sql.running.results.run_names([str(one)]) == ["one.parquet"]
     assert _legend(figures[-1]) == ["one.parquet"]
     assert list(plot([str(one)], str(out), segments="arm", **kwargs)) == ["one.parquet arm=bm25"]
     split = plot([str(both)], str(out), segments="arm", **kwargs)

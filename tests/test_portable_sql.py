@@ -21,9 +21,10 @@ from sqlglot import exp
 from sqlglot.dialects.duckdb import DuckDB
 
 import ndcg_sql
-from ndcg_sql import dialects, plan, sql_text, templates, validation
+from ndcg_sql.building import plan, sql_text, templates, validation
+from ndcg_sql.vocabulary import dialects
 from ndcg_sql.api import sql_plan
-from ndcg_sql.validation import Columns
+from ndcg_sql.building.validation import Columns
 from sql_cases import STATEMENTS, all_combinations
 
 
@@ -198,7 +199,7 @@ SUITE_OPTIONS = {
 
 @pytest.mark.parametrize("dialect", sorted(dialects.DIALECTS))
 def test_suite_statements_are_portable_and_transpile(dialect):
-    """The steps of measures, segments, intervals, bootstrap (ndcg_sql/plan.py) and of compare's
+    """The steps of measures, segments, intervals, bootstrap (ndcg_sql/building/plan.py) and of compare's
     paired tests pass the same lint, and each statement a warehouse runs transpiles."""
     target = dialects.get(dialect)
     problems = {}
@@ -239,7 +240,7 @@ def test_suite_statements_are_portable_and_transpile(dialect):
     assert not problems, list(problems.items())[:5]
 
 
-#: the id forms a warehouse can be given (ndcg_sql/id_types.py; JSON is never read as such there)
+#: the id forms a warehouse can be given (ndcg_sql/building/id_types.py; JSON is never read as such there)
 WAREHOUSE_FORMS = [
     {"run_query": "text", "run_item": "text", "j_query": "native", "j_item": "native"},
     {"run_query": "native", "run_item": "number_text", "j_query": "number_text", "j_item": "text"},
@@ -250,12 +251,12 @@ WAREHOUSE_FORMS = [
 def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
     """The casts of sql/ids.sql.j2 a warehouse runs when the two sides' id types differ pass the
     lint and transpile, in the statement a warehouse sends (tie-break by item included); the probe
-    of the ranking's named columns and the judgments' (ndcg_sql/probe.py) transpiles and names each
+    of the ranking's named columns and the judgments' (ndcg_sql/running/probe.py) transpiles and names each
     table once; the item probe names the ranking once."""
     import dataclasses
 
     from benchmarks.counting import table_references
-    from ndcg_sql import probe, runner
+    from ndcg_sql.running import probe, runner
 
     target = dialects.get(dialect)
     resolved, _ = sql_plan("runs", judgments_table="qrels", dialect=dialect, ties="item-asc", k=[3, None])

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ndcg_sql
-from ndcg_sql import templates
-from ndcg_sql.context import Seen, render, resolve
-from ndcg_sql.parameters import Request
+from ndcg_sql.building import templates
+from ndcg_sql.building.context import Seen, render, resolve
+from ndcg_sql.vocabulary.parameters import Request
 from test_reference import CUTOFFS, GAINS, rankings, frame
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,8 +11,8 @@ import pytest
 import sqlglot
 
 import ndcg_sql
-from ndcg_sql import dialects, identifiers
-from ndcg_sql.parameters import VERSION
+from ndcg_sql.vocabulary import dialects, identifiers
+from ndcg_sql.vocabulary.parameters import VERSION
 import reference
 from engines import shared
 from test_warehouses import _table

@@ -25,7 +25,7 @@ import dbt_standin
 import ndcg_sql
 import reference
 from conftest import ROOT
-from ndcg_sql.errors import OptionError
+from ndcg_sql.vocabulary.errors import OptionError
 from ndcg_sql.plot import period_changes
 from tools import t_table
 
@@ -41,7 +41,7 @@ LEVELS, DFS = list(t_table.LEVELS), list(t_table.DFS)
 def test_critical_value_table_is_scipys():
     committed = (ROOT / t_table.OUT).read_text(encoding="utf-8")
     assert committed == t_table.text(), "run python -m tools.t_table"
-    table = ndcg_sql.context.option_macros()._t_critical_values()
+    table = ndcg_sql.building.context.option_macros()._t_critical_values()
     assert table["levels"] == LEVELS and table["df"] == DFS
     for df, row in zip(DFS, table["critical"]):
         for level, c in zip(LEVELS, row):
@@ -175,8 +175,8 @@ def test_min_effect_and_no_correction():
                                                  (0.01, 7, 0.001), (0.1, 40, 0.0025), (0.05, 60000, None)])
 def test_bonferroni_rounds_down_to_a_tabulated_level(alpha, tests, level):
     """alpha / m, rounded down to a level of the table (hand-worked: 0.05 / 3 = 0.0167 -> 0.01)."""
-    from ndcg_sql import templates
-    from ndcg_sql.context import option_macros
+    from ndcg_sql.building import templates
+    from ndcg_sql.building.context import option_macros
 
     context = option_macros()._regression_context(dict(
         per_query_relation="x", query_col="query_id", segment_cols=[], group_col="day", k=[5], measures=None,

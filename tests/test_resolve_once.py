@@ -1,4 +1,4 @@
-"""The options of one computation are checked and resolved once (ndcg_sql/context.py ``resolve``,
+"""The options of one computation are checked and resolved once (ndcg_sql/building/context.py ``resolve``,
 the macro ``_resolve_options``): what the data shows only re-renders the templates' context."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 import ndcg_sql
 from benchmarks.counting import CountedConnection
-from ndcg_sql import context
+from ndcg_sql.building import context
 
 RUN = pd.DataFrame({"arm": ["a", "a", "b", "b"], "query_id": ["q1", "q1", "q1", "q2"],
                     "item_id": ["x", "y", "w", "z"], "score": [2.0, 1.0, 1.0, 1.0], "label": [0, 1, 1, 0]})
@@ -73,7 +73,7 @@ def test_the_options_are_resolved_once_per_call(counted, tmp_path):
 
 
 def test_a_warehouse_renders_the_context_once(monkeypatch):
-    """On a warehouse the tables are probed first (ndcg_sql/probe.py reads the names and the
+    """On a warehouse the tables are probed first (ndcg_sql/running/probe.py reads the names and the
     resolved options, no templates' context) and the context is rendered once, with what they show."""
     renders = []
     macros = context.option_macros("duckdb")

@@ -20,7 +20,7 @@ import pytest
 import ndcg_sql
 import reference
 from conftest import sigint_as_in_a_terminal
-from ndcg_sql import plan
+from ndcg_sql.building import plan
 from ndcg_sql.cli import main
 
 #: (query, item, score, label) rows: 40 queries of 5 items, distinct scores (no ties).

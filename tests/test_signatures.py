@@ -14,8 +14,11 @@ import pytest
 
 import ndcg_sql
 from conftest import ROOT
-from ndcg_sql import cli, connections, context, dialects, parameters
-from ndcg_sql.parameters import BY_NAME, METRIC, PARAMETERS
+from ndcg_sql import cli
+from ndcg_sql.building import context
+from ndcg_sql.data import connections
+from ndcg_sql.vocabulary import dialects, parameters
+from ndcg_sql.vocabulary.parameters import BY_NAME, METRIC, PARAMETERS
 from ndcg_sql.plot import plot
 
 FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare": ndcg_sql.compare,
@@ -106,9 +109,9 @@ def test_the_keyword_args_are_as_the_tool_writes_them():
 
 def test_a_default_is_written_once():
     """The memory limit, the permutations and the seed's rule each have one home: the option
-    table (ndcg_sql/parameters.py), and sql/options/seed.sql for the seed, which compare calls."""
+    table (ndcg_sql/vocabulary/parameters.py), and sql/options/seed.sql for the seed, which compare calls."""
     literals = {}
-    for path in sorted((ROOT / "ndcg_sql").glob("*.py")):
+    for path in sorted((ROOT / "ndcg_sql").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and node.value in ("1500MB", 10_000) and node.value is not True:
                 literals.setdefault(node.value, set()).add(path.name)

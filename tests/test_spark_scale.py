@@ -21,7 +21,7 @@ def engines(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("spark_scale") / "log.parquet")
     generate.main(["--rows", "3000", "--out", path])
     session = shared("spark").session
-    duck = ndcg_sql.executors.connect(None)
+    duck = ndcg_sql.running.executors.connect(None)
     runs = spark_benchmark.load(session, duck, path)
     return session, duck, runs
 

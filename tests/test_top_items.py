@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 import ndcg_sql
 import reference
-from ndcg_sql import templates
-from ndcg_sql.context import Seen, render, resolve
-from ndcg_sql.parameters import Request
+from ndcg_sql.building import templates
+from ndcg_sql.building.context import Seen, render, resolve
+from ndcg_sql.vocabulary.parameters import Request
 
 #: The loaded hypothesis profile (tests/conftest.py).
 SETTINGS = settings()

@@ -20,7 +20,8 @@ import pytest
 import ndcg_sql
 import reference
 from conftest import ROOT, per_query_map
-from ndcg_sql import InputError, OptionError, executors
+from ndcg_sql import InputError, OptionError
+from ndcg_sql.running import executors
 
 CUTOFFS = [1, 3, 10, 40, None]
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from sqlglot import exp
 
 import ndcg_sql
-from ndcg_sql import dialects, identifiers
+from ndcg_sql.vocabulary import dialects, identifiers
 from engines import ENGINES, shared
 from test_reference import rankings
 
@@ -287,14 +287,14 @@ POSTGRES_COLUMNS = {
 
 
 def test_postgres_catalog_type_names_give_the_kinds_of_the_driver_codes(postgres):
-    """The Postgres row of type names (ndcg_sql/dialects.py type_names: what dbt's adapter and
+    """The Postgres row of type names (ndcg_sql/vocabulary/dialects.py type_names: what dbt's adapter and
     to_sql's id_types= give) and of driver type codes (the warehouse runner's probe) read every
     column of a real Postgres table as one kind (dbt's Column.data_type: "numeric(12,0)",
     "character varying(10)"); a numeric without scale is a fraction on both."""
     from dbt.adapters.base.column import Column
 
-    from ndcg_sql import id_types
-    from ndcg_sql.id_types import ColumnType
+    from ndcg_sql.building import id_types
+    from ndcg_sql.building.id_types import ColumnType
 
     with postgres.con.cursor() as cursor:
         cursor.execute("DROP TABLE IF EXISTS catalog_kinds")

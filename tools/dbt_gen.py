@@ -6,7 +6,7 @@ repository root (``--check``: exit 1 when the committed files differ).
 
 The metric SQL and the option resolution are written once, as dbt-style macros in one
 namespace ``ndcg_sql`` that the Python runner renders with the same macro runtime
-(:mod:`ndcg_sql.templates`):
+(:mod:`ndcg_sql.building.templates`):
 
 * ``sql/options/*.sql`` are copied as they are into ``_internal/options/``;
 * ``sql/*.sql.j2``, the SQL macros, are copied into ``_internal/sql/`` (as ``.sql``, the name
@@ -14,7 +14,7 @@ namespace ``ndcg_sql`` that the Python runner renders with the same macro runtim
   macros), with one change: a cast to a DuckDB type (``AS DOUBLE``, also inside Jinja string
   literals) becomes ``AS {{ ndcg_sql.sql_type('DOUBLE') }}``, an ``adapter.dispatch`` macro
   that gives the engine's spelling (:mod:`tools.dbt_pieces`, from the table in
-  :mod:`ndcg_sql.dialects`); on DuckDB the text is the Python runner's own;
+  :mod:`ndcg_sql.vocabulary.dialects`); on DuckDB the text is the Python runner's own;
 * the tables of the Python package become data macros (:mod:`tools.dbt_pieces`), and
   :mod:`tools.dbt_docs` writes the package's ``macros.yml``.
 
@@ -31,7 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-from ndcg_sql import templates
+from ndcg_sql.building import templates
 from tools import dbt_docs, dbt_pieces
 
 #: The SQL macros the dbt package's macros call (sql/*.sql.j2); the files they reach are copied.

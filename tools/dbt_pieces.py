@@ -3,27 +3,27 @@
 dbt's Jinja cannot call sqlglot or import this package, so the tables the option macros
 (``sql/options/``) and the templates read are written out as dbt macros by
 ``python -m tools.dbt_gen``. In the Python runner the same names are Python functions
-(:func:`ndcg_sql.context.option_macros`).
+(:func:`ndcg_sql.building.context.option_macros`).
 
 * ``engine/<piece>.sql``, one public macro a file: the engine differences of
-  :mod:`ndcg_sql.dialects` as ``adapter.dispatch`` macros (dbt-utils style: a thin
+  :mod:`ndcg_sql.vocabulary.dialects` as ``adapter.dispatch`` macros (dbt-utils style: a thin
   wrapper, a ``default__`` variant for DuckDB, the engine the templates are written for,
   and a variant only for engines whose values differ): ``sql_type(name)`` (a DuckDB type
   name as sqlglot writes it for the engine), ``item_byte_order()`` (the item-id expression
   that compares in byte order), ``name_fold()`` (the engine's case rule for plain names)
   and ``string_literal(text)``. A project may override one for its adapter (dispatch).
 * ``_internal/_engine.sql``: the engine's name, whether it has a 4-byte float and a top-N aggregate.
-* ``_internal/_tables.sql``: ``_option_table()`` (:mod:`ndcg_sql.parameters`),
-  ``_convention_table()`` (:mod:`ndcg_sql.conventions`), ``_measure_grammar()``
-  (:mod:`ndcg_sql.measures`), ``_plain_name_pattern()`` (:mod:`ndcg_sql.identifiers`).
+* ``_internal/_tables.sql``: ``_option_table()`` (:mod:`ndcg_sql.vocabulary.parameters`),
+  ``_convention_table()`` (:mod:`ndcg_sql.vocabulary.conventions`), ``_measure_grammar()``
+  (:mod:`ndcg_sql.vocabulary.measures`), ``_plain_name_pattern()`` (:mod:`ndcg_sql.vocabulary.identifiers`).
 * ``_internal/_errors.sql``: how the option macros stop (a compiler error; an engine that
   cannot compute an option only when the model is executed, so that the rest of the
   project still compiles) and how they name an option (by its name only: dbt has no flags).
-* ``_internal/_input_checks.sql``: the input checks of :mod:`ndcg_sql.validation` per engine.
+* ``_internal/_input_checks.sql``: the input checks of :mod:`ndcg_sql.building.validation` per engine.
 * ``_internal/_id_column_types.sql``, ``_internal/_required_columns.sql``: the relations' columns read
   through dbt's adapter when a model runs (the id columns' types; the columns the macros read,
-  a missing one named as :func:`ndcg_sql.validation.require` names it, the argument by
-  :data:`ndcg_sql.validation.ROLE_OPTION_NAMES`); ``_internal/_gate_failures.sql``: the gate's
+  a missing one named as :func:`ndcg_sql.building.validation.require` names it, the argument by
+  :data:`ndcg_sql.building.validation.ROLE_OPTION_NAMES`); ``_internal/_gate_failures.sql``: the gate's
   failing rows computed once and each named in a line of dbt's output.
 """
 
@@ -35,8 +35,9 @@ import re
 import sqlglot
 from sqlglot.dialects.dialect import Dialect
 
-from ndcg_sql import conventions, dialects, identifiers, measures, parameters, validation
-from ndcg_sql.parameters import Options
+from ndcg_sql.building import validation
+from ndcg_sql.vocabulary import conventions, dialects, identifiers, measures, parameters
+from ndcg_sql.vocabulary.parameters import Options
 from tools import dbt_docs
 
 #: Casts the generator makes engine-neutral: ``AS <type>`` of a DuckDB type name.
@@ -131,7 +132,7 @@ GENERATED = "{#- Generated from ndcg_sql/%s by `python -m tools.dbt_gen`: do not
 def engine_pieces(types: set[str]) -> dict[str, str]:
     """engine/<piece>.sql: the engine pieces for the cast ``types`` the generated macros use."""
     engines = {name: dialects.DIALECTS[name] for name in (SOURCE, *ENGINES)}
-    head = GENERATED % "dialects.py"
+    head = GENERATED % "vocabulary/dialects.py"
     return {
         "engine/sql_type.sql": head + _dispatched(
             "sql_type", "name",
@@ -172,18 +173,18 @@ def engine_pieces(types: set[str]) -> dict[str, str]:
 def tables_file() -> str:
     """_internal/_tables.sql: the option table, the conventions, the measure grammar, plain names."""
     macros = {
-        "_option_table": ("parameters.py", parameters.option_table()),
-        "_convention_table": ("conventions.py", conventions.convention_table()),
-        "_measure_grammar": ("measures.py", measures.grammar()),
-        "_plain_name_pattern": ("identifiers.py", identifiers.PLAIN_NAME.pattern),
+        "_option_table": ("vocabulary/parameters.py", parameters.option_table()),
+        "_convention_table": ("vocabulary/conventions.py", conventions.convention_table()),
+        "_measure_grammar": ("vocabulary/measures.py", measures.grammar()),
+        "_plain_name_pattern": ("vocabulary/identifiers.py", identifiers.PLAIN_NAME.pattern),
     }
-    return (GENERATED % "parameters.py, conventions.py, measures.py and identifiers.py" + "".join(
+    return (GENERATED % "vocabulary/parameters.py, conventions.py, measures.py and identifiers.py" + "".join(
         f"\n{{#- ndcg_sql/{source} -#}}\n{{% macro {name}() -%}}\n  {{{{ return({_jinja(value)}) }}}}\n{{%- endmacro %}}\n"
         for name, (source, value) in macros.items()))
 
 
 ERRORS = """{#- How the option macros (sql/options/) stop and name options in dbt; the Python runner has its
-    own (ndcg_sql/context.py: OptionError, InputError, and the command-line flags). -#}
+    own (ndcg_sql/building/context.py: OptionError, InputError, and the command-line flags). -#}
 {% macro _option_error(message) -%}
   {{ exceptions.raise_compiler_error("ndcg_sql: " ~ message) }}
 {%- endmacro %}
@@ -236,25 +237,25 @@ def _checks(dialect: dialects.Dialect) -> dict:
 
 
 def input_checks_file() -> str:
-    """_internal/_input_checks.sql: the runner's input checks (ndcg_sql/validation.py) per engine."""
+    """_internal/_input_checks.sql: the runner's input checks (ndcg_sql/building/validation.py) per engine."""
     engines = {name: dialects.DIALECTS[name] for name in (SOURCE, *ENGINES)}
     return (
-        "{#- Generated from ndcg_sql/validation.py by `python -m tools.dbt_gen`: do not edit.\n"
+        "{#- Generated from ndcg_sql/building/validation.py by `python -m tools.dbt_gen`: do not edit.\n"
         "    The input checks of the Python runner, keyed 'labels|judgments' | 'score|rank' |\n"
         "    'exponential|linear': every check, written for each engine (its NaN test and its\n"
-        "    safe text-to-number cast, ndcg_sql/dialects.py), transpiled by sqlglot. Column names are\n"
+        "    safe text-to-number cast, ndcg_sql/vocabulary/dialects.py), transpiled by sqlglot. Column names are\n"
         "    '@query@', '@item@', '@order@', '@label@' (the caller puts in the user's). -#}\n"
         + _dispatched(
             "_input_checks", "", {n: _checks(d) for n, d in engines.items()},
             "  {{ return(value) }}\n",
-            "The input checks (ndcg_sql/validation.py checks_for) for this engine.",
+            "The input checks (ndcg_sql/building/validation.py checks_for) for this engine.",
         )
     )
 
 
 ID_COLUMN_TYPES = """{#- The id columns' types as the engine writes them, read through dbt's adapter
     (adapter.get_columns_in_relation) when the model is executed; sql/options/id_forms.sql applies
-    the rule of ndcg_sql/id_types.py to them (_ranking_context, hints['id_types']). Returns
+    the rule of ndcg_sql/building/id_types.py to them (_ranking_context, hints['id_types']). Returns
     {'query', 'item', 'judgments_query', 'judgments_item': the column's data_type}, or none when
     they are not read: without judgments (a column is compared with itself), a relation given as a
     CTE's name (text), while dbt parses the project, or under `dbt compile --no-introspect` (no
@@ -280,7 +281,7 @@ ID_COLUMN_TYPES = """{#- The id columns' types as the engine writes them, read t
 
 
 REQUIRED_COLUMNS = """{#- The columns the macros read, checked on the relations when the model is executed: a
-    misspelt column stops with the Python runner's message (ndcg_sql/validation.py require: the
+    misspelt column stops with the Python runner's message (ndcg_sql/building/validation.py require: the
     role, the name, the relation's columns and the argument that names it) instead of the engine's
     error for an unknown column. The columns are read through dbt's adapter
     (adapter.get_columns_in_relation) from a ref() or source(); a CTE's name (text) cannot be
@@ -312,7 +313,7 @@ REQUIRED_COLUMNS = """{#- The columns the macros read, checked on the relations 
 {%- endmacro %}
 
 {#- The ranking's and the judgments' columns that ndcg_per_query, ndcg_measures and ndcg_valid_input
-    read (arguments: theirs by name), as ndcg_sql/validation.py wanted_columns lists them, and the
+    read (arguments: theirs by name), as ndcg_sql/building/validation.py wanted_columns lists them, and the
     segment columns. -#}
 {% macro _require_columns(arguments, relation, judgments) -%}
   {%- set get = arguments.get -%}
@@ -383,7 +384,7 @@ GATE_FAILURES = """{#- The gate's query run once (run_query): a line of dbt's ou
 
 
 def role_arguments() -> dict[str, str]:
-    """{column role: the dbt argument naming that column} (ndcg_sql/validation.py ROLE_OPTION_NAMES,
+    """{column role: the dbt argument naming that column} (ndcg_sql/building/validation.py ROLE_OPTION_NAMES,
     spelled as the dbt macros spell the options)."""
     dbt_name = {option: dbt for dbt, option in dbt_docs.DBT_NAMES.items()}
     return {role: dbt_name.get(option, option) for role, option in validation.ROLE_OPTION_NAMES.items()}
@@ -401,7 +402,7 @@ def files(types: set[str]) -> dict[str, str]:
                                           + ID_COLUMN_TYPES,
         "_internal/_gate_failures.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
                                         + GATE_FAILURES,
-        "_internal/_required_columns.sql": "{#- Generated from tools/dbt_pieces.py and ndcg_sql/validation.py by "
+        "_internal/_required_columns.sql": "{#- Generated from tools/dbt_pieces.py and ndcg_sql/building/validation.py by "
                                            "`python -m tools.dbt_gen`: do not edit. -#}\n"
                                            + REQUIRED_COLUMNS.replace("@ROLE_ARGUMENTS@", _jinja(role_arguments())),
     }

@@ -1,8 +1,8 @@
 """The "Keyword Args" of the public functions' docstrings, written from the option table.
 
 Each public function (:data:`FUNCTIONS`) writes the options of
-:data:`ndcg_sql.parameters.PARAMETERS` it takes in its signature; their documentation is the
-table's (or the entry point's :class:`~ndcg_sql.parameters.Variant`), written here into the
+:data:`ndcg_sql.vocabulary.parameters.PARAMETERS` it takes in its signature; their documentation is the
+table's (or the entry point's :class:`~ndcg_sql.vocabulary.parameters.Variant`), written here into the
 docstring's "Keyword Args:" section, in signature order, so that every reader (``help()``, an
 editor, a static documentation tool) finds it in the source.
 
@@ -21,7 +21,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ndcg_sql.parameters import BY_NAME
+from ndcg_sql.vocabulary.parameters import BY_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The public functions whose docstrings list their options: {module: function names}.

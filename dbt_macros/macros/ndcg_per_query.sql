@@ -17,7 +17,7 @@
                     relations, the item column's type read by dbt's adapter decides instead
       Ids: with judgments given as relations (ref(), source()), the four id columns' types are
       read through dbt's adapter when the model runs, and ids are compared by the rule of the
-      Python runner (ndcg_sql/id_types.py: as text in TREC form when the two sides' types differ,
+      Python runner (ndcg_sql/building/id_types.py: as text in TREC form when the two sides' types differ,
       arrays refused); a CTE's name, or dbt compile --no-introspect, leaves them compared as stored.
       the others    query_col, item_col, score_col / rank_col, label_col, k, gain, discount, log_base, ties,
                     no_relevant, missing_queries, convention, row_col, score_precision,

@@ -1,8 +1,8 @@
 {#- A user-given column name as a quoted SQL identifier, never pasted as text:
-    the same rule as ndcg_sql/identifiers.py (sqlglot): a plain name (letters,
+    the same rule as ndcg_sql/vocabulary/identifiers.py (sqlglot): a plain name (letters,
     digits, underscores) is first folded as the engine folds unquoted names
     (Snowflake upper, Postgres/Redshift lower: ndcg_sql.name_fold, generated
-    from ndcg_sql/dialects.py), then the engine's quote character goes around
+    from ndcg_sql/vocabulary/dialects.py), then the engine's quote character goes around
     the name, a quote character inside it doubled (BigQuery: backslash-escaped).
     Raises a compiler error for an empty or non-string name. -#}
 {% macro quote_identifier(name) -%}

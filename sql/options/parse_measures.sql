@@ -1,4 +1,4 @@
-{#- Measure names in ir_measures notation (the grammar: ndcg_sql/measures.py, through
+{#- Measure names in ir_measures notation (the grammar: ndcg_sql/vocabulary/measures.py, through
     ndcg_sql._measure_grammar()): a list of names, or one text separated by commas or spaces
     outside parentheses. Returns [{'family', 'k', 'rel', 'p', 'name'}, ...] (name canonical, e.g.
     P(rel=2)@5, RBP(rel=2,p=0.9); p, RBP's persistence, none for other families), duplicates

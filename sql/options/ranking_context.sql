@@ -92,11 +92,11 @@
     {%- set head, tail_cutoffs = finite | max, [] -%}
   {%- endif -%}
 
-  {#- how the convention reads labels (ndcg_sql/conventions.py): 'atol' counts a label's whole
+  {#- how the convention reads labels (ndcg_sql/vocabulary/conventions.py): 'atol' counts a label's whole
       part, as trec_eval reads a relevance level -#}
   {%- set reading = ndcg_sql._convention_table()['conventions'].get(resolved['convention'] or '', {}) -%}
   {#- the column names as _resolve_options quoted them; a label expression (Python's label=): SQL
-      written by sqlglot from a checked parse, names quoted (ndcg_sql/labels.py), takes the label
+      written by sqlglot from a checked parse, names quoted (ndcg_sql/building/labels.py), takes the label
       column's place. dbt models compute such labels in SQL of their own, so dbt passes none. -#}
   {%- set quoted = decided['names']['quoted'] -%}
   {#- how ids are compared (sql/options/id_forms.sql): the forms the Python runner found, or the

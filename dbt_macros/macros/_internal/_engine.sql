@@ -1,4 +1,4 @@
-{#- Generated from ndcg_sql/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
+{#- Generated from ndcg_sql/vocabulary/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The engine's name (as ndcg_sql names it), whether it has a 4-byte float and a top-N aggregate. -#}
 {% macro _engine() -%}
   {{ return(adapter.dispatch('_engine', 'ndcg_sql')()) }}

@@ -1,6 +1,6 @@
 {#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- How the option macros (sql/options/) stop and name options in dbt; the Python runner has its
-    own (ndcg_sql/context.py: OptionError, InputError, and the command-line flags). -#}
+    own (ndcg_sql/building/context.py: OptionError, InputError, and the command-line flags). -#}
 {% macro _option_error(message) -%}
   {{ exceptions.raise_compiler_error("ndcg_sql: " ~ message) }}
 {%- endmacro %}

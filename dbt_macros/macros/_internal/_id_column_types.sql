@@ -1,7 +1,7 @@
 {#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The id columns' types as the engine writes them, read through dbt's adapter
     (adapter.get_columns_in_relation) when the model is executed; sql/options/id_forms.sql applies
-    the rule of ndcg_sql/id_types.py to them (_ranking_context, hints['id_types']). Returns
+    the rule of ndcg_sql/building/id_types.py to them (_ranking_context, hints['id_types']). Returns
     {'query', 'item', 'judgments_query', 'judgments_item': the column's data_type}, or none when
     they are not read: without judgments (a column is compared with itself), a relation given as a
     CTE's name (text), while dbt parses the project, or under `dbt compile --no-introspect` (no

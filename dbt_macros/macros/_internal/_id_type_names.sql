@@ -1,4 +1,4 @@
-{#- Generated from ndcg_sql/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
+{#- Generated from ndcg_sql/vocabulary/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The engine's type names by the kind of id they hold ([kind, [names]]; '*' any other name):
     read by _id_kind (sql/options/id_forms.sql). -#}
 {% macro _id_type_names() -%}

@@ -1,9 +1,9 @@
-{#- Generated from ndcg_sql/validation.py by `python -m tools.dbt_gen`: do not edit.
+{#- Generated from ndcg_sql/building/validation.py by `python -m tools.dbt_gen`: do not edit.
     The input checks of the Python runner, keyed 'labels|judgments' | 'score|rank' |
     'exponential|linear': every check, written for each engine (its NaN test and its
-    safe text-to-number cast, ndcg_sql/dialects.py), transpiled by sqlglot. Column names are
+    safe text-to-number cast, ndcg_sql/vocabulary/dialects.py), transpiled by sqlglot. Column names are
     '@query@', '@item@', '@order@', '@label@' (the caller puts in the user's). -#}
-{#- The input checks (ndcg_sql/validation.py checks_for) for this engine. -#}
+{#- The input checks (ndcg_sql/building/validation.py checks_for) for this engine. -#}
 {% macro _input_checks() -%}
   {{ return(adapter.dispatch('_input_checks', 'ndcg_sql')()) }}
 {%- endmacro %}

@@ -1,6 +1,6 @@
-{#- Generated from tools/dbt_pieces.py and ndcg_sql/validation.py by `python -m tools.dbt_gen`: do not edit. -#}
+{#- Generated from tools/dbt_pieces.py and ndcg_sql/building/validation.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The columns the macros read, checked on the relations when the model is executed: a
-    misspelt column stops with the Python runner's message (ndcg_sql/validation.py require: the
+    misspelt column stops with the Python runner's message (ndcg_sql/building/validation.py require: the
     role, the name, the relation's columns and the argument that names it) instead of the engine's
     error for an unknown column. The columns are read through dbt's adapter
     (adapter.get_columns_in_relation) from a ref() or source(); a CTE's name (text) cannot be
@@ -32,7 +32,7 @@
 {%- endmacro %}
 
 {#- The ranking's and the judgments' columns that ndcg_per_query, ndcg_measures and ndcg_valid_input
-    read (arguments: theirs by name), as ndcg_sql/validation.py wanted_columns lists them, and the
+    read (arguments: theirs by name), as ndcg_sql/building/validation.py wanted_columns lists them, and the
     segment columns. -#}
 {% macro _require_columns(arguments, relation, judgments) -%}
   {%- set get = arguments.get -%}

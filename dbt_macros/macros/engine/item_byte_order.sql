@@ -1,4 +1,4 @@
-{#- Generated from ndcg_sql/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
+{#- Generated from ndcg_sql/vocabulary/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The internal item column compared in byte order (ties item-asc/item-desc/input-order on text ids). -#}
 {% macro item_byte_order() -%}
   {{ return(adapter.dispatch('item_byte_order', 'ndcg_sql')()) }}

@@ -1,4 +1,4 @@
-{#- Generated from ndcg_sql/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
+{#- Generated from ndcg_sql/vocabulary/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- What the engine does to an unquoted name: 'upper', 'lower' or none. -#}
 {% macro name_fold() -%}
   {{ return(adapter.dispatch('name_fold', 'ndcg_sql')()) }}

@@ -1,4 +1,4 @@
-{#- Generated from ndcg_sql/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
+{#- Generated from ndcg_sql/vocabulary/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- A DuckDB type name of a CAST as the engine writes it (sqlglot's translation); a type the engine
     lacks (a 4-byte FLOAT on BigQuery and Snowflake) is none. -#}
 {% macro sql_type(name) -%}

@@ -1,4 +1,4 @@
-{#- Generated from ndcg_sql/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
+{#- Generated from ndcg_sql/vocabulary/dialects.py by `python -m tools.dbt_gen`: do not edit. -#}
 {#- A text as a string literal of the engine (quote and backslash escaped as sqlglot writes them). -#}
 {% macro string_literal(text) -%}
   {{ return(adapter.dispatch('string_literal', 'ndcg_sql')(text)) }}

@@ -1,8 +1,8 @@
 {#- Generic test: the ranking (and its judgments) is fit for NDCG - the input checks of the
-    Python runner (ndcg_sql/validation.py, generated into ndcg_sql._input_checks): NULL query
+    Python runner (ndcg_sql/building/validation.py, generated into ndcg_sql._input_checks): NULL query
     ids, item ids, scores (or ranks) and labels, duplicate (query, item) rows, negative labels,
     labels above 1023 with exponential gain, queries whose gains add up past 2^1023, non-numeric and NaN scores and labels, on every
-    engine (its own NaN test and safe cast, ndcg_sql/dialects.py).
+    engine (its own NaN test and safe cast, ndcg_sql/vocabulary/dialects.py).
 
       query_col, item_col, label_col   column names of the tested model ('query_id', 'item_id', 'label')
       score_col / rank_col  score (default 'score') or logged rank column

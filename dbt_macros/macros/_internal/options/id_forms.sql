@@ -1,6 +1,6 @@
 {#- Copied from sql/options/id_forms.sql by `python -m tools.dbt_gen`: do not edit. -#}
 {#- How query and item ids are compared: the one rule for the types ids arrive in, rendered by the
-    Python runner (ndcg_sql/id_types.py: where the types come from), to_sql (id_types=) and the dbt
+    Python runner (ndcg_sql/building/id_types.py: where the types come from), to_sql (id_types=) and the dbt
     macros (the types dbt's adapter reads) alike. Ids are compared, grouped and ordered in the
     normalised rows (sql/normalised_rows.sql.j2), read in the form chosen here for each id column
     (sql/ids.sql.j2 writes each form), never through an engine's implicit cast:
@@ -18,7 +18,7 @@
 
 {#- The kind of a column type as the engine writes it ("NUMBER(38,0)", "character varying(256)",
     "array<int>", "INT64"): 'integer', 'text', 'fraction', 'enum', 'json', 'text_like', 'other', or
-    none when the engine's table (ndcg_sql/dialects.py type_names, through ndcg_sql._id_type_names())
+    none when the engine's table (ndcg_sql/vocabulary/dialects.py type_names, through ndcg_sql._id_type_names())
     does not list it. A fixed-point number is whole at scale 0, a fraction at any other or unknown scale. -#}
 {% macro _id_kind(type_name) -%}
   {%- set text = type_name | string | trim -%}

@@ -1,12 +1,12 @@
 {#- Copied from sql/options/ndcg_context.sql by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The one place where options become the SQL templates' context, for every entry point:
-    the Python runner, to_sql and the warehouse runner (ndcg_sql/context.py renders these macros)
+    the Python runner, to_sql and the warehouse runner (ndcg_sql/building/context.py renders these macros)
     and the dbt macros (the same file, copied into dbt_macros/macros/_internal/). Two steps:
     _resolve_options checks and resolves the options (once per computation: nothing there
     depends on the data), _ranking_context (sql/options/ranking_context.sql) renders the
     templates' context from the resolved options, the relations and what the data shows.
 
-      options   dict of every option of ndcg_sql/parameters.py METRIC (as given; the Python
+      options   dict of every option of ndcg_sql/vocabulary/parameters.py METRIC (as given; the Python
                 runner replaces label by label_sql, the expression as sqlglot wrote it back
                 from a checked parse), plus
                 item_type and segmented_judgments, and in dbt judgments_query_col,
@@ -55,7 +55,7 @@
     {{ fail("log_base must be a finite number greater than 1; got " ~ ndcg_sql._shown(options['log_base'])) }}
   {%- endif -%}
 
-  {#- conventions: the options a peer tool decides (ndcg_sql/conventions.py) -#}
+  {#- conventions: the options a peer tool decides (ndcg_sql/vocabulary/conventions.py) -#}
   {%- set given = {
       'discount': ndcg_sql._option_choice('discount', options['discount'], choices['discount']),
       'log_base': log_base | float,

@@ -1,6 +1,6 @@
 {#- Copied from sql/options/option_choice.sql by `python -m tools.dbt_gen`: do not edit. -#}
 {#- An option's value normalised (lower case, '_' -> '-') and checked against the allowed
-    values (ndcg_sql/parameters.py, through ndcg_sql._option_table()); an option error otherwise. -#}
+    values (ndcg_sql/vocabulary/parameters.py, through ndcg_sql._option_table()); an option error otherwise. -#}
 {% macro _option_choice(name, value, allowed) -%}
   {%- set normalised = (value | replace('_', '-') | lower) if value is string else none -%}
   {%- if normalised not in allowed -%}

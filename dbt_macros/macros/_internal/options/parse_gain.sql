@@ -20,7 +20,7 @@
     {%- endfor -%}
     {%- set shown = ndcg_sql._shown(label) ~ ": " ~ ndcg_sql._shown(value) -%}
     {%- if numbers | length != 2 and label is string and numbers | length == 1 -%}
-      {#- a word: the Python runner and command line map words (ndcg_sql/labels.py); these macros take numbers -#}
+      {#- a word: the Python runner and command line map words (ndcg_sql/building/labels.py); these macros take numbers -#}
       {{ ndcg_sql._option_error("gain mapping entries must be numbers here; got " ~ shown ~ ": labels given as words "
                                 ~ "are mapped by ndcg_sql's Python API and command line; in a dbt model map them "
                                 ~ "to numbers first (label_col of a CASE over the words)") }}

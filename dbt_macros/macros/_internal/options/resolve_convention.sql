@@ -1,5 +1,5 @@
 {#- Copied from sql/options/resolve_convention.sql by `python -m tools.dbt_gen`: do not edit. -#}
-{#- The options a peer convention sets (ndcg_sql/conventions.py, through
+{#- The options a peer convention sets (ndcg_sql/vocabulary/conventions.py, through
     ndcg_sql._convention_table()): `given` (option -> normalised value) with the
     convention's values filled in, and 'convention' (its canonical name). A given value
     other than the default that contradicts the convention, an unknown convention, or
@@ -26,7 +26,7 @@
 {%- endmacro %}
 
 {#- A convention as given (any case, '_' or '-', an alias) -> {'name': its canonical name,
-    'preset': its entry of ndcg_sql/conventions.py}, or none for none; an unknown convention is
+    'preset': its entry of ndcg_sql/vocabulary/conventions.py}, or none for none; an unknown convention is
     an option error. -#}
 {% macro _convention_preset(convention) -%}
   {%- if convention is none -%}{{ return(none) }}{%- endif -%}
@@ -39,7 +39,7 @@
   {{ return({'name': name, 'preset': table['conventions'][name]}) }}
 {%- endmacro %}
 
-{#- What a convention can be combined with, beyond the options it sets (ndcg_sql/conventions.py):
+{#- What a convention can be combined with, beyond the options it sets (ndcg_sql/vocabulary/conventions.py):
     query weights only when its tool weights queries (weights=false: trec_eval), and measures only
     of the families its tool computes the same way (its 'peer_measures'); anything else would print a
     number the tool never gives, so it is an option error. Returns the convention's

@@ -1,5 +1,5 @@
 {#- Copied from sql/options/value_range.sql by `python -m tools.dbt_gen`: do not edit. -#}
-{#- The range of a measure's per-query values (ndcg_sql/measures.py: zero_one, zero_one_at_1,
+{#- The range of a measure's per-query values (ndcg_sql/vocabulary/measures.py: zero_one, zero_one_at_1,
     unbounded), which decides the interval of its mean in the summary (sql/summary.sql.j2):
     'zero_one' (every value 0 or 1: Success@k at every cutoff, P@1 and RR@1) for the Wilson
     score interval, 'unbounded' (CG, DCG) for the normal interval, and 'unit' (every value in

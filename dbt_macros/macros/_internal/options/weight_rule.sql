@@ -1,5 +1,5 @@
 {#- Copied from sql/options/weight_rule.sql by `python -m tools.dbt_gen`: do not edit. -#}
-{#- The rule of LightGBM and XGBoost for query weights (ndcg_sql/conventions.py:
+{#- The rule of LightGBM and XGBoost for query weights (ndcg_sql/vocabulary/conventions.py:
     no_relevant_weight='one'; LightGBM rank_metric.hpp, NDCGMetric::Eval; XGBoost rank_metric.cc,
     EvalNDCG::Eval): under a convention that sets it, a weighted summary adds 1 for a query with
     no relevant item to the weighted sum, not the query's weight (its weight still counts in the

@@ -1,5 +1,5 @@
 {#- Copied from sql/ids.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
-{#- An id column read in the form ndcg_sql/id_types.py chose for it (the rule is there):
+{#- An id column read in the form ndcg_sql/building/id_types.py chose for it (the rule is there):
       native       as stored (both sides whole numbers, or both text)
       text         CAST AS VARCHAR (whole numbers, categories/ENUM, dates, UUIDs): the byte
                    order of the text, never a category order

@@ -1,6 +1,6 @@
 {#- Copied from sql/measures_per_query.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
 {#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
-    RR(@k), Success@k, Judged@k (definitions, formulas and sources: ndcg_sql/measures.py).
+    RR(@k), Success@k, Judged@k (definitions, formulas and sources: ndcg_sql/vocabulary/measures.py).
     Judged@k counts judged items (labelled_items' judged flag) as P@k counts relevant
     ones, divided by min(k, list length) as ir_measures does. RBP (Moffat & Zobel 2008) sums
     p^(r-1) over relevant ranks in rank order (a running sum, like AP's), its residual the

@@ -32,7 +32,7 @@
 {%- set segmented_judgments = ctx['segmented_judgments'] -%}
 {%- set ties = ctx['ties'] -%}
 {%- set weight_col = ctx['weight_col'] -%}
-{#- ids read in the form ndcg_sql/id_types.py chose from their types (sql/ids.sql.j2):
+{#- ids read in the form ndcg_sql/building/id_types.py chose from their types (sql/ids.sql.j2):
     explicit casts here, never an engine's implicit one later -#}
 
 {%- set forms = id_forms | default({}) -%}

@@ -7,7 +7,7 @@
                   Ranks inside the group are then arbitrary, so item ascending
                   only makes them deterministic; DCG does not depend on it.
       item-asc  - item id ascending (byte order for strings: item_order is
-                  the engine's byte-order expression, ndcg_sql/dialects.py)
+                  the engine's byte-order expression, ndcg_sql/vocabulary/dialects.py)
       item-desc - item id descending (trec_eval's order)
       input-order - the row-order column ascending (LightGBM's and XGBoost's
                   stable sorts keep tied rows in input order)

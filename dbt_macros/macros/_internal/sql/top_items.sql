@@ -3,7 +3,7 @@
     number and some list is longer than the largest, the head (top_items,
     sql/options/ranking_context.sql), only each query's head_length best items
     and the items tied with the last of them can reach a cutoff. A top-N
-    aggregate (an engine's own: top_n in ndcg_sql/dialects.py) finds each
+    aggregate (an engine's own: top_n in ndcg_sql/vocabulary/dialects.py) finds each
     query's threshold, the head_length-th best order value, in one hash
     group-by; only the items at or above it are grouped into tie groups, and
     only those groups are ordered. A tie group at the threshold holds every

@@ -11,7 +11,7 @@ WITH
 {{ ndcg_sql._normalised_rows(ctx) }},
 {{ ndcg_sql._duplicate_pairs(ctx) }}
 {%- if source | default(none) %},
-{{ relation }} AS ( -- one row per query: a sum checked (ndcg_sql/validation.py)
+{{ relation }} AS ( -- one row per query: a sum checked (ndcg_sql/building/validation.py)
   {{ source }}
 )
 {%- endif %}

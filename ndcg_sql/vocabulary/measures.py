@@ -5,7 +5,7 @@ family in :data:`FAMILIES` (as ir_measures declares a measure class), from which
 below, the documentation's measures table (``docs/generate.py``) and the range of each family's
 values are read. The names are parsed by
 ``sql/options/parse_measures.sql`` from :func:`grammar` (rendered by the Python runner and
-dbt alike; :func:`ndcg_sql.context.parse_measures` calls it), and the SQL that computes them
+dbt alike; :func:`ndcg_sql.building.context.parse_measures` calls it), and the SQL that computes them
 is ``sql/measures_per_query.sql.j2`` (binary-relevance measures over the ranked
 rows) and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table
 by ``sql/measure_rows.sql.j2``.

@@ -7,7 +7,7 @@ then, with a bootstrap, the plain summary. The last statement is the summary
 (``sql/summary.sql.j2``, with ``sql/summary_with_bootstrap.sql.j2`` around it). Where a
 step lives is the executor's business: a :class:`Plan` is data, built by :func:`build` without
 running anything. On a warehouse (and in ``to_sql``) every step is a CTE of one statement
-(:meth:`Plan.statement`); :class:`ndcg_sql.executors.DuckDB` keeps a step in a temp table when
+(:meth:`Plan.statement`); :class:`ndcg_sql.running.executors.DuckDB` keeps a step in a temp table when
 the plan says it is read more than once, else a temp view. Nothing is computed here: the SQL
 templates compute every number.
 
@@ -30,12 +30,14 @@ from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 import sqlglot
 from sqlglot import exp
 
-from . import context, dialects, templates
+from . import context, templates
+
+from ..vocabulary import dialects
 from .context import Rendered
-from .errors import OptionError
+from ..vocabulary.errors import OptionError
 from .id_types import type_names as id_type_names
-from .parameters import DEFAULTS, METRIC, VERSION
-from .parameters import Request
+from ..vocabulary.parameters import DEFAULTS, METRIC, VERSION
+from ..vocabulary.parameters import Request
 from .sql_text import file_relation, over_ctes, table_name
 
 #: Step names (CTE names in one statement).
@@ -144,7 +146,7 @@ def build(resolved: Rendered, named: Callable[[str], str] = _as_cte,
     Args:
         resolved: the options and the templates' context.
         named: the relation each step's name is read by (default: the name, a CTE's); DuckDB
-            gives fresh names of temp objects (:meth:`ndcg_sql.executors.DuckDB.named`).
+            gives fresh names of temp objects (:meth:`ndcg_sql.running.executors.DuckDB.named`).
         counts: one-row count steps (name, SQL, columns) the summary carries (:func:`with_counts`),
             in order: a warehouse's input checks and query counts.
     """

@@ -1,26 +1,30 @@
-""":func:`ndcg_sql.evaluate` on a warehouse connection (DB-API or Spark; :mod:`ndcg_sql.local` is
-the DuckDB path): the named tables probed (:mod:`ndcg_sql.probe`: their columns and id types,
+""":func:`ndcg_sql.evaluate` on a warehouse connection (DB-API or Spark; :mod:`ndcg_sql.running.local` is
+the DuckDB path): the named tables probed (:mod:`ndcg_sql.running.probe`: their columns and id types,
 reading no row; one item id when its type changes the SQL and nothing else told it), the
 templates' context rendered once with what they show, the plan run in the warehouse
-(:mod:`ndcg_sql.runner`).
+(:mod:`ndcg_sql.running.runner`).
 """
 
 from __future__ import annotations
 
 from functools import partial
 
-from . import context, conventions, local, plan, probe, runner, validation
-from .errors import InputError
+from ..building import context, plan, validation
+
+from . import local, probe, runner
+
+from ..vocabulary import conventions
+from ..vocabulary.errors import InputError
 from .executors import StatementFailed, Warehouse
 from .results import Result
-from .sql_text import table_name
+from ..building.sql_text import table_name
 
 
 def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, options: dict, item_type,
              per_query: bool, checks: str) -> Result:
     """:func:`ndcg_sql.evaluate` on a warehouse connection (table names there). The named columns are checked
-    as on DuckDB from what :mod:`ndcg_sql.probe` reads (no row); an engine's failure is worded, the
-    connection usable again (:class:`ndcg_sql.executors.StatementFailed`)."""
+    as on DuckDB from what :mod:`ndcg_sql.running.probe` reads (no row); an engine's failure is worded, the
+    connection usable again (:class:`ndcg_sql.running.executors.StatementFailed`)."""
     target = executor.dialect
     tables = probe.Tables(table_name(table, target.name),
                           table_name(judgments, target.name) if judgments is not None else None, (table, judgments))

@@ -29,9 +29,9 @@ from typing import Callable, Iterator, TypeVar
 
 import duckdb
 
-from .errors import OptionError
-from .identifiers import quote
-from .parameters import DEFAULTS, THREADS_PER_CORE
+from ..vocabulary.errors import OptionError
+from ..vocabulary.identifiers import quote
+from ..vocabulary.parameters import DEFAULTS, THREADS_PER_CORE
 
 #: DuckDB memory_limit of a connection this package opens itself (the option memory_limit's default):
 #: large logs then spill to disk instead of growing hash tables and sorts up to DuckDB's own default
@@ -95,7 +95,7 @@ def close(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def most_threads() -> int:
-    """The most DuckDB threads accepted: THREADS_PER_CORE per CPU core (ndcg_sql/parameters.py)."""
+    """The most DuckDB threads accepted: THREADS_PER_CORE per CPU core (ndcg_sql/vocabulary/parameters.py)."""
     return THREADS_PER_CORE * (os.cpu_count() or 1)
 
 

@@ -16,7 +16,7 @@ from typing import Iterable, Mapping
 
 import duckdb
 
-from .errors import OptionError
+from ..vocabulary.errors import OptionError
 
 #: What makes an input a pattern (``logs/*/*.parquet``) rather than one file.
 PATTERN_CHARACTERS = "*?["

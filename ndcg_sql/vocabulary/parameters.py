@@ -5,7 +5,7 @@ caller gives them (:class:`Request`), and the conventions they resolve to (:clas
 The declarations are data only. The rules that check options against each other and
 turn them into the templates' context are written once, as Jinja macros in
 ``sql/options/`` that both the Python runner and the dbt package render
-(:mod:`ndcg_sql.context`); they read the choices, defaults and limits from
+(:mod:`ndcg_sql.building.context`); they read the choices, defaults and limits from
 :func:`option_table`. Each Python entry point writes the options it takes in its signature,
 with the type declared here and the default from :data:`DEFAULTS` (tests/test_signatures.py
 checks every name, type and default against :data:`PARAMETERS`), and the "Keyword Args" of
@@ -14,7 +14,7 @@ command line gets its flags, choices, defaults and help from the table (:mod:`nd
 and the dbt package the same table as a generated macro (``ndcg_sql._option_table()``).
 
 Each Python entry point gathers the keyword arguments of its signature into a :class:`Request`
-(:meth:`Request.of`); nothing is checked there: :func:`ndcg_sql.context.resolve` checks the
+(:meth:`Request.of`); nothing is checked there: :func:`ndcg_sql.building.context.resolve` checks the
 options against each other and decides an :class:`Options`, which the SQL templates in ``sql/``
 apply (gain in ``sql/gain.sql.j2``, discount in ``sql/discount.sql.j2``, ties in
 ``sql/ranked_items.sql.j2``, the ideal ranking in ``sql/ideal_items.sql.j2``, queries with no
@@ -135,14 +135,14 @@ NEGATIVE_LABELS: tuple[str, ...] = get_args(NegativeLabels)
 #: The item ids' type where the SQL text is written before any data is read (byte order for text).
 ItemType = Literal["text", "number"]
 ITEM_TYPES: tuple[str, ...] = get_args(ItemType)
-#: File formats (by name; otherwise from the file's ending, see ndcg_sql/inputs.py).
+#: File formats (by name; otherwise from the file's ending, see ndcg_sql/data/inputs.py).
 Format = Literal["parquet", "csv", "json", "trec-run", "trec-qrels"]
 FORMATS: tuple[str, ...] = get_args(Format)
-#: The input checks a run makes: "all" (every check of ndcg_sql/validation.py), or "trusted" (none: the
+#: The input checks a run makes: "all" (every check of ndcg_sql/building/validation.py), or "trusted" (none: the
 #: input was gated upstream, e.g. by the dbt test ndcg_valid_input or a pipeline's own constraints).
 Checks = Literal["all", "trusted"]
 CHECKS: tuple[str, ...] = get_args(Checks)
-#: The multiple-testing correction of compare's p-values (ndcg_sql/corrections.py): Holm's step-down
+#: The multiple-testing correction of compare's p-values (ndcg_sql/vocabulary/corrections.py): Holm's step-down
 #: (Holm 1979), Bonferroni's, Benjamini-Hochberg's step-up (1995), or none.
 Correction = Literal["holm", "bonferroni", "bh", "none"]
 #: The corrections the period test of ``plot(over=...)`` and the dbt gate take (critical values, no p-values).
@@ -303,7 +303,7 @@ class Given:
         "CASE, COALESCE, LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN "
         "watch_seconds >= 180 THEN 2 WHEN watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' "
         "columns when judgments are given. Parsed by sqlglot, names quoted, nothing else accepted "
-        "(ndcg_sql/labels.py).", Cli(ALL, metavar="EXPR"))
+        "(ndcg_sql/building/labels.py).", Cli(ALL, metavar="EXPR"))
     gain: GainOption = option(
         "exponential",
         '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
@@ -351,7 +351,7 @@ class Given:
         "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
         "unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones "
         "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in "
-        'ndcg_sql/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order". '
+        'ndcg_sql/vocabulary/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order". '
         "Per-query rows are then (query, measure, value) and the summary one row per measure.",
         Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
             helps={"compare": "measures in ir_measures notation (default: nDCG@10)"}),
@@ -361,7 +361,7 @@ class Given:
         None,
         'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
         '"trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), '
-        '"xgboost-minus" (ndcg@k-); see ndcg_sql/conventions.py. A given option with another '
+        '"xgboost-minus" (ndcg@k-); see ndcg_sql/vocabulary/conventions.py. A given option with another '
         "non-default value raises OptionError, and so do query weights or measures the tool does not have.",
         Cli(ALL, metavar="NAME"))
     row_col: str | None = option(
@@ -449,7 +449,7 @@ class Given:
         'judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as '
         '"query=INT64". Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in '
         "TREC form when the two sides differ), and known item ids decide item_type. A role not given, a type "
-        "not listed (ndcg_sql/dialects.py type_names), or None: compared as stored.",
+        "not listed (ndcg_sql/vocabulary/dialects.py type_names), or None: compared as stored.",
         Cli(("sql",), "ROLE=TYPE", "+"))
     segmented_judgments: bool = option(
         False, "with segments: the judgments carry the segment columns (judgments per (segment, query)).",
@@ -512,7 +512,7 @@ def _plain(value):
 
 # ----------------------------------------------------------------- as given, and resolved
 class Request(Given):
-    """The options of one call, as given (one attribute per :data:`ndcg_sql.parameters.PARAMETERS`
+    """The options of one call, as given (one attribute per :data:`ndcg_sql.vocabulary.parameters.PARAMETERS`
     entry, with its default)."""
 
     @classmethod
@@ -539,7 +539,7 @@ def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
 
 @dataclass(frozen=True)
 class Options:
-    """All conventions of one computation (choices: ndcg_sql/parameters.py)."""
+    """All conventions of one computation (choices: ndcg_sql/vocabulary/parameters.py)."""
 
     cutoffs: tuple[int | None, ...] = DEFAULT_CUTOFFS
     gain: str = "exponential"

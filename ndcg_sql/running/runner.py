@@ -1,7 +1,7 @@
 """Running a resolved computation on an executor: the plan's statements, the counts, the result.
 
-The same for DuckDB and every warehouse: :mod:`ndcg_sql.plan` decides the statements,
-the executor (:mod:`ndcg_sql.executors`) where their steps live. Nothing is computed
+The same for DuckDB and every warehouse: :mod:`ndcg_sql.building.plan` decides the statements,
+the executor (:mod:`ndcg_sql.running.executors`) where their steps live. Nothing is computed
 here: every number comes from the SQL in ``sql/``.
 """
 
@@ -12,14 +12,16 @@ from typing import Callable
 import sqlglot
 from sqlglot import exp
 
-from . import activity, dialects, identifiers, plan, validation
-from .connections import Leftovers, drop
-from .context import Rendered
-from .errors import InputError, OptionError
+from ..building import plan, validation
+
+from ..vocabulary import activity, dialects, identifiers
+from ..data.connections import Leftovers, drop
+from ..building.context import Rendered
+from ..vocabulary.errors import InputError, OptionError
 from .executors import DuckDB, Executor, StatementFailed
-from .parameters import MAX_BOOTSTRAP_DRAWS
+from ..vocabulary.parameters import MAX_BOOTSTRAP_DRAWS
 from .results import Result, plain
-from .sql_text import transpile
+from ..building.sql_text import transpile
 
 
 def output_names(names: list[str], resolved: Rendered, dialect: dialects.Dialect) -> list[str]:
@@ -39,14 +41,14 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
         checks: list[validation.Check] | None = None, leftovers: Leftovers | None = None,
         max_bootstrap_draws: int = MAX_BOOTSTRAP_DRAWS, diagnose: Callable[[], None] | None = None) -> Result:
     """Compute the per-query rows, the summary and the query counts of ``resolved``: its plan
-    (:func:`ndcg_sql.plan.build`, which runs nothing) run on ``executor``.
+    (:func:`ndcg_sql.building.plan.build`, which runs nothing) run on ``executor``.
 
     Args:
         executor: where it runs.
-        resolved: the options and the templates' context (:func:`ndcg_sql.context.render`).
+        resolved: the options and the templates' context (:func:`ndcg_sql.building.context.render`).
         per_query: a warehouse fetches the per-query rows only when asked (DuckDB gives a
             relation computed when read).
-        checks: a warehouse's input checks (:func:`ndcg_sql.validation.checks_for`), counted
+        checks: a warehouse's input checks (:func:`ndcg_sql.building.validation.checks_for`), counted
             by the summary's statement itself (DuckDB checks before, apart: what it finds
             shapes the SQL).
         leftovers: on DuckDB, where the temp tables the result reads are listed (dropped when
@@ -54,14 +56,14 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
             and every step on an error.
         max_bootstrap_draws: on DuckDB, the most bootstrap replicates x per-query rows.
         diagnose: on a warehouse, called when its statement failed, before the checks count:
-            raises InputError for a missing table or column (:func:`ndcg_sql.probe.refuse_missing`).
+            raises InputError for a missing table or column (:func:`ndcg_sql.running.probe.refuse_missing`).
 
     Returns:
-        :class:`ndcg_sql.results.Result`, its ``sql`` the plan's per-query statement (what
+        :class:`ndcg_sql.running.results.Result`, its ``sql`` the plan's per-query statement (what
         DuckDB runs for the per-query rows when it keeps none).
 
     Raises:
-        InputError: a check failed (the message as :func:`ndcg_sql.validation.validate` words it);
+        InputError: a check failed (the message as :func:`ndcg_sql.building.validation.validate` words it);
             on a warehouse, its statement failed (the engine's first line, its error as the cause).
         OptionError: on DuckDB, a bootstrap of more than ``max_bootstrap_draws`` draws (raised
             once the per-query rows are known, before the bootstrap starts).
@@ -140,7 +142,7 @@ def _coverage(names, rows) -> dict:
 
 
 def _counts(resolved: Rendered, checks: list[validation.Check] | None) -> list[tuple[str, str, list[str]]]:
-    """The one-row counts a warehouse's statement carries (:func:`ndcg_sql.plan.with_counts`): of the input
+    """The one-row counts a warehouse's statement carries (:func:`ndcg_sql.building.plan.with_counts`): of the input
     checks (when ``checks``) and of the queries' coverage (with judgments)."""
     counts = []
     if checks is not None:
@@ -154,7 +156,7 @@ def warehouse_statement(resolved: Rendered, checks: list[validation.Check] | Non
                         per_query: bool = False) -> plan.WarehouseStatement:
     """A warehouse's one statement: the summary with the counts of the input checks (when
     ``checks``) and of the queries' coverage (with judgments) beside it, and with ``per_query``
-    the per-query rows after it (:func:`ndcg_sql.plan.one_statement`)."""
+    the per-query rows after it (:func:`ndcg_sql.building.plan.one_statement`)."""
     return plan.one_statement(plan.build(resolved, counts=_counts(resolved, checks)), per_query)
 
 
@@ -168,10 +170,10 @@ def _tables(resolved: Rendered, dialect: dialects.Dialect) -> str:
 def _one_statement(executor: Executor, computation: plan.Plan, resolved: Rendered, per_query: bool,
                    checks: list[validation.Check] | None, diagnose: Callable[[], None] | None) -> tuple:
     """:func:`run` on a warehouse: one statement for the input checks, the summary, the query
-    counts and, when asked, the per-query rows (:func:`ndcg_sql.plan.one_statement`): (the per-query
+    counts and, when asked, the per-query rows (:func:`ndcg_sql.building.plan.one_statement`): (the per-query
     records or None, the summary records, the query counts). Only a failed check (or a statement
     failing: on a missing column, or on bad input such as a text that is no number) costs more
-    statements: ``diagnose``'s, then those of :func:`ndcg_sql.validation.validate`, which words the message."""
+    statements: ``diagnose``'s, then those of :func:`ndcg_sql.building.validation.validate`, which words the message."""
     key = getattr(executor, "con", None)
     values = "per-query values" if resolved.measures is None else "measures per query"
     statement, count_names, summary_names, per_query_names = plan.one_statement(computation, per_query)
@@ -190,7 +192,7 @@ def _one_statement(executor: Executor, computation: plan.Plan, resolved: Rendere
                 f"{executor.dialect.name} could not compute on {_tables(resolved, executor.dialect)} (columns "
                 f"{resolved.query_col!r}, {resolved.order_col!r}): {failed}" + (
                     ". The input checks found nothing wrong; ids of a type the engine's driver does not "
-                    "report (ndcg_sql/dialects.py, id_types) are compared as stored: give both sides one type"
+                    "report (ndcg_sql/vocabulary/dialects.py, id_types) are compared as stored: give both sides one type"
                     if checks is not None
                     else " (checks='trusted': the input was not checked)")
             ) from failed.__cause__

@@ -1,7 +1,7 @@
 """What the warehouse runner learns of the input tables without reading a row: their columns
-(the ones the options name must exist: :mod:`ndcg_sql.validation` words what is missing, as on
+(the ones the options name must exist: :mod:`ndcg_sql.building.validation` words what is missing, as on
 DuckDB) and the id columns' types, from the driver's result metadata, hence how the ids are
-compared (the rule of :mod:`ndcg_sql.id_types`, the engine's type codes in :mod:`ndcg_sql.dialects`).
+compared (the rule of :mod:`ndcg_sql.building.id_types`, the engine's type codes in :mod:`ndcg_sql.vocabulary.dialects`).
 
 Before the metric's statement (:func:`before`), where it costs no round trip of its own: with
 judgments, one statement naming both tables (the ranking's named columns, then every column of
@@ -10,7 +10,7 @@ schemas (no statement: pyspark logs the whole plan of a statement whose analysis
 a statement failed (:func:`refuse_missing`): each table's columns, for the message. When the
 SQL differs by the item ids' type and nothing else told it (:func:`item_type`): one item id.
 Each reads the tables by name (:class:`Tables`) and the resolved options: the templates' context
-is rendered once, after, with what these show (:class:`ndcg_sql.context.Seen`).
+is rendered once, after, with what these show (:class:`ndcg_sql.building.context.Seen`).
 """
 
 from __future__ import annotations
@@ -19,14 +19,16 @@ from dataclasses import dataclass
 from functools import partial
 from typing import NamedTuple
 
-from . import id_types, identifiers, validation
-from .context import Resolved
-from .errors import InputError
+from ..building import id_types, validation
+
+from ..vocabulary import identifiers
+from ..building.context import Resolved
+from ..vocabulary.errors import InputError
 from .executors import StatementFailed, Warehouse
 
 
 class Tables(NamedTuple):
-    """The input tables: as the DuckDB source quotes them (:func:`ndcg_sql.sql_text.table_name`;
+    """The input tables: as the DuckDB source quotes them (:func:`ndcg_sql.building.sql_text.table_name`;
     the judgments None without), and as the user named them (for messages)."""
 
     ranking: str
@@ -36,7 +38,7 @@ class Tables(NamedTuple):
 
 @dataclass(frozen=True)
 class Found:
-    """The columns found: by name as the user writes it (:func:`ndcg_sql.identifiers.as_written`),
+    """The columns found: by name as the user writes it (:func:`ndcg_sql.vocabulary.identifiers.as_written`),
     their types; None: that table's columns were not read. The ranking's may be only the ones
     the options name (all there: the probe would have failed otherwise)."""
 
@@ -44,8 +46,8 @@ class Found:
     judgments: dict[str, id_types.ColumnType] | None
 
     def check(self, resolved: Resolved, columns: validation.Columns) -> bool:
-        """The columns the options name exist, as :mod:`ndcg_sql.validation` checks them on DuckDB
-        (:func:`~ndcg_sql.validation.require_columns`, :func:`~ndcg_sql.validation.segmented_judgments`),
+        """The columns the options name exist, as :mod:`ndcg_sql.building.validation` checks them on DuckDB
+        (:func:`~ndcg_sql.building.validation.require_columns`, :func:`~ndcg_sql.building.validation.segmented_judgments`),
         on the tables whose columns were read. True when the judgments carry the segment columns.
 
         Raises:
@@ -60,7 +62,7 @@ class Found:
 
     def id_hints(self, executor: Warehouse, columns: validation.Columns, as_text: bool) -> tuple[dict | None, str | None]:
         """With judgments, after :meth:`check`: how the ids of the ranking and the judgments are
-        compared (:func:`ndcg_sql.id_types.forms`; :attr:`ndcg_sql.context.Seen.id_forms`),
+        compared (:func:`ndcg_sql.building.id_types.forms`; :attr:`ndcg_sql.building.context.Seen.id_forms`),
         and the item ids' type as the SQL reads them ("number", "text"; None: not known).
         Without judgments: (None, None).
 
@@ -128,8 +130,8 @@ def before(executor: Warehouse, resolved: Resolved, columns: validation.Columns,
     on Spark, the tables' schemas; else nothing (the metric's statement is the first sent).
 
     Args:
-        resolved: the options of the run (:func:`ndcg_sql.context.resolve`).
-        columns: a :class:`ndcg_sql.validation.Columns` of the user's column names.
+        resolved: the options of the run (:func:`ndcg_sql.building.context.resolve`).
+        columns: a :class:`ndcg_sql.building.validation.Columns` of the user's column names.
         tables: the ranking and the judgments (:class:`Tables`).
 
     Raises:
@@ -158,7 +160,7 @@ def item_type(executor: Warehouse, columns: validation.Columns, tables: Tables) 
     """The ranking's item ids' type as the SQL reads them, from one id (a statement reading one
     row, :func:`item_statement`): "text" when it comes as a string, else "number" (no id: "number"). For when the column's
     type tells nothing (:meth:`Found.id_hints`); the ids are then read as stored (the rule of
-    :mod:`ndcg_sql.id_types` leaves a column of a type not known so), as the SQL reads them.
+    :mod:`ndcg_sql.building.id_types` leaves a column of a type not known so), as the SQL reads them.
 
     Raises:
         StatementFailed: the statement failed (a missing column or table: :func:`refuse_missing`).

@@ -1,10 +1,10 @@
 """SQL text: DuckDB source (the templates' SQL) as one statement, and in any supported dialect.
 
 The templates in ``sql/`` are rendered as DuckDB SQL, with the few per-engine pieces of
-:mod:`ndcg_sql.dialects` in their context (:mod:`ndcg_sql.context`), and sqlglot
+:mod:`ndcg_sql.vocabulary.dialects` in their context (:mod:`ndcg_sql.building.context`), and sqlglot
 transpiles the result to the target engine with ``unsupported_level=RAISE``: sqlglot
 raises rather than emit SQL it cannot translate. :func:`over_ctes` joins the steps of a
-computation (:mod:`ndcg_sql.plan`) into one statement, as a warehouse and ``to_sql`` need.
+computation (:mod:`ndcg_sql.building.plan`) into one statement, as a warehouse and ``to_sql`` need.
 A file is read in its format (:func:`file_format`: by name, or from its ending; a TREC file
 otherwise), in SQL by :func:`file_relation`.
 """
@@ -16,9 +16,9 @@ from typing import Sequence
 import sqlglot
 from sqlglot import ErrorLevel, exp
 
-from . import dialects, identifiers
-from .errors import InputError, OptionError
-from .parameters import FORMATS
+from ..vocabulary import dialects, identifiers
+from ..vocabulary.errors import InputError, OptionError
+from ..vocabulary.parameters import FORMATS
 
 #: The formats read from a file's ending.
 SUFFIXES = {
@@ -35,7 +35,7 @@ def file_format(path: str, role: str, given: str | None = None) -> str:
     files when ``role`` is "run" and as TREC qrels for "judgments".
 
     Raises:
-        InputError: ``given`` is not one of :data:`ndcg_sql.parameters.FORMATS`.
+        InputError: ``given`` is not one of :data:`ndcg_sql.vocabulary.parameters.FORMATS`.
     """
     if given is not None:
         if given not in FORMATS:

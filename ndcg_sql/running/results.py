@@ -27,8 +27,8 @@ from typing import Sequence
 
 import duckdb
 
-from .connections import Leftovers, interruptible, turn
-from .errors import OptionError
+from ..data.connections import Leftovers, interruptible, turn
+from ..vocabulary.errors import OptionError
 
 
 def require_pandas():
@@ -196,14 +196,14 @@ class Comparison:
             ("exact" or "sampled"), wins, ties, losses (queries where a is
             better, equal, worse), only_a, only_b (queries one run lacks),
             t_p_value_adjusted and permutation_p_value_adjusted (by the correction over the
-            segment's measures: :mod:`ndcg_sql.corrections`), family_size (the measures with a
+            segment's measures: :mod:`ndcg_sql.vocabulary.corrections`), family_size (the measures with a
             p-value) and correction ("none" for one measure by default, "holm" for more).
         a, b: the two :class:`~ndcg_sql.Result` objects.
         options: the conventions used, plus permutations and seed.
         leftovers: the temp tables the relations read (and the connection compare opened, if
             it did): dropped by :meth:`close` (or ``with compare(...) as comparison:``), or
             once the comparison, its runs and their relations are collected.
-        names: what the text and JSON call run A and run B (:func:`ndcg_sql.results.run_names`,
+        names: what the text and JSON call run A and run B (:func:`ndcg_sql.running.results.run_names`,
             or compare's ``names``).
     """
 

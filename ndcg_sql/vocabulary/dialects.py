@@ -3,7 +3,7 @@
 The metric SQL is written once, for DuckDB, in ``sql/``; sqlglot transpiles it
 to the other engines with ``unsupported_level=RAISE``. Only the few things that
 sqlglot cannot know are listed here and handed to the templates through their
-context (``ndcg_sql.sql_text``):
+context (``ndcg_sql.building.sql_text``):
 
 * ``byte_order`` - how to make string item ids compare in byte order for the
   item-id tie-break (``ties="item-asc"/"item-desc"``). Written in DuckDB syntax
@@ -22,7 +22,7 @@ context (``ndcg_sql.sql_text``):
   BigQuery, Spark (``spark.sql.caseSensitive`` is off by default), DuckDB, and Redshift (which
   folds quoted names too unless ``enable_case_sensitive_identifier`` is on); on Snowflake and
   Postgres a quoted name is exact. The warehouse runner matches the user's names to the columns
-  it finds (:mod:`ndcg_sql.probe`) by this rule after ``fold``.
+  it finds (:mod:`ndcg_sql.running.probe`) by this rule after ``fold``.
 * ``name_parts`` - the parts of a qualified table name, outermost first
   (BigQuery ``project.dataset.table``, Snowflake/Postgres ``db.schema.table``,
   Spark ``catalog.schema.table``). Every part is quoted separately.
@@ -53,9 +53,9 @@ context (``ndcg_sql.sql_text``):
   transaction instead of discarding it (``executors.own_work``; docs/safety.md).
 * ``id_types`` - what the engine's driver reports as a column's type (a DB-API
   ``cursor.description`` type code; a SparkSession's ``DataType.typeName()``), by the kind
-  of id it holds (:func:`ndcg_sql.id_types.kind`): the warehouse runner reads the id
+  of id it holds (:func:`ndcg_sql.building.id_types.kind`): the warehouse runner reads the id
   columns' types from a statement that reads no row (``WHERE 1 = 0``) and compares ids by
-  the rule of :mod:`ndcg_sql.id_types`. "decimal" is a whole number at scale 0 (the
+  the rule of :mod:`ndcg_sql.building.id_types`. "decimal" is a whole number at scale 0 (the
   description's ``scale``), else a fraction. A code not listed (a JSON, VARIANT or user
   type, or another driver's codes) leaves those ids compared as stored.
 * ``type_names`` - the same kinds by the engine's type names as its SQL and catalog write them
@@ -116,7 +116,7 @@ FRACTION_TYPES = ("FLOAT", "DOUBLE", "DECIMAL")
 TEXT_LIKE_TYPES = ("BOOLEAN", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP_NS",
                    "TIMESTAMP_MS", "TIMESTAMP_S", "UUID", "INTERVAL")
 #: DuckDB's type names by kind: the one table of DuckDB's row of type names (``_DUCKDB_NAMES``,
-#: what :func:`ndcg_sql.id_types.kind` reads) and of its type codes (``_DUCKDB_TYPES``, a DuckDB
+#: what :func:`ndcg_sql.building.id_types.kind` reads) and of its type codes (``_DUCKDB_TYPES``, a DuckDB
 #: connection given as a warehouse).
 #: A name not listed is "other" (lists, structs, maps, blobs: no text form).
 DUCKDB_KINDS = (
@@ -165,7 +165,7 @@ _SPARK_TYPES = (
     ("other", ("binary", "array", "map", "struct")),
 )
 #: DuckDB's own DB-API cursor (a DuckDB connection given as a warehouse, dialect "duckdb"):
-#: DuckDB's type names as :mod:`ndcg_sql.id_types` reads them (``DUCKDB_KINDS``), after what
+#: DuckDB's type names as :mod:`ndcg_sql.building.id_types` reads them (``DUCKDB_KINDS``), after what
 #: only the cursor tells: "DECIMAL(18,3)" is "DECIMAL" at scale 3 (a whole number at scale 0),
 #: and DuckDB before 1.1 told only "NUMBER" (read as a fraction: its text form is right for
 #: whole numbers too) and "STRING". The first row naming a code decides.

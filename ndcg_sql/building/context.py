@@ -6,9 +6,9 @@ The rules live in one place, the Jinja macros of ``sql/options/`` (entries:
 ``_resolve_options`` and ``_ranking_context``, which dbt calls as one, ``_ndcg_context`` in
 ``sql/options/ndcg_context.sql``), which the dbt package loads unchanged. This module renders
 them for the Python runner, ``to_sql`` and the warehouse runner, with the pieces dbt gets as generated macros: the option tables
-(:mod:`ndcg_sql.parameters`, :mod:`ndcg_sql.conventions`, :mod:`ndcg_sql.measures`),
+(:mod:`ndcg_sql.vocabulary.parameters`, :mod:`ndcg_sql.vocabulary.conventions`, :mod:`ndcg_sql.vocabulary.measures`),
 and the target engine's quoting, case rule and byte-order expression
-(:mod:`ndcg_sql.dialects`). The templates are written in DuckDB SQL, so names are
+(:mod:`ndcg_sql.vocabulary.dialects`). The templates are written in DuckDB SQL, so names are
 quoted as DuckDB writes them (after the target's case rule) and sqlglot transpiles.
 """
 
@@ -22,10 +22,12 @@ from typing import Iterable, Mapping, Sequence
 
 from sqlglot import exp
 
-from . import conventions, dialects, identifiers, labels, measures, parameters, templates
-from .errors import InputError, OptionError
-from .measures import Measure
-from .parameters import Options
+from . import labels, templates
+
+from ..vocabulary import conventions, dialects, identifiers, measures, parameters
+from ..vocabulary.errors import InputError, OptionError
+from ..vocabulary.measures import Measure
+from ..vocabulary.parameters import Options
 
 
 def _raise(kind):
@@ -141,7 +143,7 @@ class Resolved:
         return report
 
     def label_checks(self) -> dict:
-        """How :func:`ndcg_sql.validation.checks_for` names the label: a label expression, or
+        """How :func:`ndcg_sql.building.validation.checks_for` names the label: a label expression, or
         labels given as words with their gain mapping."""
         words = self.label.words if self.label is not None else None
         return {"label_expression": self.label is not None and words is None, "words": words}
@@ -159,7 +161,7 @@ class Seen:
     Attributes:
         segmented_judgments: the judgments carry the segment columns (None: as resolved).
         item_type: "text" or "number", the item ids' type (None: as resolved).
-        id_forms: how each id column is read, {"run_query": form, ...} (:mod:`ndcg_sql.id_types`).
+        id_forms: how each id column is read, {"run_query": form, ...} (:mod:`ndcg_sql.building.id_types`).
         id_types: the id columns' types as the engine writes them, by role (to_sql's ``id_types``).
         longest_list: the items of the longest list (or judged query).
         labels: (lowest, highest, how many are not whole numbers) of the finite labels the
@@ -193,8 +195,8 @@ def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: 
     ``sql/options/ndcg_context.sql``), once: nothing here depends on the data.
 
     Args:
-        options: every option of :data:`ndcg_sql.parameters.METRIC` as given
-            (:meth:`ndcg_sql.parameters.Request.metric`).
+        options: every option of :data:`ndcg_sql.vocabulary.parameters.METRIC` as given
+            (:meth:`ndcg_sql.vocabulary.parameters.Request.metric`).
         judged: judgments are given.
         dialect: the engine the SQL is for (quoting case, byte order, float32).
         item_type: "text" or "number" (byte order for the item-id tie-break), unless the
@@ -205,7 +207,7 @@ def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: 
     Raises:
         OptionError: an option outside its domain or contradicting another, an engine
             that cannot compute what the options ask (float32 scores), or a label
-            expression that :func:`ndcg_sql.labels.parse` refuses.
+            expression that :func:`ndcg_sql.building.labels.parse` refuses.
         InputError: a query column named as an output column.
     """
     given = {**plain(options), "item_type": item_type, "segmented_judgments": segmented_judgments}
@@ -222,7 +224,7 @@ def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: 
         given.pop("label", None)
         given.update(gain="linear", label_col=parameters.DEFAULTS.label_col)
     else:
-        # a label expression reaches the macros only as sqlglot wrote it back (ndcg_sql/labels.py)
+        # a label expression reaches the macros only as sqlglot wrote it back (ndcg_sql/building/labels.py)
         label = labels.parse(given.pop("label"), dialect) if given.get("label") is not None else None
     given["label_sql"] = label.sql if label is not None else None
     decided = option_macros(dialect)._resolve_options(given, judged)

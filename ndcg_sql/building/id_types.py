@@ -17,7 +17,7 @@ rendered as explicit casts (``sql/ids.sql.j2``):
   as a number (one JSON column holding ``1``, ``"1"`` and ``1.0`` holds one id, ``1``).
   Item ids compared as text tie-break in the byte order of their text, never in a category order.
 * Ids of other types (lists, structs, maps, blobs) are refused with an
-  :class:`~ndcg_sql.errors.InputError` naming the columns and their types.
+  :class:`~ndcg_sql.vocabulary.errors.InputError` naming the columns and their types.
 
 Where the types come from:
 
@@ -27,7 +27,7 @@ Where the types come from:
   statement that reads no row (``SELECT`` the four id columns and the judgments' columns
   ``FROM`` the two tables ``WHERE 1 = 0``) tells the types through the driver's result
   metadata (a DB-API ``cursor.description`` type code and scale; a SparkSession's schema),
-  mapped to the kinds of :func:`kind` by the engine's row of :mod:`ndcg_sql.dialects`
+  mapped to the kinds of :func:`kind` by the engine's row of :mod:`ndcg_sql.vocabulary.dialects`
   (``id_types``, :func:`warehouse_kind`). A type code that row does not list (a JSON or
   VARIANT column, a user type, another driver) leaves that role's ids compared as stored,
   as before. Without judgments a column is only compared with itself: as stored. The same
@@ -36,7 +36,7 @@ Where the types come from:
   connection given as a warehouse reads its JSON and ENUM ids as the DuckDB path does).
 * ``to_sql(id_types=...)``: the columns' types as the engine writes them ("INT64",
   "NUMBER(38,0)", "character varying"), read by the engine's row of type names
-  (:mod:`ndcg_sql.dialects`, ``type_names``); without them ids are compared as stored.
+  (:mod:`ndcg_sql.vocabulary.dialects`, ``type_names``); without them ids are compared as stored.
 * The dbt macros: with judgments given as relations (``ref()``, ``source()``), the types dbt's
   adapter reads (``adapter.get_columns_in_relation``) when the model is executed, by the same row
   of type names; a CTE's name, or ``dbt compile --no-introspect``, leaves ids compared as stored.
@@ -47,7 +47,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from .context import option_macros
-from .errors import OptionError
+from ..vocabulary.errors import OptionError
 
 #: The id columns whose types ``to_sql(id_types=...)`` takes (sql/options/id_forms.sql, _id_sides).
 ROLES = ("query", "item", "judgments_query", "judgments_item")
@@ -69,7 +69,7 @@ def kind(type_name: str) -> str:
 
 
 class ColumnType(NamedTuple):
-    """A column's type as a warehouse's driver reports it (:mod:`ndcg_sql.dialects`, ``id_types``)."""
+    """A column's type as a warehouse's driver reports it (:mod:`ndcg_sql.vocabulary.dialects`, ``id_types``)."""
 
     code: object  # a DB-API type code, or Spark's type name
     scale: object = None  # a fixed-point number's scale, when the driver tells it
@@ -110,9 +110,9 @@ def forms(run_types: Mapping[str, Any], judgment_types: Mapping[str, Any] | None
     Args:
         run_types, judgment_types: DuckDB type name by column name (``inputs.load``), or a
             warehouse driver's :class:`ColumnType`.
-        columns: a :class:`ndcg_sql.validation.Columns` (the user's column names by role).
+        columns: a :class:`ndcg_sql.building.validation.Columns` (the user's column names by role).
         as_text: compare every id as text, whatever its type (a convention's ``ids="text"``,
-            :mod:`ndcg_sql.conventions`: trec_eval's docnos are strings).
+            :mod:`ndcg_sql.vocabulary.conventions`: trec_eval's docnos are strings).
         kind_of: the kind of a column type (default :func:`kind`, of a DuckDB type name; a
             warehouse's: :func:`warehouse_kind`); None (a type not known): that role's ids
             are compared as stored.

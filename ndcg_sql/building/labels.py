@@ -12,7 +12,7 @@ text type), and sqlglot writes it back as DuckDB source SQL, which is transpiled
 rest of the statement. On the way, what engines do differently is written out once:
 
 * every column name is quoted (a name written without quotes is folded to the engine's
-  case first, as the engine itself would; ndcg_sql/dialects.py);
+  case first, as the engine itself would; ndcg_sql/vocabulary/dialects.py);
 * ``a / b`` is ``CAST(a AS DOUBLE) / NULLIF(CAST(b AS DOUBLE), 0)``: true division
   everywhere (Postgres divides integers as integers), and a zero divisor gives NULL, which
   the input checks report, instead of an error or infinity;
@@ -22,7 +22,7 @@ rest of the statement. On the way, what engines do differently is written out on
   ``(watch_seconds > 60) + (watch_seconds > 180)``.
 
 Comments are dropped. Anything else (subqueries, statements, other functions, qualified
-names, parameters) raises :class:`~ndcg_sql.errors.OptionError` naming what was found.
+names, parameters) raises :class:`~ndcg_sql.vocabulary.errors.OptionError` naming what was found.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
-from . import dialects, identifiers
-from .errors import OptionError, echoed
+from ..vocabulary import dialects, identifiers
+from ..vocabulary.errors import OptionError, echoed
 
 #: Node types a label expression may hold.
 ALLOWED = (

@@ -1,10 +1,10 @@
-""":func:`ndcg_sql.evaluate` on a DuckDB connection: the inputs as temp views (:mod:`ndcg_sql.inputs`),
-their columns and rows checked (:mod:`ndcg_sql.validation`), the plan run (:mod:`ndcg_sql.runner`).
+""":func:`ndcg_sql.evaluate` on a DuckDB connection: the inputs as temp views (:mod:`ndcg_sql.data.inputs`),
+their columns and rows checked (:mod:`ndcg_sql.building.validation`), the plan run (:mod:`ndcg_sql.running.runner`).
 
 What the call creates on the connection is either dropped before it returns, on every path
-(success, bad input, Ctrl-C), or listed in the result's :class:`~ndcg_sql.connections.Leftovers`,
+(success, bad input, Ctrl-C), or listed in the result's :class:`~ndcg_sql.data.connections.Leftovers`,
 dropped when the result is closed or collected; a connection opened here is the result's own
-and closes with it. One call at a time runs on a connection (:func:`ndcg_sql.connections.turn`).
+and closes with it. One call at a time runs on a connection (:func:`ndcg_sql.data.connections.turn`).
 """
 
 from __future__ import annotations
@@ -16,17 +16,23 @@ from typing import NamedTuple
 
 import duckdb
 
-from . import activity, context, conventions, id_types, identifiers, inputs, plan, runner, validation
-from .connections import Leftovers, connect, set_threads, turn
-from .errors import InputError, OptionError, first_line, out_of_memory
+from ..building import context, id_types, plan, validation
+
+from ..data import inputs
+
+from . import runner
+
+from ..vocabulary import activity, conventions, identifiers
+from ..data.connections import Leftovers, connect, set_threads, turn
+from ..vocabulary.errors import InputError, OptionError, first_line, out_of_memory
 from .executors import DuckDB, refuse_open_transaction, transaction_state
-from .parameters import Request
+from ..vocabulary.parameters import Request
 from .results import Result
-from .sql_text import file_format
+from ..building.sql_text import file_format
 
 
 class Settings(NamedTuple):
-    """evaluate's own options on DuckDB (ndcg_sql/parameters.py documents each)."""
+    """evaluate's own options on DuckDB (ndcg_sql/vocabulary/parameters.py documents each)."""
     input_format: str | None
     judgments_format: str | None
     memory_limit: str | None
@@ -39,7 +45,7 @@ class Settings(NamedTuple):
 def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Request, resolved: context.Resolved,
              settings: Settings) -> Result:
     """:func:`ndcg_sql.evaluate` on ``con`` (None: a connection of the result's own), with its
-    options as :func:`ndcg_sql.context.resolve` resolved them.
+    options as :func:`ndcg_sql.building.context.resolve` resolved them.
 
     Raises:
         OptionError, InputError: as :func:`ndcg_sql.evaluate`.
@@ -87,7 +93,7 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                     raise InputError(problem) from None
             raise
         checks = validation.checks_for(resolved.options, columns.roles(), **resolved.label_checks())
-        # how ids are compared, from their types (ndcg_sql/id_types.py): explicit casts, never implicit
+        # how ids are compared, from their types (ndcg_sql/building/id_types.py): explicit casts, never implicit
         as_text = conventions.ids_as_text(resolved.convention)
         id_forms = id_types.forms(run_types, judgment_types, columns, as_text=as_text).forms
         if resolved.label is not None:

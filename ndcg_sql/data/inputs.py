@@ -22,9 +22,9 @@ from pathlib import Path
 import duckdb
 
 from .connections import connect, drop as drop_objects, interruptible, opened_here
-from .errors import InputError, OptionError, echoed
-from .identifiers import quote
-from .sql_text import file_format, file_relation
+from ..vocabulary.errors import InputError, OptionError, echoed
+from ..vocabulary.identifiers import quote
+from ..building.sql_text import file_format, file_relation
 
 #: Column names given to TREC files.
 TREC_RUN_COLUMNS = ("query_id", "item_id", "rank", "score")
@@ -98,7 +98,7 @@ def read_trec(path, kind: str = "run", con: duckdb.DuckDBPyConnection | None = N
             score) or a qrels file (``qid iter docid rel``; columns query_id, item_id, label),
             whitespace-separated, '#' lines ignored (as trec_eval reads them).
         kind: "run" or "qrels".
-        con: the DuckDB connection to read in (default: a new in-memory one, :func:`ndcg_sql.connections.connect`).
+        con: the DuckDB connection to read in (default: a new in-memory one, :func:`ndcg_sql.data.connections.connect`).
 
     Raises:
         InputError: a line that is not a TREC line (too few fields, a non-numeric value).
@@ -118,13 +118,13 @@ def load(
         con: the DuckDB connection that will run the SQL.
         data: a file path (str or Path), a table/view name in ``con`` (a name found in no file and
             no table is "no such file" when ``con`` is the package's own,
-            :func:`ndcg_sql.connections.opened_here`), a DuckDB
+            :func:`ndcg_sql.data.connections.opened_here`), a DuckDB
             relation (of ``con``; one of another connection is copied in
             as an Arrow table), or a pandas/polars/Arrow object.
         role: "run" or "judgments" (decides how an unknown file ending is read).
         input_format: force one of :data:`FORMATS` for a file.
         atol_labels: read a TREC qrels file's labels as trec_eval does (:func:`_read_trec`; a
-            convention's ``label_reading="atol"``, :mod:`ndcg_sql.conventions`).
+            convention's ``label_reading="atol"``, :mod:`ndcg_sql.vocabulary.conventions`).
 
     Returns:
         (view name, {column name: DuckDB type name}).
@@ -302,7 +302,7 @@ def expression_type(con: duckdb.DuckDBPyConnection, relation: str, label, where:
     column types alone (no row is read).
 
     Args:
-        label: a :class:`ndcg_sql.labels.LabelExpression` (its ``sql`` is sqlglot's text).
+        label: a :class:`ndcg_sql.building.labels.LabelExpression` (its ``sql`` is sqlglot's text).
         where: "ranking" or "judgments", for the message.
 
     Raises:

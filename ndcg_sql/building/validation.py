@@ -5,7 +5,7 @@ engine that runs them; the dbt test ``ndcg_valid_input`` gets them as a generate
 they are also run on the data before the metric SQL runs (``sql/validate_lists.sql.j2``,
 ``sql/validate_counts.sql.j2``, ``sql/validate_examples.sql.j2``), with what comes before them:
 the columns exist with usable types and the segment columns are where they must be. Every
-failure is an :class:`~ndcg_sql.errors.InputError` naming the column and a few query ids. Works
+failure is an :class:`~ndcg_sql.vocabulary.errors.InputError` naming the column and a few query ids. Works
 on any executor: a ``fetch`` runs one DuckDB-source statement and returns (column names, rows).
 """
 
@@ -18,12 +18,14 @@ from typing import Callable, Mapping, Sequence
 
 import sqlglot
 
-from . import dialects, templates
-from .errors import InputError, OptionError, echoed
+from . import templates
+
+from ..vocabulary import dialects
+from ..vocabulary.errors import InputError, OptionError, echoed
 from .sql_text import over_ctes
 from .labels import LabelExpression
-from .parameters import Options
-from .parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
+from ..vocabulary.parameters import Options
+from ..vocabulary.parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
 
 EXAMPLES = 5
 NUMERIC_TYPES = (
@@ -81,7 +83,7 @@ class Numbers:
     """How the checks read a raw column as a number on one engine (DuckDB syntax).
 
     ``number``: the value as DOUBLE, NULL when it holds no number (never an
-    error); ``nan``: true for NaN. From :mod:`ndcg_sql.dialects`.
+    error); ``nan``: true for NaN. From :mod:`ndcg_sql.vocabulary.dialects`.
     """
 
     number: str
@@ -219,12 +221,12 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
             and with judgments "j_query", "j_item", "j_label"; "weight" with query weights.
         dialect: the engine that runs them: a non-numeric text value and NaN
             are read by that engine's own expressions
-            (:class:`Numbers`, :mod:`ndcg_sql.dialects`), so every engine
+            (:class:`Numbers`, :mod:`ndcg_sql.vocabulary.dialects`), so every engine
             reports what DuckDB reports.
-        label_expression: the label role holds a label expression (ndcg_sql/labels.py),
+        label_expression: the label role holds a label expression (ndcg_sql/building/labels.py),
             named as such in the messages.
         words: labels given as words, mapped by this gain mapping ((word, gain), ...;
-            :func:`ndcg_sql.labels.from_words`): a value missing from it is named.
+            :func:`ndcg_sql.building.labels.from_words`): a value missing from it is named.
     """
     numbers = Numbers.of(dialect)
     order = numbers.value("order_raw")
@@ -613,7 +615,7 @@ DISAGREEMENT = ("the input checks disagree: the first pass found rows breaking a
 
 
 def checked_option(checks) -> None:
-    """Raise OptionError unless ``checks`` (the option) is one of :data:`ndcg_sql.parameters.CHECKS`."""
+    """Raise OptionError unless ``checks`` (the option) is one of :data:`ndcg_sql.vocabulary.parameters.CHECKS`."""
     if not isinstance(checks, str) or checks not in CHECKS:
         raise OptionError(f"checks must be {' or '.join(map(repr, CHECKS))}; got {checks!r}")
 

@@ -40,7 +40,7 @@ with its own tie order). ``peer`` names the tool in messages.
 Besides the options, two keys say how a convention reads its input: ``label_reading="atol"``
 (a label counts with its whole part, as trec_eval's ``get_qrels.c`` reads the relevance level with
 ``atol``: a qrels label 1.5 is 1) and ``ids="text"`` (every query and item id is compared as text,
-``ndcg_sql/id_types.py``: trec_eval keeps docnos as strings, so ties break by ``strcmp`` and "9"
+``ndcg_sql/building/id_types.py``: trec_eval keeps docnos as strings, so ties break by ``strcmp`` and "9"
 comes after "10" in item-desc order).
 
 Sources: trec_eval 10.0 (``trec_eval.h``: ``float sim``; ``form_res_rels.c``:
@@ -91,7 +91,7 @@ def convention_table() -> dict:
 
 def ids_as_text(name: str | None) -> bool:
     """Whether convention ``name`` (canonical, or None) compares every id as text (``ids="text"``:
-    trec_eval reads docnos as strings), whatever the columns' types (:func:`ndcg_sql.id_types.forms`)."""
+    trec_eval reads docnos as strings), whatever the columns' types (:func:`ndcg_sql.building.id_types.forms`)."""
     return CONVENTIONS.get(name or "", {}).get("ids") == "text"
 
 

@@ -12,7 +12,7 @@ Both kinds of file are macros written in dbt's style (``{{ return(value) }}``, `
   tables, the engine's quoting).
 
 Every value placed into SQL is an identifier quoted through sqlglot
-(:mod:`ndcg_sql.identifiers`) or a number written by the macros from a checked
+(:mod:`ndcg_sql.vocabulary.identifiers`) or a number written by the macros from a checked
 number; user text is never pasted in.
 """
 
@@ -37,7 +37,7 @@ def template_folder():
     ``pyproject.toml`` and ``sql/`` beside the package), that ``sql/``; else the installed
     ``ndcg_sql.sql`` package (an editable install of another checkout maps ``ndcg_sql.sql`` to
     that checkout's folder, which must not win over the one beside the code imported)."""
-    checkout = Path(__file__).resolve().parent.parent
+    checkout = Path(__file__).resolve().parents[2]  # ndcg_sql/building/templates.py
     if (checkout / "pyproject.toml").is_file() and (checkout / "sql" / "per_query.sql.j2").is_file():
         return checkout / "sql"
     try:

@@ -1,19 +1,19 @@
 """Where the SQL runs, behind one small interface: an executor runs one DuckDB-source
 statement and returns (column names, rows) (:meth:`Executor.fetch`); the steps of a plan
-(:mod:`ndcg_sql.plan`) live where the executor keeps them.
+(:mod:`ndcg_sql.building.plan`) live where the executor keeps them.
 
 * :class:`DuckDB`: a DuckDB connection; a step read more than once is kept in a temp table;
-  each statement runs so that Ctrl-C interrupts it (:func:`ndcg_sql.connections.interruptible`).
+  each statement runs so that Ctrl-C interrupts it (:func:`ndcg_sql.data.connections.interruptible`).
 * :class:`Warehouse`: a DB-API 2.0 connection (BigQuery's dbapi, snowflake.connector,
   psycopg, redshift_connector, ...) or a pyspark SparkSession, with its dialect; every
   step is a CTE of the one statement sent (nothing is written to the warehouse), and
   the statement is transpiled by sqlglot first.
 
 The caller's transaction (:func:`own_work`): on an engine where a failed statement aborts the open
-transaction (``aborts_transaction`` in :mod:`ndcg_sql.dialects`), the statements of one call run
+transaction (``aborts_transaction`` in :mod:`ndcg_sql.vocabulary.dialects`), the statements of one call run
 inside a savepoint of their own where the engine has savepoints (Postgres), so that a failure
 undoes only them; where it has none (Redshift, DuckDB), a call inside an open transaction is
-refused (:class:`ndcg_sql.errors.OpenTransaction`) before any statement runs, and a transaction
+refused (:class:`ndcg_sql.vocabulary.errors.OpenTransaction`) before any statement runs, and a transaction
 the call itself began is ended when it returns.
 """
 
@@ -27,13 +27,13 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from . import dialects, identifiers
-from .connections import DEFAULT_MEMORY_LIMIT, connect, interruptible, set_threads  # noqa: F401 (the runners' names)
-from .id_types import ColumnType
-from .errors import OpenTransaction, OptionError, first_line
-from .inputs import new_view_name
-from .plan import Step
-from .sql_text import transpile
+from ..vocabulary import dialects, identifiers
+from ..data.connections import DEFAULT_MEMORY_LIMIT, connect, interruptible, set_threads  # noqa: F401 (the runners' names)
+from ..building.id_types import ColumnType
+from ..vocabulary.errors import OpenTransaction, OptionError, first_line
+from ..data.inputs import new_view_name
+from ..building.plan import Step
+from ..building.sql_text import transpile
 
 
 class Executor:
@@ -63,7 +63,7 @@ class DuckDB(Executor):
 
     def named(self, step: str) -> str:
         """The relation a step of a plan is read by here: a fresh temp object's name, quoted, that
-        no table or view of the connection has (:func:`ndcg_sql.plan.build`'s ``named``)."""
+        no table or view of the connection has (:func:`ndcg_sql.building.plan.build`'s ``named``)."""
         return identifiers.quote(new_view_name(step, self.con))
 
     def store(self, step: Step) -> tuple[str, str]:
@@ -163,7 +163,7 @@ class Warehouse(Executor):
     @contextmanager
     def own_work(self) -> Iterator[None]:
         """Run the body's statements as the package's own work in the caller's transaction
-        (``aborts_transaction`` and ``savepoints`` in :mod:`ndcg_sql.dialects`):
+        (``aborts_transaction`` and ``savepoints`` in :mod:`ndcg_sql.vocabulary.dialects`):
 
         * an engine where a failure aborts nothing (Snowflake, BigQuery, Spark), or a connection
           in autocommit mode: as they come;
@@ -289,7 +289,7 @@ class Warehouse(Executor):
 
     def recover(self) -> None:
         """After a failed statement, where a failure aborts the transaction (``aborts_transaction``
-        in :mod:`ndcg_sql.dialects`), so that more statements can run: roll back to the savepoint of
+        in :mod:`ndcg_sql.vocabulary.dialects`), so that more statements can run: roll back to the savepoint of
         :meth:`own_work`, undoing only the package's statements; without one, roll back the
         transaction, which :meth:`own_work` made sure is the package's own (or autocommit's)."""
         if not self.dialect.aborts_transaction or is_spark(self.con):

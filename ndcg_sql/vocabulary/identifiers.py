@@ -2,7 +2,7 @@
 
 Names are written into the DuckDB source SQL as quoted sqlglot identifiers;
 when the SQL is transpiled, sqlglot re-quotes them for the target engine. The
-engine's case rule (:mod:`ndcg_sql.dialects`) is applied first.
+engine's case rule (:mod:`ndcg_sql.vocabulary.dialects`) is applied first.
 """
 
 from __future__ import annotations
