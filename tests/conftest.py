@@ -1,5 +1,4 @@
 import os
-import re
 import signal
 import sys
 from pathlib import Path
@@ -43,84 +42,18 @@ LONGEST_FIRST = ("spark", "snowflake", "bigquery", "test_portable_sql.py", "test
                  "test_one_source.py", "postgres", "redshift", "test_dbt.py", "test_docs.py", "test_dbt_gen.py", "test_dbt_starter.py",
                  "test_measures.py", "test_properties.py", "test_reference.py", "test_one_scan.py", "test_dbt_incremental.py",
                  "test_identifiers.py", "test_id_types.py", "test_analyst.py")
-#: The engines of tests/engines.py (ENGINES), and the files whose tests take one of them as the
-#: ``engine`` fixture, its name first in the test's id (``test_x[spark-case]``).
-ENGINE_NAMES = ("bigquery", "postgres", "redshift", "snowflake", "spark")
-ENGINE_FIXTURE_FILES = ("test_warehouses.py", "test_measures_warehouses.py", "test_dbt_warehouses.py",
-                        "test_caller_transaction.py", "test_readable_sql.py")
-#: Tests (or whole files) that use one engine without the ``engine`` fixture.
-ON_ENGINE = {"test_spark_scale.py": "spark",
-             "test_warehouses.py::test_postgres_matches_duckdb_on_generated_tables": "postgres",
-             "test_warehouses.py::test_ids_without_a_text_form_on_a_warehouse_are_refused": "postgres",
-             "test_warehouses.py::test_postgres_catalog_type_names_give_the_kinds_of_the_driver_codes": "postgres",
-             "test_warehouses.py::test_to_sql_with_the_catalogs_id_types_on_postgres": "postgres",
-             "test_warehouses.py::test_bigquery_qualified_names_resolve_in_zetasql": "bigquery"}
-
-
-def group_of(nodeid: str) -> str:
-    """The group of a test: the engine it runs on, else its file. From the test's id alone, as
-    the scheduler (which collects nothing) sees it; checked against each test's fixtures at
-    collection (:func:`pytest_collection_modifyitems`)."""
-    path, _, name = nodeid.partition("::")
-    file = path.rsplit("/", 1)[-1]
-    function, _, params = name.partition("[")
-    first = re.split(r"[-\]]", params, maxsplit=1)[0]
-    if file in ENGINE_FIXTURE_FILES and first in ENGINE_NAMES:
-        return first
-    return ON_ENGINE.get(f"{file}::{function}", ON_ENGINE.get(file, file))
-
-
-def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadgroup`` with the groups of :func:`group_of` (pytest-xdist's own ``xdist_group``
-    marks no longer reach its scheduler under pytest 9.2), in the order of LONGEST_FIRST."""
-    if config.getvalue("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class Groups(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return group_of(nodeid)
-
-    return Groups(config, log)
 
 
 def engine_of(item) -> str | None:
-    """The engine a collected test starts, from its fixtures: the ``engine`` fixture's parameter,
-    the ``postgres`` fixture of tests/test_warehouses.py, or Spark in tests/test_spark_scale.py."""
+    """The engine of tests/engines.py a collected test starts, as the test says it: the ``engine``
+    fixture's parameter, the ``postgres`` fixture (tests/test_warehouses.py), or an
+    ``on_engine(name)`` mark on the test or its module (``pytestmark``)."""
     if "engine" in item.fixturenames:
         return item.callspec.params["engine"]
     if "postgres" in item.fixturenames:
         return "postgres"
-    return "spark" if item.path.name == "test_spark_scale.py" else None
-
-
-#: Tests that need a system package besides Python's (PostgreSQL's server, Java for Spark, perl, the
-#: fakesnow environment) without starting an engine of tests/engines.py through the ``engine``
-#: fixture: a fixture's name, a file, or a test (file::function), or (file, fixture, parameter).
-SYSTEM_FIXTURES = ("postgres_project",)
-SYSTEM_TESTS = ("test_dbt_adapters.py", "test_beyond_measures.py::test_err_is_gdevals_through_ir_measures")
-SYSTEM_PARAMETERS = (("test_dbt_incremental.py", "target", "postgres"),)
-
-
-def needs_system_packages(item) -> bool:
-    """Whether a collected test needs more than ``pip install '.[test]'`` (marked ``engines``)."""
-    file, function = item.path.name, getattr(item, "originalname", item.name)
-    params = getattr(getattr(item, "callspec", None), "params", {})
-    return (engine_of(item) is not None or group_of(item.nodeid) in ENGINE_NAMES
-            or any(name in item.fixturenames for name in SYSTEM_FIXTURES)
-            or file in SYSTEM_TESTS or f"{file}::{function}" in SYSTEM_TESTS
-            or any(file == f and params.get(fixture) == value for f, fixture, value in SYSTEM_PARAMETERS))
-
-
-#: Files that need no system package but take half a minute or more of a worker (dbt builds, every
-#: adapter's macros rendered, mypy, property tests, the documentation's examples, statement counts):
-#: left out of the quick run with ``slow``, which then takes under 3 minutes on 2 cores.
-SLOW_FILES = ("test_dbt.py", "test_dbt_incremental.py", "test_dbt_expected.py", "test_one_source.py",
-              "test_portable_sql.py", "test_typing.py", "test_properties.py", "test_one_scan.py",
-              "test_dbt_gen.py", "test_docs.py", "test_analyst.py",
-              "test_id_types.py::test_one_logical_input_in_every_physical_type_gives_the_same_values",
-              "test_measures.py::test_measures_do_not_depend_on_row_order_or_threads",
-              "test_edges_cli.py::test_a_signal_as_the_output_opens_exits_with_its_status_never_aborts")
+    mark = item.get_closest_marker("on_engine")
+    return mark.args[0] if mark else None
 
 
 #: Examples drawn per property (hypothesis profiles): the full run draws 40; the quick run
@@ -137,26 +70,27 @@ def pytest_configure(config):
         settings.load_profile("quick" if "not slow" in (config.getoption("markexpr") or "") else "full")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker turns the xdist_group marks into groups
 def pytest_collection_modifyitems(config, items):
-    """Mark each test ``engines`` (it needs a system package: :func:`needs_system_packages`) or
-    ``slow`` (SLOW_FILES), and order the tests by LONGEST_FIRST, after checking that
-    :func:`group_of` (test ids) puts every test that starts an engine in that engine's group
-    (else each worker might start it)."""
+    """Group and order the tests for ``--dist loadgroup`` (pyproject's addopts): a test that starts
+    an engine (:func:`engine_of`) is marked ``engines`` and put in that engine's ``xdist_group``,
+    every other test in its file's; the groups go out in the order of LONGEST_FIRST. The marks
+    ``slow`` and ``engines`` (for tests that need a system package without starting an engine) are
+    written on the tests themselves (``pytestmark`` or a decorator)."""
     if "not engines" in (config.getoption("markexpr") or ""):
         import engines
 
         os.environ[engines.QUICK_RUN] = "1"  # starting an engine is then an error (engines.starting)
-    wrong = [item.nodeid for item in items if engine_of(item) not in (None, group_of(item.nodeid))]
-    if wrong:
-        raise pytest.UsageError(f"tests/conftest.py group_of misses the engine of: {wrong[:5]}")
+    group = {}
     for item in items:
-        if needs_system_packages(item):
+        engine = engine_of(item)
+        if engine is not None:
             item.add_marker(pytest.mark.engines)
-        elif item.path.name in SLOW_FILES or f"{item.path.name}::{getattr(item, 'originalname', item.name)}" in SLOW_FILES:
-            item.add_marker(pytest.mark.slow)
-    rank = {group: place for place, group in enumerate(LONGEST_FIRST)}
+        group[item.nodeid] = engine or item.path.name
+        item.add_marker(pytest.mark.xdist_group(group[item.nodeid]))
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
     # stable: the tests of a file keep their order (module fixtures are set up once)
-    items.sort(key=lambda item: rank.get(group_of(item.nodeid), len(rank)))
+    items.sort(key=lambda item: rank.get(group[item.nodeid], len(rank)))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -86,7 +86,7 @@ def starting(name: str) -> None:
     """Called as an engine starts: in the quick run, an error naming the engine."""
     if os.environ.get(QUICK_RUN):
         raise RuntimeError(f"the quick run (-m 'not engines') started {name}: mark the test 'engines' "
-                           "(tests/conftest.py needs_system_packages)")
+                           "(its engine fixture, @pytest.mark.on_engine or @pytest.mark.engines: CONTRIBUTING.md)")
 
 
 class Postgres:

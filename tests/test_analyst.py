@@ -29,6 +29,9 @@ from ndcg_sql.vocabulary import activity
 from ndcg_sql.plot import ticks
 from test_cli import run_cli
 
+#: slow (half a minute or more of a worker): the analyst's examples and plots
+pytestmark = pytest.mark.slow
+
 CLICKS = EXAMPLES / "click_log"
 LABEL = "CASE WHEN dwell_seconds >= 180 THEN 3 WHEN dwell_seconds >= 60 THEN 2 WHEN clicked THEN 1 ELSE 0 END"
 DL = EXAMPLES / "trec_dl19_passage"

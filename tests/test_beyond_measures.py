@@ -183,6 +183,7 @@ def test_rbp_names():
 # ------------------------------------------------------------------ ERR (gdeval.pl)
 
 
+@pytest.mark.engines  # perl runs gdeval.pl
 @pytest.mark.parametrize("run_name", RUNS)
 def test_err_is_gdevals_through_ir_measures(run_name):
     names = ["ERR@5", "ERR@10", "ERR@20"]

@@ -33,6 +33,9 @@ from conftest import ROOT
 from ndcg_sql.building import plan
 from ndcg_sql.api import sql_plan
 
+#: slow (half a minute or more of a worker): dbt builds
+pytestmark = pytest.mark.slow
+
 PACKAGE = ROOT / "dbt_macros"
 SEEDS = PACKAGE / "integration_tests" / "seeds"
 TOL = 1e-9
@@ -665,6 +668,7 @@ def postgres_project(tmp_path_factory):
         server.close()
 
 
+@pytest.mark.engines  # dbt-postgres on a throwaway Postgres cluster
 def test_postgres_build_passes(postgres_project):
     _, _, build = postgres_project
     assert build.success, build.exception
@@ -673,6 +677,7 @@ def test_postgres_build_passes(postgres_project):
     assert set(statuses.values()) <= {"success", "pass"}, statuses
 
 
+@pytest.mark.engines  # dbt-postgres on a throwaway Postgres cluster
 def test_postgres_models_match_reference(postgres_project):
     _, read, _ = postgres_project
     check_models_match_reference(read)
@@ -701,6 +706,7 @@ def check_models_match_reference(read):
             assert row["queries"] == means[row["k"]][1]
 
 
+@pytest.mark.engines  # dbt-postgres on a throwaway Postgres cluster
 def test_postgres_measures_and_conventions(postgres_project):
     _, read, _ = postgres_project
     check_lambdarank_measures(read)
@@ -708,6 +714,7 @@ def test_postgres_measures_and_conventions(postgres_project):
     check_conventions(read)
 
 
+@pytest.mark.engines  # dbt-postgres on a throwaway Postgres cluster
 def test_postgres_gates(postgres_project):
     project_dir, _, _ = postgres_project
     result = invoke(project_dir, "test", "--target", "postgres", "--select", "test_name:ndcg_at_least",
@@ -721,6 +728,7 @@ def test_postgres_gates(postgres_project):
     check_regression_fails(project_dir, "--target", "postgres")
 
 
+@pytest.mark.engines  # dbt-postgres on a throwaway Postgres cluster
 def test_postgres_equals_expected_fails_on_wrong_expected_values(postgres_project):
     project_dir, _, _ = postgres_project
     check_equals_expected_fails(project_dir, "--target", "postgres")

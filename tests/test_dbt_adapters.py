@@ -56,6 +56,9 @@ from test_dbt import (
     invoke,
 )
 
+#: every dbt adapter's own environment (fakesnow's among them)
+pytestmark = pytest.mark.engines
+
 HERE = Path(__file__).parent
 #: the model that needs a 4-byte float (trec_eval's float32 scores), disabled on BigQuery and
 #: Snowflake with its equals_expected test

@@ -17,6 +17,9 @@ import pytest
 
 from conftest import ROOT, load_script
 
+#: slow (half a minute or more of a worker): dbt builds
+pytestmark = pytest.mark.slow
+
 PROJECT = ROOT / "dbt_macros" / "integration_tests"
 #: models that compute no number: a selection of seed rows, checked by ndcg_valid_input
 NOT_NUMERIC = {"dl19_bm25_run"}

@@ -27,6 +27,9 @@ from ndcg_sql.vocabulary.parameters import Options
 from ndcg_sql.vocabulary.parameters import Request
 from tools import dbt_docs, dbt_gen
 
+#: slow (half a minute or more of a worker): the dbt package generated and compared
+pytestmark = pytest.mark.slow
+
 MACROS = ROOT / "dbt_macros" / "macros"
 
 

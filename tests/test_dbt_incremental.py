@@ -31,6 +31,9 @@ pytest.importorskip("dbt.cli.main", reason="install '.[test]' (it brings dbt-cor
 import reference
 from test_dbt import SEEDS, copy_project, environment, invoke, postgres_variables
 
+#: slow (half a minute or more of a worker): dbt builds, run after run
+pytestmark = pytest.mark.slow
+
 DAYS = ("2019-11-01", "2019-11-02", "2019-11-03")
 CUTOFFS = [1, 5, 10, None]
 TOL = 1e-12
@@ -71,7 +74,7 @@ def log_rows() -> tuple[list[str], list[list[str]]]:
 LOG_HEADER, LOG = log_rows()
 
 
-@pytest.fixture(scope="module", params=["duckdb", "postgres"])
+@pytest.fixture(scope="module", params=["duckdb", pytest.param("postgres", marks=pytest.mark.engines)])
 def target(request, tmp_path_factory):
     project = copy_project(tmp_path_factory)
     (project / "models" / "daily_lookback_per_query.sql").write_text(LOOKBACK_MODEL)

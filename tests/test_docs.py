@@ -27,6 +27,9 @@ import pytest
 from conftest import ROOT, load_script
 from ndcg_sql.vocabulary import measures, parameters
 
+#: slow (half a minute or more of a worker): the documentation's examples run and the site built
+pytestmark = pytest.mark.slow
+
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "dbt_macros" / "README.md",
              *sorted((ROOT / "docs").glob("*.md"))]
 #: What a block's marker may say.

@@ -236,6 +236,7 @@ cli.run()
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, status", [("SIGTERM", 143), ("SIGINT", 130)])
 def test_a_signal_as_the_output_opens_exits_with_its_status_never_aborts(tmp_path, name, status):
     duckdb.sql(f"COPY (SELECT 'q' || (i // 10) AS query_id, 'd' || (i % 10) AS item_id, (hash(i) % 1000) / 10.0 "

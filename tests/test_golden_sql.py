@@ -25,6 +25,8 @@ from sql_cases import GOLDEN, GOLDEN_OTHER_STATEMENTS, STATEMENTS
 
 FOLDER = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("NDCG_SQL_UPDATE_GOLDEN") == "1"
+#: compare's paired tests, one golden file (test_paired_tests_golden)
+PAIRED_TESTS = FOLDER / "duckdb" / "compare.paired_tests.sql"
 
 
 def kept(case: str) -> list[str]:
@@ -81,10 +83,19 @@ def test_paired_tests_golden():
     sql = templates.render("paired_tests.sql.j2", differences_relation='"paired_differences"',
                            output_query_col='"query_id"', permutations=100, exact_max_queries=6,
                            seed_state=5, group_cols=['"arm"', "measure"], segment_cols=['"arm"'])
-    path = FOLDER / "duckdb" / "compare.paired_tests.sql"
+    path = PAIRED_TESTS
     if UPDATE:
         path.write_text(sql, encoding="utf-8")
     assert path.exists(), f"{path} missing: regenerate with NDCG_SQL_UPDATE_GOLDEN=1"
     assert sql == path.read_text(encoding="utf-8"), (
         f"{path} differs from the SQL now emitted; review and regenerate with NDCG_SQL_UPDATE_GOLDEN=1"
     )
+
+
+def test_every_golden_file_is_read():
+    """A golden file that no test compares would go stale unseen (a case renamed, a statement no
+    longer kept): every file under tests/golden/ is one the tests above read."""
+    read = {FOLDER / "SQLGLOT_VERSION", PAIRED_TESTS} | {
+        FOLDER / dialect / f"{case}.{what}.sql" for dialect in dialects.DIALECTS for case in GOLDEN for what in kept(case)}
+    unread = sorted(path.relative_to(FOLDER).as_posix() for path in FOLDER.rglob("*") if path.is_file() and path not in read)
+    assert not unread, f"golden files no test reads (delete them, or keep their case in tests/sql_cases.py): {unread}"

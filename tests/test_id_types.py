@@ -83,6 +83,7 @@ def _files(tmp, rows):
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(rows=ROWS, ties=st.sampled_from(["average", "item-asc", "item-desc"]))
+@pytest.mark.slow
 def test_one_logical_input_in_every_physical_type_gives_the_same_values(tmp_path_factory, rows, ties):
     tmp = tmp_path_factory.mktemp("ids")
     files = _files(tmp, rows)

@@ -236,6 +236,7 @@ def test_sql_text_of_measures_runs_to_the_same_rows():
 
 @SETTINGS
 @given(rows=rankings(integer_labels=False), seed=st.integers(0, 2**32 - 1))
+@pytest.mark.slow
 def test_measures_do_not_depend_on_row_order_or_threads(rows, seed):
     names = ["P@3", "AP", "RR", "nDCG@5", "Success@2", "R(rel=2)@4"]
     first = ndcg_sql.evaluate(frame(rows), ties="item-desc", measures=names, threads=1)

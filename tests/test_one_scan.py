@@ -23,6 +23,9 @@ from ndcg_sql.api import sql_plan
 from ndcg_sql.building.sql_text import transpile
 from test_portable_sql import lint
 
+#: slow (half a minute or more of a worker): statement counts over many option sets
+pytestmark = pytest.mark.slow
+
 RUN = [
     ("A", "q1", "a", 2.0, 3), ("A", "q1", "b", 2.0, 0), ("A", "q1", "c", 1.0, 1), ("A", "q2", "a", 1.0, 0),
     ("A", "q2", "d", 0.5, 2), ("B", "q1", "f", 0.1, 3), ("B", "q1", "g", 0.9, 0), ("B", "q3", "e", 1.0, 1),

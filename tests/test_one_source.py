@@ -35,6 +35,9 @@ from ndcg_sql.vocabulary import dialects, identifiers, parameters
 from ndcg_sql.api import sql_plan
 from ndcg_sql.building.sql_text import over_ctes, transpile
 
+#: slow (half a minute or more of a worker): every dbt adapter's macros rendered
+pytestmark = pytest.mark.slow
+
 PACKAGE = dbt_standin.package_files(ROOT / "dbt_macros")
 ADAPTERS = ("duckdb", "postgres", "redshift", "bigquery", "snowflake", "spark", "databricks")
 

@@ -27,6 +27,9 @@ from ndcg_sql.api import sql_plan
 from ndcg_sql.building.validation import Columns
 from sql_cases import STATEMENTS, all_combinations
 
+#: slow (half a minute or more of a worker): every option combination walked in every dialect
+pytestmark = pytest.mark.slow
+
 
 class NullsSmall(DuckDB):
     NULL_ORDERING = "nulls_are_small"

@@ -12,6 +12,9 @@ from ndcg_sql.building.context import Seen, render, resolve
 from ndcg_sql.vocabulary.parameters import Request
 from test_reference import CUTOFFS, GAINS, rankings, frame
 
+#: slow (half a minute or more of a worker): property tests (hypothesis)
+pytestmark = pytest.mark.slow
+
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TIES = st.sampled_from(["average", "item-asc", "item-desc"])
 

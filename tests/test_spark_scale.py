@@ -15,6 +15,9 @@ import ndcg_sql
 from benchmarks import generate, spark as spark_benchmark
 from engines import shared
 
+#: on tests/engines.py's Spark (tests/conftest.py engine_of)
+pytestmark = pytest.mark.on_engine("spark")
+
 
 @pytest.fixture(scope="module")
 def engines(tmp_path_factory):

@@ -10,6 +10,9 @@ import textwrap
 
 from conftest import ROOT
 
+#: slow (half a minute or more of a worker): mypy over the package
+pytestmark = pytest.mark.slow
+
 #: Calls that type-check, as a user writes them.
 GOOD = """
     import ndcg_sql

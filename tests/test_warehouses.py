@@ -201,6 +201,7 @@ def test_postgres_matches_duckdb_on_generated_tables(postgres, rows, cutoffs, ti
             assert (a is None) == (b is None) and (a is None or math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)), (key, value, a, b)
 
 
+@pytest.mark.on_engine("bigquery")
 @pytest.mark.parametrize("what", ["per_query", "summary", "coverage"])
 def test_bigquery_qualified_names_resolve_in_zetasql(what):
     """project.dataset.table names, quoted part by part, resolve in GoogleSQL's analyzer."""
