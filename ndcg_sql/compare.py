@@ -258,6 +258,7 @@ def compare(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
+    context.option_macros()._compared_measures(context.plain(measures), "compare")
     if correction is not None:
         corrections.checked(correction)
     if names is None:
@@ -451,6 +452,7 @@ def compare_runs(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
+    context.option_macros()._compared_measures(context.plain(measures), "compare")
     if correction is not None:
         corrections.checked(correction)
     alpha = checked_alpha(alpha)
