@@ -247,3 +247,15 @@ def engine_data():
     run = run[run["query_id"].isin(["301", "302", "303"])].groupby("query_id").head(60).reset_index(drop=True)
     qrels = {q: v for q, v in read_qrels(EXAMPLES / "trec_eval_test/qrels.rel_level").items() if q in ("301", "302", "303")}
     return run, qrels
+
+
+def test_regression_gates_refuse_gm_map():
+    """The regression gates (plot --over, dbt's ndcg_compare_arms) test differences of arithmetic means too."""
+    from ndcg_sql.building.context import option_macros
+
+    options = dict(per_query_relation="x", query_col="query_id", segment_cols=[], group_col="day", k=None,
+                   alpha=0.05, correction="bonferroni", min_effect=0, window=7)
+    with pytest.raises(ndcg_sql.OptionError, match="the regression gate tests differences of arithmetic means"):
+        option_macros()._regression_context(dict(options, measures=["AP", "gm_map"]))
+    assert option_macros()._regression_context(dict(options, measures=["AP", "Bpref"]))["tested_measures"] == [
+        "'AP'", "'Bpref'"]
