@@ -259,3 +259,12 @@ def test_regression_gates_refuse_gm_map():
         option_macros()._regression_context(dict(options, measures=["AP", "gm_map"]))
     assert option_macros()._regression_context(dict(options, measures=["AP", "Bpref"]))["tested_measures"] == [
         "'AP'", "'Bpref'"]
+
+
+def test_weighted_geometric_mean():
+    """With query weights gm_map's summary is exp(sum(w ln v) / sum(w)), the weighted geometric mean."""
+    data = pd.DataFrame({"query_id": [1, 1, 2, 2, 3, 3], "item_id": ["a", "b"] * 3, "score": [2.0, 1.0] * 3,
+                         "label": [0, 1, 1, 0, 0, 0], "w": [1.0, 1.0, 3.0, 3.0, 2.0, 2.0]})
+    row = ndcg_sql.evaluate(data, measures=["gm_map"], ties="item-asc", weight_col="w").summary_records()[0]
+    ap, w = np.array([1 / 2, 1.0, 1e-5]), np.array([1.0, 3.0, 2.0])
+    assert row["mean"] == pytest.approx(np.exp((w * np.log(ap)).sum() / w.sum()), rel=1e-12)
