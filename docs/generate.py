@@ -63,9 +63,10 @@ def _names(family: measures.Family) -> list[str]:
     if family.persistence:
         params.append("p=0.9")
     with_params = f"{name}({','.join(params)})" if params else None
-    forms = [f"{name}@k"] if family.needs_cutoff else [f"{name}@k", name]
+    at = {"cutoff": "@k", "recall": "@x", "none": ""}[family.at]
+    forms = [f"{name}{at}"] if family.needs_cutoff or not at else [f"{name}{at}", name]
     if with_params:
-        forms.append(f"{with_params}@k" if family.needs_cutoff else with_params)
+        forms.append(f"{with_params}{at}" if family.needs_cutoff else with_params)
     return forms
 
 
@@ -75,13 +76,17 @@ def _values(family: measures.Family) -> str:
         return "0 or 1 (interval: Wilson)"
     if family.values == "unbounded":
         return "≥ 0, unbounded (interval: normal)"
+    if family.values == "log":
+        return ("ln of a value in (0, 1]; the summary is their geometric mean (interval: normal of the mean log, "
+                "exponentiated, clipped)")
     at_1 = " (at @1: 0 or 1, Wilson)" if family.zero_one_at_1 else ""
     return f"in [0, 1] (interval: normal, clipped){at_1}"
 
 
 #: What each relevance kind of measures.RELEVANCE reads, as the table says it.
 _RELEVANCE = {"gain": "gain", "judged": "whether judged", "threshold": "label ≥ rel (default 1)",
-              "grade": f"graded: the label, above {measures.ERR_MAX_GRADE} counted as {measures.ERR_MAX_GRADE}"}
+              "grade": f"graded: the label, above {measures.ERR_MAX_GRADE} counted as {measures.ERR_MAX_GRADE}",
+              "pool": "label ≥ rel (default 1); judged or not, a label below 0 pooled but unjudged"}
 
 
 def measures_table() -> str:

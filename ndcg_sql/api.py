@@ -137,10 +137,11 @@ def evaluate(
             judged_docs_only_flag=True). Default: 'zero'.
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
-            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
-            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
-            measure, value) and the summary one row per measure. Default: None.
+            could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
+            (the geometric mean of AP), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
+            RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
+            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
             ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
@@ -309,10 +310,11 @@ def to_sql(
             judged_docs_only_flag=True). Default: 'zero'.
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
-            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
-            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
-            measure, value) and the summary one row per measure. Default: None.
+            could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
+            (the geometric mean of AP), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
+            RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
+            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
             ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and

@@ -169,10 +169,11 @@ def compare(
     Keyword Args:
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
-            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
-            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
-            measure, value) and the summary one row per measure. Default: ('nDCG@10',).
+            could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
+            (the geometric mean of AP), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
+            RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
+            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: ('nDCG@10',).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -258,6 +259,7 @@ def compare(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
+    context.option_macros()._compared_measures(context.plain(measures), "compare")
     if correction is not None:
         corrections.checked(correction)
     if names is None:
@@ -363,10 +365,11 @@ def compare_runs(
     Keyword Args:
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
-            could add), ERR@k (gdeval's), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
-            default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
-            Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
-            measure, value) and the summary one row per measure. Default: ('nDCG@10',).
+            could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
+            (the geometric mean of AP), with a relevance threshold for the binary ones as P(rel=2)@5 (label >= 1 by
+            default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
+            RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
+            Per-query rows are then (query, measure, value) and the summary one row per measure. Default: ('nDCG@10',).
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -451,6 +454,7 @@ def compare_runs(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
+    context.option_macros()._compared_measures(context.plain(measures), "compare")
     if correction is not None:
         corrections.checked(correction)
     alpha = checked_alpha(alpha)

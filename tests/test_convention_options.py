@@ -267,7 +267,8 @@ TABLE.update({
     ("trec_eval", "measures, weight_col"): (dict(weight_col="w", measures=["nDCG@5"]), _NO_WEIGHTS),
     ("trec_eval", "other measures"): (
         dict(measures=["nDCG@10", "ERR@10", "Judged@10", "DCG@5"]),
-        r"convention 'trec_eval' reproduces trec_eval's measures only \(nDCG, P, R, AP, RR, Success\), not ERR@10, "
+        r"convention 'trec_eval' reproduces trec_eval's measures only \(nDCG, P, R, AP, RR, Success, Bpref, infAP, "
+        r"Rprec, IPrec, gm_map\), not ERR@10, "
         r"Judged@10, DCG@5: drop the convention"),
     ("trec_eval", "segments"): None,
     ("trec_eval", "segments, weight_col"): (dict(weight_col="w", segments="arm", k=[5]), _NO_WEIGHTS),

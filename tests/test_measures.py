@@ -277,9 +277,18 @@ HAND = {
     "P": 2 / 4, "R": 2 / 2, "AP": (1 / 2 + 2 / 3) / 2, "RR": 1 / 2, "Success": 1.0,
     "Judged": 3 / 3, "RBP": 0.2 * (0.8 + 0.8 ** 2), "RBPResidual": 0.8 ** 3 - 0.8 ** 4,
     "ERR": (3 / 16) / 2 + (1 / 16) / 3 * (1 - 3 / 16),
+    # N = 1 (a, above both relevant items): each term 1 - min(1, 2) / min(1, 2) = 0
+    "Bpref": 0.0,
+    # e = 1e-5: at r = 2 one judged item above (non-relevant), at r = 3 two (one relevant)
+    "infAP": (1 / 2 + (1 / 2) * 1e-5 / (1 + 2e-5) + 1 / 3 + (2 / 3) * (1 + 1e-5) / (2 + 2e-5)) / 2,
+    "Rprec": 1 / 2, "IPrec": max(1 / 2, 2 / 3),  # IPrec@0.5: c = floor(0.5 * 2 + 0.9) = 1, P@j for j >= 2
+    "gm_map": np.log((1 / 2 + 2 / 3) / 2),
 }
+#: What follows @ in each family's name in test_every_family_is_whole, by Family.at.
+AT = {"cutoff": ("@4", "@1"), "recall": ("@0.5", "@1.0"), "none": ("", "")}
 #: The interval each range of values picks (docs/statistics.md).
-CI_METHOD = {"zero_one": "wilson", "unit": "normal, clipped to [0, 1]", "unbounded": "normal"}
+CI_METHOD = {"zero_one": "wilson", "unit": "normal, clipped to [0, 1]", "unbounded": "normal",
+             "log": "normal of the mean log, exponentiated, clipped to [0, 1]"}
 
 
 def test_every_family_is_whole():
@@ -292,32 +301,39 @@ def test_every_family_is_whole():
     table = load_generator().measures_table()
     data = pd.DataFrame({"query_id": [1, 1, 1, 2, 2, 2], "item_id": ["a", "b", "c"] * 2,
                          "score": [3.0, 2.0, 1.0] * 2, "label": [0, 2, 1] * 2})
-    names = [f"{family.name}@4" for family in measures.FAMILIES]
+    names = [f"{family.name}{AT[family.at][0]}" for family in measures.FAMILIES]
     result = ndcg_sql.evaluate(data, measures=names, gain="exponential", ties="item-asc", intervals=True)
     values = by_key(result)
     summary = {row["measure"]: row for row in result.summary_records()}
     for family in measures.FAMILIES:
-        name = f"{family.name}@4"
-        assert parse_measure(name) == Measure(family.name, 4, None, 0.8 if family.persistence else None)
+        at = AT[family.at][0]
+        name = f"{family.name}{at}"
+        assert parse_measure(name) == Measure(family.name, 4 if family.at == "cutoff" else None, None,
+                                              0.8 if family.persistence else None,
+                                              0.5 if family.at == "recall" else None)
         for alias in family.aliases:
-            assert parse_measure(f"{alias.upper()}@4").family == family.name
+            assert parse_measure(f"{alias.upper()}{at}").family == family.name
         if family.needs_cutoff:
-            with pytest.raises(ndcg_sql.OptionError, match="needs a cutoff"):
+            with pytest.raises(ndcg_sql.OptionError, match="needs a (cutoff|recall level)"):
                 parse_measure(family.name)
         else:
             assert parse_measure(family.name) == Measure(family.name, None, None, 0.8 if family.persistence else None)
+        if family.at == "none":
+            with pytest.raises(ndcg_sql.OptionError, match="takes no cutoff"):
+                parse_measure(f"{family.name}@4")
         if family.takes_threshold:
-            assert parse_measure(f"{family.name}(rel=2)@4").rel == 2.0
+            assert parse_measure(f"{family.name}(rel=2){at}").rel == 2.0
         else:
             with pytest.raises(ndcg_sql.OptionError, match="gain option|no relevance threshold"):
-                parse_measure(f"{family.name}(rel=2)@4")
-        assert f"| <code>{family.name}@k</code>" in table and f"- **{family.name}**: `{family.formula}`" in table
+                parse_measure(f"{family.name}(rel=2){at}")
+        written = {"cutoff": "@k", "recall": "@x", "none": ""}[family.at]
+        assert f"| <code>{family.name}{written}</code>" in table and f"- **{family.name}**: `{family.formula}`" in table
         assert values[(1, name)] == pytest.approx(HAND[family.name], rel=1e-12), name
         assert summary[name]["ci_method"] == CI_METHOD[family.values], name
         if not family.linear:
             with pytest.raises(ndcg_sql.OptionError, match="need"):
                 ndcg_sql.evaluate(data, measures=[name], ties="average")
-    at_1 = ndcg_sql.evaluate(data, measures=[f"{f.name}@1" for f in measures.FAMILIES], ties="item-asc",
+    at_1 = ndcg_sql.evaluate(data, measures=[f"{f.name}{AT[f.at][1]}" for f in measures.FAMILIES], ties="item-asc",
                              intervals=True).summary_records()
     assert [row["ci_method"] == "wilson" for row in at_1] == [
         f.values == "zero_one" or f.zero_one_at_1 for f in measures.FAMILIES]
@@ -332,3 +348,9 @@ def test_a_half_declared_family_is_refused():
         Family("X", "f", "s", relevance="threshold", linear=True, values="percent")
     with pytest.raises(ValueError, match="relevance must be one of"):
         Family("X", "f", "s", relevance="binary", linear=True)
+    with pytest.raises(ValueError, match="geometric mean is the mean of logarithms"):
+        Family("X", "f", "s", relevance="threshold", linear=False, mean="geometric")
+    with pytest.raises(ValueError, match="geometric mean is the mean of logarithms"):
+        Family("X", "f", "s", relevance="threshold", linear=False, values="log")
+    with pytest.raises(ValueError, match="at must be one of"):
+        Family("X", "f", "s", relevance="threshold", linear=True, at="rank")

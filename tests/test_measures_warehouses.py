@@ -346,3 +346,28 @@ def test_bad_text_on_postgres_outside_autocommit_gets_the_message(engine):  # no
         with connection.cursor() as cursor:  # the connection takes statements again
             cursor.execute("SELECT 1")
             assert cursor.fetchall() == [(1,)]
+
+
+def test_incomplete_judgment_measures_on_engine_equal_pytrec_eval(engine):  # noqa: F811
+    """Bpref, infAP, Rprec, IPrec@x and gm_map per query on the engine equal pytrec_eval's (trec_eval's
+    test data with judgments of -1), and the summary (intervals, a bootstrap) DuckDB's."""
+    from test_incomplete_judgments import TOL, engine_data, names_at, per_query, pytrec
+
+    run, qrels = engine_data()
+    expected = pytrec(run, qrels, 1)
+    judgments = [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()]
+    run_name = _load(engine, "pool_runs", ["query_id", "item_id", "score"], list(run.itertuples(index=False, name=None)))
+    qrels_name = _load(engine, "pool_qrels", ["query_id", "item_id", "label"], judgments)
+    names = {name: measure for name, measure in names_at(1).items()
+             if not name.startswith("IPrec") or name in ("IPrec@0.0", "IPrec@0.5", "IPrec@1.0")}
+    # trec_eval's options but its float32 scores (BigQuery and Snowflake have none; these scores are float32 already)
+    options = dict(measures=list(names), ties="item-desc", gain="linear", negative_labels="zero", item_type="text",
+                   intervals=True, bootstrap=30, seed=2)
+    got = ndcg_sql.evaluate(run_name, judgments=qrels_name, con=engine.connection(), dialect=engine.dialect,
+                            per_query=True, **options)
+    values = per_query(got)
+    for qid, measured in expected.items():
+        for name, measure in names.items():
+            assert float(values[(qid, name)]) == pytest.approx(measured[measure], **TOL), (engine.dialect, qid, name)
+    want = ndcg_sql.evaluate(run, judgments=pd.DataFrame(judgments, columns=["query_id", "item_id", "label"]), **options)
+    _same_records(got.summary_records(), want.summary_records(), ["measure"])

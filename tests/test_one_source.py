@@ -82,6 +82,12 @@ CASES = [
      {"measures": ["DCG@3", "nDCG@5"], "log_base": 10, "convention": "sklearn"}),
     ({"measures": "RR, Success@1 P@3", "segment_cols": ["arm"], "convention": "trec_eval"},
      {"measures": "RR, Success@1 P@3", "segments": ["arm"], "convention": "trec_eval"}),
+    ({"measures": ["Bpref", "infAP(rel=2)", "Rprec", "IPrec@0.5", "gm_map"], "judgments": "QRELS",
+      "convention": "trec_eval"},
+     {"measures": ["Bpref", "infAP(rel=2)", "Rprec", "IPrec@0.5", "gm_map"], "judgments": "QRELS",
+      "convention": "trec_eval"}),
+    ({"measures": ["Bpref", "IPrec@0", "P@3"], "ties": "item-asc", "negative_labels": "zero"},
+     {"measures": ["Bpref", "IPrec@0", "P@3"], "ties": "item-asc", "negative_labels": "zero"}),
 ]
 
 
@@ -152,6 +158,8 @@ MEASURE_SUMMARIES = [
     ({"measures": ["nDCG@5", "P@2"]}, {"measures": ["nDCG@5", "P@2"], "ties": "item-asc"}),
     ({"measures": ["CG@3", "DCG@2", "RR"], "segment_cols": ["arm"]},
      {"measures": ["CG@3", "DCG@2", "RR"], "segments": ["arm"], "ties": "item-asc"}),
+    ({"measures": ["gm_map", "Bpref", "CG@2", "Success@3"]},
+     {"measures": ["gm_map", "Bpref", "CG@2", "Success@3"], "ties": "item-asc"}),
 ]
 
 

@@ -2,7 +2,8 @@
     given: measure, mean, queries, evaluated, and with intervals (default: always, as the
     Python runner's summary of measures) stderr, ci_low, ci_high, ci_method (the interval's
     method, by the range of the measure's values: 'wilson' for Success@k, P@1, RR@1; 'normal,
-    clipped to [0, 1]' for nDCG, P, R, AP, RR; 'normal' for CG, DCG) - sql/summary.sql.j2.
+    clipped to [0, 1]' for nDCG, P, R, AP, RR; 'normal' for CG, DCG; for gm_map, whose mean is the
+    geometric mean of AP, 'normal of the mean log, exponentiated, clipped to [0, 1]') - sql/summary.sql.j2.
       per_query     a ref(), source() or CTE name holding ndcg_measures' rows
       measures      the measures of those rows (as given to ndcg_measures)
       query_col     the query column (default 'query_id')

@@ -26,7 +26,9 @@ bootstrap among them, gives the tool's numbers):
 
 | convention    | query weights (``weight_col``)            | measures (``peer_measures``)     | judgments |
 |---------------|-------------------------------------------|----------------------------------|-----------|
-| trec_eval     | refused (``weights=False``)               | nDCG, P, R, AP, RR, Success      | yes       |
+| trec_eval     | refused (``weights=False``)               | nDCG, P, R, AP, RR, Success,     | yes       |
+|               |                                           | Bpref, infAP, Rprec, IPrec,      |           |
+|               |                                           | gm_map                           |           |
 | sklearn       | ``sample_weight``: sum(w x) / sum(w)      | nDCG, DCG (``dcg_score``)        | refused   |
 | lightgbm      | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
 | xgboost       | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
@@ -61,7 +63,8 @@ from __future__ import annotations
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
                       score_precision="float32", negative_labels="zero", label_reading="atol", ids="text",
-                      peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success"), weights=False),
+                      peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success", "Bpref", "infAP", "Rprec",
+                                                          "IPrec", "gm_map"), weights=False),
     "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
                     negative_labels="error", judgments_allowed=False,
                     peer="scikit-learn", peer_measures=("nDCG", "DCG")),

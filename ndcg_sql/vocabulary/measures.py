@@ -14,8 +14,10 @@ Names follow ir_measures (MacAvaney et al., ECIR 2022): ``nDCG@10``, ``P@5``,
 ``R@100``, ``AP``, ``AP@100``, ``RR``, ``RR@10``, ``Success@10``, ``Judged@10``, with an
 optional relevance threshold ``P(rel=2)@5`` for the binary measures (an item is
 relevant when its label >= rel; default 1, trec_eval's ``-l``). ``CG@k`` and
-``DCG@k`` are this package's additions. Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
-``AP``, ``MRR`` = ``RR``, ``Hit@k`` = ``Success@k`` (the mean over queries is
+``DCG@k`` are this package's additions. For incomplete judgments: ``Bpref``, ``infAP``,
+``Rprec``, ``IPrec@0.5`` (the part after @ a recall level) and ``gm_map`` (trec_eval's name; the
+summary is the geometric mean of AP). Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
+``AP``, ``MRR`` = ``RR``, ``Hit@k`` = ``Success@k``, ``GMAP`` = ``gm_map`` (the mean over queries is
 what the summary reports, so MAP is the mean of AP and MRR the mean of RR).
 """
 
@@ -27,13 +29,26 @@ from typing import Iterable
 
 
 #: Relevance kinds: what a family reads at each rank (:attr:`Family.relevance`).
-RELEVANCE = ("gain", "threshold", "judged", "grade")
+RELEVANCE = ("gain", "threshold", "judged", "grade", "pool")
+#: What the part after @ of a name is (:attr:`Family.at`): "cutoff" (the rank k), "recall" (a recall
+#: level in [0, 1], IPrec@0.5) or "none" (the family takes no @: trec_eval and ir_measures have none).
+AT = ("cutoff", "recall", "none")
+#: How the summary averages a family's per-query values (:attr:`Family.mean`): "arithmetic" (their
+#: mean), or "geometric" (the per-query values are natural logarithms and the summary is exp of their
+#: mean, the geometric mean: sql/summary.sql.j2).
+MEANS = ("arithmetic", "geometric")
 #: Ranges of per-query values (:attr:`Family.values`). The range decides the 95% interval of a
 #: measure's mean in the summary (the rule: sql/options/value_range.sql; the intervals:
 #: sql/summary.sql.j2): "zero_one" (values 0 or 1): the Wilson score interval; "unit" (values in
 #: [0, 1]): the normal interval clipped to [0, 1]; "unbounded": the plain normal interval (and the
-#: means are summed at a scale).
-VALUES = ("zero_one", "unit", "unbounded")
+#: means are summed at a scale); "log" (natural logarithms of values in (0, 1], a geometric mean's
+#: family): the normal interval of their mean, exponentiated and clipped to [0, 1].
+VALUES = ("zero_one", "unit", "unbounded", "log")
+#: gm_map's floor: AP below it counts as it before its logarithm is taken (trec_eval.h: MIN_GEO_MEAN).
+GM_FLOOR = 1e-5
+#: infAP's epsilon, which keeps its ratio of relevant to judged items above a rank defined when no item
+#: above it is judged (trec_eval.h: INFAP_EPSILON).
+INFAP_EPSILON = 1e-5
 #: ERR's largest grade: R = (2^g - 1) / 2^ERR_MAX_GRADE, labels above it counted as it (gdeval.pl: MAX_JUDGMENT = 4).
 ERR_MAX_GRADE = 4
 #: The default persistence p of the families that take one (Moffat & Zobel 2008: 0.8 in ir_measures;
@@ -53,14 +68,18 @@ class Family:
     relevance: what it reads at each rank (:data:`RELEVANCE`): "gain" (the gain option applies, no
     threshold), "threshold" (rel(r), with the parameter rel), "judged" (which items are judged; no
     threshold; the SQL then carries a judged flag per ranked item) or "grade" (the label itself,
-    ERR; no threshold). linear: its value is linear in the relevance at each rank, so with
+    ERR; no threshold) or "pool" (rel(r) with the parameter rel, and which items are judged: an item
+    with no judgment is outside the pool, one whose label is below 0 is in the pool but unjudged, as
+    trec_eval's form_res_rels.c reads qrels; the SQL then carries the judged and assessed flags). linear: its value is linear in the relevance at each rank, so with
     ties="average" the tie group's mean relevance credited at each of its ranks gives the expected
     value over the orders of the tie (McSherry & Najork, ECIR 2008); a family that is not needs a
     deterministic tie order. values: the range of its per-query values (:data:`VALUES`);
     zero_one_at_1: they are 0 or 1 at cutoff 1 (P@1 = rel(1), RR@1 = rel(1); P@1 is a fraction where
     ties="average" spans rank 1, but a value in [0, 1] with mean p has a variance of at most
     p(1 - p), so the Wilson interval holds there too, only wider). needs_cutoff: a name without @k is
-    refused. persistence: it takes RBP's persistence p (default :data:`DEFAULT_P`). aliases: other
+    refused. at: what follows @ (:data:`AT`): a cutoff, a recall level (IPrec@0.5), or nothing. mean: how
+    the summary averages the per-query values (:data:`MEANS`; "geometric" needs values "log").
+    persistence: it takes RBP's persistence p (default :data:`DEFAULT_P`). aliases: other
     names, lower case (the name's lower case is always accepted). column: the per-query NDCG row
     column that holds a graded family.
 
@@ -76,6 +95,8 @@ class Family:
     values: str = "unit"
     zero_one_at_1: bool = False
     needs_cutoff: bool = False
+    at: str = "cutoff"
+    mean: str = "arithmetic"
     persistence: bool = False
     aliases: tuple[str, ...] = ()
     column: str | None = None
@@ -89,6 +110,14 @@ class Family:
             raise ValueError(f"{self.name}: a family has a per-query NDCG column exactly when it reads the gain")
         if self.zero_one_at_1 and self.values != "unit":
             raise ValueError(f"{self.name}: zero_one_at_1 narrows a unit range only")
+        if self.at not in AT:
+            raise ValueError(f"{self.name}: at must be one of {AT}; got {self.at!r}")
+        if self.mean not in MEANS:
+            raise ValueError(f"{self.name}: mean must be one of {MEANS}; got {self.mean!r}")
+        if (self.mean == "geometric") != (self.values == "log"):
+            raise ValueError(f"{self.name}: a geometric mean is the mean of logarithms (values='log'), and only it is")
+        if self.needs_cutoff and self.at == "none":
+            raise ValueError(f"{self.name}: a family that takes nothing after @ cannot need it")
 
     @property
     def graded(self) -> bool:
@@ -103,7 +132,12 @@ class Family:
     @property
     def takes_threshold(self) -> bool:
         """Takes the relevance threshold rel (its parameter rel is refused otherwise)."""
-        return self.relevance == "threshold"
+        return self.relevance in ("threshold", "pool")
+
+    @property
+    def pooled(self) -> bool:
+        """Tells judged relevant, judged non-relevant, pooled but unjudged and unpooled items apart."""
+        return self.relevance == "pool"
 
 
 #: Every measure family, in the order of the documentation's table. Adding a family is adding its
@@ -150,6 +184,32 @@ FAMILIES: tuple[Family, ...] = (
            "list without @k",
            "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; gdeval.pl (TREC Web track) through ir_measures ERR",
            relevance="grade", linear=False),
+    Family("Bpref",
+           "sum_{r: rel(r)=1} (1 - min(N_above(r), R) / min(N, R)) / R, a term 1 where N_above(r) = 0 (0 when R = 0); "
+           "N: judged non-relevant items (label from 0 to below rel), N_above(r): those ranked above r; items without "
+           "a judgment, or judged below 0 (in the pool, unjudged), are passed over",
+           "Buckley & Voorhees, SIGIR 2004; trec_eval bpref (m_bpref.c); ir_measures Bpref",
+           relevance="pool", linear=False, at="none"),
+    Family("infAP",
+           "sum_{r: rel(r)=1} (1/r + (J_above(r) / r) * (rel_above(r) + e) / (rel_above(r) + N_above(r) + 2e)) / R "
+           f"(0 when R = 0; e = {INFAP_EPSILON:g}): J_above(r) the items above r with a judgment (a label below 0 "
+           "marks one pooled but unjudged), rel_above and N_above the relevant and non-relevant ones among them",
+           "Yilmaz & Aslam, CIKM 2006; trec_eval infAP (m_infap.c); ir_measures infAP",
+           relevance="pool", linear=False, at="none"),
+    Family("Rprec", "sum_{r<=R} rel(r) / R, precision at rank R (0 when R = 0)",
+           "Buckley & Voorhees, in TREC: Experiment and Evaluation, MIT Press 2005; trec_eval Rprec; ir_measures Rprec",
+           relevance="threshold", linear=True, at="none"),
+    Family("IPrec",
+           "max over ranks j >= r_c of P@j, r_c the rank of the c-th relevant item, c = floor(x * R + 0.9) for "
+           "IPrec@x (pytrec_eval's trec_eval 9; trec_eval 10 rounds x * R instead); c = 0: max over every rank; 0 "
+           "when fewer than c relevant items are ranked",
+           "trec_eval iprec_at_recall (m_iprec_at_recall.c); ir_measures IPrec; Manning et al., IR book ch. 8.4",
+           relevance="threshold", linear=False, needs_cutoff=True, at="recall"),
+    Family("gm_map",
+           f"per query ln(max(AP, {GM_FLOOR:g})) (trec_eval's per-query value); the summary is exp of their mean, "
+           "the geometric mean of AP",
+           "Robertson, CIKM 2006 (GMAP); trec_eval gm_map (m_gm_map.c, MIN_GEO_MEAN)",
+           relevance="threshold", linear=False, values="log", at="none", mean="geometric", aliases=("gmap",)),
 )
 #: Each family's record by its name.
 BY_NAME: dict[str, Family] = {family.name: family for family in FAMILIES}
@@ -158,19 +218,20 @@ BY_NAME: dict[str, Family] = {family.name: family for family in FAMILIES}
 #: of AP and MRR the mean of RR).
 ALIASES: dict[str, str] = {alias: family.name for family in FAMILIES
                            for alias in (family.name.lower(), *family.aliases)}
-_NAME = re.compile(r"^\s*(?P<family>[A-Za-z]+)\s*(?:\((?P<params>[^)]*)\))?\s*(?:@\s*(?P<k>[^\s]+))?\s*$")
+_NAME = re.compile(r"^\s*(?P<family>[A-Za-z_]+)\s*(?:\((?P<params>[^)]*)\))?\s*(?:@\s*(?P<k>[^\s]+))?\s*$")
 
 
 @dataclass(frozen=True)
 class Measure:
     """One measure: family (the name of one of :data:`FAMILIES`), cutoff k (None = the
-    whole list), relevance threshold rel (families with a threshold only) and persistence p
-    (families with a persistence only)."""
+    whole list), relevance threshold rel (families with a threshold only), persistence p
+    (families with a persistence only) and recall level (IPrec only: IPrec@0.5)."""
 
     family: str
     k: int | None = None
     rel: float | None = None
     p: float | None = None
+    recall: float | None = None
 
     @property
     def name(self) -> str:
@@ -185,6 +246,8 @@ class Measure:
             text += f"({','.join(params)})"
         if self.k is not None:
             text += f"@{self.k}"
+        if self.recall is not None:  # a float, as ir_measures writes it: IPrec@1.0
+            text += f"@{float(self.recall)!r}"
         return text
 
     @property
@@ -224,6 +287,13 @@ def grammar() -> dict:
         "no_threshold": having(lambda f: not f.graded and not f.takes_threshold),
         "judged": having(lambda f: f.judged),
         "persistence": having(lambda f: f.persistence),
+        "pool": having(lambda f: f.pooled),
+        "at_recall": having(lambda f: f.at == "recall"),
+        "no_at": having(lambda f: f.at == "none"),
+        "log": having(lambda f: f.values == "log"),
+        "geometric": having(lambda f: f.mean == "geometric"),
+        "gm_floor": GM_FLOOR,
+        "infap_epsilon": INFAP_EPSILON,
         "default_p": DEFAULT_P,
         "err_max_grade": ERR_MAX_GRADE,
         "graded_column": {family.name: family.column for family in FAMILIES if family.graded},
@@ -232,4 +302,4 @@ def grammar() -> dict:
 
 def of(parsed: Iterable[dict]) -> tuple[Measure, ...]:
     """Measures from the dicts sql/options/parse_measures.sql returns."""
-    return tuple(Measure(m["family"], m["k"], m["rel"], m.get("p")) for m in parsed)
+    return tuple(Measure(m["family"], m["k"], m["rel"], m.get("p"), m.get("recall")) for m in parsed)

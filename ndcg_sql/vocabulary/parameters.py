@@ -349,9 +349,11 @@ class Given:
         None,
         "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
         "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
-        "unjudged items could add), ERR@k (gdeval's), with a relevance threshold for the binary ones "
-        "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k are aliases); formulas and sources in "
-        'ndcg_sql/vocabulary/measures.py. AP, RR, Success and ERR need ties "item-asc", "item-desc" or "input-order". '
+        "unjudged items could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision "
+        "at recall 0.5), gm_map (the geometric mean of AP), with a relevance threshold for the binary ones "
+        "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in "
+        'ndcg_sql/vocabulary/measures.py. AP, RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", '
+        '"item-desc" or "input-order". '
         "Per-query rows are then (query, measure, value) and the summary one row per measure.",
         Cli(("evaluate", "compare", "sql"), metavar="NAME", nargs="+",
             helps={"compare": "measures in ir_measures notation (default: nDCG@10)"}),

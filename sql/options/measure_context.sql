@@ -3,7 +3,10 @@
     its interval: sql/options/value_range.sql), graded_measures (CG, DCG, nDCG: the per-query
     NDCG column and k), binary_measures and their relevance thresholds, and unbounded_measures
     (names of the CG and DCG ones, whose means are summed at a scale: sql/summary.sql.j2),
-    judged_needed (a measure looks at which items are judged: the ranked items carry a judged flag). AP,
+    judged_needed (a measure looks at which items are judged: the ranked items carry a judged flag),
+    pool_thresholds (the ids of the thresholds Bpref and infAP read: the ranked items then also carry
+    the assessed flag, a judgment at or above 0), geometric_measures (names of the measures whose
+    summary is a geometric mean: gm_map), gm_floor and infap_epsilon (trec_eval's constants). AP,
     RR and Success are not linear in the relevance at each rank, so they need a tie order: with
     ties='average' an option error naming the orders (and, on the command line, their flags). -#}
 {% macro _measure_context(parsed, ties) -%}
@@ -35,13 +38,18 @@
       {%- do binary.append({'id': loop.index, 'order': loop.index, 'family': m['family'], 'k': m['k'],
                             'threshold_id': threshold_values.index(value) + 1,
                             'p': (m['p'] | float | string) if m.get('p') is not none else none,
+                            'recall': (m['recall'] | float | string) if m.get('recall') is not none else none,
                             'g_max': grammar['err_max_grade']}) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set judged_needed = [] -%}
-  {%- for m in parsed if m['family'] in grammar['judged'] -%}{%- do judged_needed.append(m['name']) -%}{%- endfor -%}
+  {%- set judged_needed, pool_thresholds, geometric = [], [], [] -%}
+  {%- for m in parsed if m['family'] in grammar['judged'] or m['family'] in grammar['pool'] -%}{%- do judged_needed.append(m['name']) -%}{%- endfor -%}
+  {%- for m in binary if m['family'] in grammar['pool'] and m['threshold_id'] not in pool_thresholds -%}{%- do pool_thresholds.append(m['threshold_id']) -%}{%- endfor -%}
+  {%- for m in parsed if m['family'] in grammar['geometric'] -%}{%- do geometric.append(ndcg_sql.string_literal(m['name'])) -%}{%- endfor -%}
   {%- set err_measures = binary | selectattr('family', 'equalto', 'ERR') | list -%}
   {{ return({'measures': named, 'graded_measures': graded, 'binary_measures': binary, 'thresholds': thresholds,
              'unbounded_measures': unbounded, 'judged_needed': judged_needed | length > 0,
+             'pool_thresholds': pool_thresholds, 'geometric_measures': geometric,
+             'gm_floor': grammar['gm_floor'], 'infap_epsilon': grammar['infap_epsilon'],
              'err_measures': err_measures}) }}
 {%- endmacro %}

@@ -1,7 +1,8 @@
 {#- Measure names in ir_measures notation (the grammar: ndcg_sql/vocabulary/measures.py, through
     ndcg_sql._measure_grammar()): a list of names, or one text separated by commas or spaces
-    outside parentheses. Returns [{'family', 'k', 'rel', 'p', 'name'}, ...] (name canonical, e.g.
-    P(rel=2)@5, RBP(rel=2,p=0.9); p, RBP's persistence, none for other families), duplicates
+    outside parentheses. Returns [{'family', 'k', 'rel', 'p', 'recall', 'name'}, ...] (name canonical,
+    e.g. P(rel=2)@5, RBP(rel=2,p=0.9), IPrec@0.5; p, RBP's persistence, none for other families;
+    recall, the level after IPrec's @, none for other families, whose @ is a cutoff k or absent), duplicates
     dropped, order kept. Option errors name the bad name. -#}
 {% macro _parse_measures(names) -%}
   {%- set grammar = ndcg_sql._measure_grammar() -%}
@@ -22,8 +23,15 @@
     {%- if family is none -%}
       {{ fail("unknown measure " ~ ndcg_sql._shown(text) ~ "; known: " ~ grammar['aliases'].values() | unique | sort(case_sensitive=true) | join(', ') ~ " (e.g. nDCG@10, P@5, P(rel=2)@5, AP, RR)") }}
     {%- endif -%}
-    {%- set k = none -%}
-    {%- if match.group('k') is not none -%}
+    {%- set k, recall = none, none -%}
+    {%- if match.group('k') is not none and family in grammar['no_at'] -%}
+      {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ family ~ " takes no cutoff (trec_eval has none); write " ~ family) }}
+    {%- elif match.group('k') is not none and family in grammar['at_recall'] -%}
+      {%- if not modules.re.fullmatch('([0-9]+[.]?[0-9]*|[.][0-9]+)', match.group('k')) or not 0 <= match.group('k') | float <= 1 -%}
+        {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": the recall level after @ must be a number from 0 to 1, e.g. " ~ family ~ "@0.5") }}
+      {%- endif -%}
+      {%- set recall = match.group('k') | float -%}
+    {%- elif match.group('k') is not none -%}
       {%- if not modules.re.fullmatch('[0-9]+', match.group('k')) or match.group('k') | int <= 0 -%}
         {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": the cutoff after @ must be a positive integer") }}
       {%- elif match.group('k') | int > ndcg_sql._option_table()['max_cutoff'] -%}
@@ -68,7 +76,10 @@
     {%- if rel is not none and family in grammar['no_threshold'] -%}
       {{ fail("measure " ~ ndcg_sql._shown(text) ~ ": " ~ family ~ " has no relevance threshold") }}
     {%- endif -%}
-    {%- if k is none and family in grammar['need_cutoff'] -%}
+    {%- if k is none and recall is none and family in grammar['need_cutoff'] -%}
+      {%- if family in grammar['at_recall'] -%}
+        {{ fail("measure " ~ ndcg_sql._shown(text) ~ " needs a recall level, e.g. " ~ family ~ "@0.5") }}
+      {%- endif -%}
       {{ fail("measure " ~ ndcg_sql._shown(text) ~ " needs a cutoff, e.g. " ~ family ~ "@10") }}
     {%- endif -%}
     {%- set shown_params = [] -%}
@@ -80,11 +91,29 @@
     {%- endif -%}
     {%- set name = family ~ (('(' ~ shown_params | join(',') ~ ')') if shown_params else '') -%}
     {%- if k is not none %}{% set name = name ~ '@' ~ k %}{% endif -%}
+    {#- a recall level written as ir_measures writes it, a float: IPrec@1.0, IPrec@0.5 -#}
+    {%- if recall is not none %}{% set name = name ~ '@' ~ recall %}{% endif -%}
     {%- if name not in seen -%}
       {%- do seen.append(name) -%}
-      {%- do parsed.append({'family': family, 'k': k, 'rel': rel, 'p': p, 'name': name}) -%}
+      {%- do parsed.append({'family': family, 'k': k, 'rel': rel, 'p': p, 'recall': recall, 'name': name}) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- if not parsed -%}{{ fail("at least one measure is needed") }}{%- endif -%}
+  {{ return(parsed) }}
+{%- endmacro %}
+
+{#- The measures a test of differences of arithmetic means reads (compare, compare_runs, the
+    regression gates; what: the caller's name, in the message): the parsed names, a measure whose
+    summary is a geometric mean (gm_map) an option error, as a difference of its per-query logarithms'
+    means is a ratio of geometric means, not the difference of the means the summary reports. -#}
+{% macro _compared_measures(names, what) -%}
+  {%- set parsed = ndcg_sql._parse_measures(names) -%}
+  {%- set geometric = [] -%}
+  {%- for m in parsed if m['family'] in ndcg_sql._measure_grammar()['geometric'] -%}{%- do geometric.append(m['name']) -%}{%- endfor -%}
+  {%- if geometric -%}
+    {{ ndcg_sql._option_error(what ~ " tests differences of arithmetic means of per-query values; " ~ geometric | join(', ')
+       ~ (" is" if geometric | length == 1 else " are") ~ " a geometric mean (of per-query ln(max(AP, 1e-5))), whose runs differ by a ratio:"
+       ~ " compare AP, or read each run's " ~ geometric | join(', ') ~ " with its interval from evaluate") }}
+  {%- endif -%}
   {{ return(parsed) }}
 {%- endmacro %}

@@ -46,7 +46,7 @@
   {%- if options['measures'] is not none -%}
     {%- if options['k'] is not none -%}{{ fail("give k (NDCG@k rows) or measures (measure rows), not both") }}{%- endif -%}
     {%- set names = [] -%}
-    {%- for m in ndcg_sql._parse_measures(options['measures']) if ndcg_sql.string_literal(m['name']) not in names -%}
+    {%- for m in ndcg_sql._compared_measures(options['measures'], 'the regression gate') if ndcg_sql.string_literal(m['name']) not in names -%}
       {%- do names.append(ndcg_sql.string_literal(m['name'])) -%}
     {%- endfor -%}
     {%- do out.update({'tested_measures': names}) -%}

@@ -31,3 +31,15 @@ CASE WHEN {{ number }} > 0.0 THEN {{ counted }} ELSE 0.0 END
 {{ counted }}
 {%- endif -%}
 {%- endmacro -%}
+{#- 1.0 when a judgment's raw label is at or above 0 (assessed: relevant or not), 0.0 when it is
+    below 0: in the pool but not judged, as trec_eval's form_res_rels.c reads a qrels level below
+    0 (Bpref and infAP pass such items over as they do items without a judgment). With
+    whole_labels the whole part is compared, as trec_eval's atol reads it (-0.5 counts 0). -#}
+{%- macro _assessed_flag(ctx, raw) -%}
+{%- set number = 'CAST(' ~ raw ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') -%}
+{%- if ctx['whole_labels'] | default(false) -%}
+CASE WHEN CEIL({{ number }}) < 0.0 THEN 0.0 ELSE 1.0 END
+{%- else -%}
+CASE WHEN {{ number }} < 0.0 THEN 0.0 ELSE 1.0 END
+{%- endif -%}
+{%- endmacro -%}

@@ -12,7 +12,10 @@
     is joined and only judged items are kept: the condensed list.
     With judged_needed (a measure looks at which items are judged: Judged@k), every
     judgment is joined and judged is 1.0 for an item with a judgment (whatever its label),
-    0.0 otherwise; without judgments every ranked item is judged (its label is in the list). -#}
+    0.0 otherwise; without judgments every ranked item is judged (its label is in the list).
+    With pool_thresholds (Bpref, infAP) the assessed flag too: 1.0 for a judgment at or above 0,
+    0.0 for one below 0 (pooled but unjudged, as trec_eval reads qrels) or none; without
+    judgments the list's label below 0 marks an item unjudged the same way. -#}
 {#- an order value as compared: the score or rank as a DOUBLE (float32 scores rounded first) -#}
 {%- macro _order_value_of(ctx, raw) -%}
 {%- set score_precision = ctx['score_precision'] -%}
@@ -25,6 +28,8 @@
 {%- set unjudged = ctx['unjudged'] -%}
 {%- set counted_label = ndcg_sql._counted_label(ctx, 'label_raw') %}
 {%- set with_judged = judged_needed | default(false) %}
+{#- Bpref and infAP: the assessed flag, a judgment at or above 0 (sql/gain.sql.j2) -#}
+{%- set with_assessed = ctx['pool_thresholds'] | default([]) | length > 0 %}
 {#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
 {%- set condensed = (unjudged | default('zero')) == 'condense' %}
 {%- if judgments %}
@@ -35,10 +40,11 @@ labelled_items AS ( -- one row per ranked (query, item)
     {{ ndcg_sql._order_value_of(ctx, 'r.order_raw') }} AS order_value,
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
     r.row_order{% endif %}{% if with_judged %},
-    COALESCE(j.judged, 0.0) AS judged{% endif %}
+    COALESCE(j.judged, 0.0) AS judged{% endif %}{% if with_assessed %},
+    COALESCE(j.assessed, 0.0) AS assessed{% endif %}
   FROM run_rows AS r
   {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
-    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}{% if with_assessed %}, {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed{% endif %}
     FROM judgment_rows
     {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
@@ -53,7 +59,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     {{ ndcg_sql._order_value_of(ctx, 'order_raw') }} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
     row_order{% endif %}{% if with_judged %},
-    1.0 AS judged{% endif %}
+    1.0 AS judged{% endif %}{% if with_assessed %},
+    {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed{% endif %}
   FROM run_rows
 )
 {%- endif %}

@@ -6,7 +6,13 @@
     p^(r-1) over relevant ranks in rank order (a running sum, like AP's), its residual the
     same over unjudged ranks plus what the ranks past the list could add. ERR (Chapelle et
     al. 2009, as gdeval.pl) multiplies the chances of reaching each rank as a running sum of
-    logarithms, every factor at least 1/16 > 0.
+    logarithms, every factor at least 1/16 > 0. Rprec and IPrec@x (trec_eval's readings) read
+    R at each rank: Rprec counts the relevant items at ranks <= R, IPrec@x takes the best P@j at
+    or below the rank of the c-th relevant item, c = floor(x R + 0.9). Bpref (Buckley & Voorhees
+    2004) and infAP (Yilmaz & Aslam 2006), as trec_eval's m_bpref.c and m_infap.c, sum a term
+    over the relevant ranks from what lies above each: the judged items (judged flag), and
+    among them the relevant and the non-relevant ones (assessed: a label at or above 0; a
+    judgment below 0 is pooled but unjudged). gm_map is trec_eval's ln(max(AP, 1e-5)).
     An item is relevant at threshold t when its label >= t (trec_eval's -l).
     With ties = average the tie group's mean relevance is credited at each of
     its ranks (P and R only: their expected value over the tie's orders).
@@ -22,7 +28,14 @@
 {%- set segment_cols = ctx['segment_cols'] -%}
 {%- set thresholds = ctx['thresholds'] -%}
 {%- set ties = ctx['ties'] -%}
+{%- set gm_floor = ctx['gm_floor'] -%}
+{%- set infap_epsilon = ctx['infap_epsilon'] -%}
 {%- set weighted = ctx['weighted'] -%}
+{%- set pool_thresholds = ctx['pool_thresholds'] | default([]) -%}
+{#- the families whose value reads R (and Bpref's N) at each rank, not only at the end -#}
+{%- set counted_families = ('Rprec', 'IPrec', 'Bpref', 'infAP') -%}
+{%- set counted = [] -%}
+{%- for m in binary_measures if m.family in counted_families %}{% do counted.append(m) %}{% endfor -%}
 WITH
 {{ ndcg_sql._normalised_rows(ctx) }},
 {{ ndcg_sql._labelled_items(ctx) }},
@@ -40,17 +53,20 @@ evaluated_queries AS ( -- one row per evaluated query
 {%- if weighted | default(false) %}
 {{ ndcg_sql._query_weights(ctx) }},
 {%- endif %}
-relevant_counts AS ( -- one row per query: R, its number of relevant items at each threshold
+relevant_counts AS ( -- one row per query: R, its number of relevant items at each threshold{% if pool_thresholds %} (and for Bpref N, its judged non-relevant ones){% endif %}
   SELECT
     qid
     {%- for t in thresholds if not t.judged %},
     SUM(CASE WHEN label >= {{ t.value }} THEN 1 ELSE 0 END) AS relevant_{{ t.id }}
+    {%- if t.id in pool_thresholds %},
+    SUM(CASE WHEN assessed = 1.0 AND label < {{ t.value }} THEN 1 ELSE 0 END) AS nonrelevant_{{ t.id }}
+    {%- endif %}
     {%- endfor %}
   FROM (
     {%- if judgments %}
-    SELECT qid, {{ ndcg_sql._counted_label(ctx, 'label_raw') }} AS label FROM judgment_rows
+    SELECT qid, {{ ndcg_sql._counted_label(ctx, 'label_raw') }} AS label{% if pool_thresholds %}, {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed{% endif %} FROM judgment_rows
     {%- else %}
-    SELECT qid, label FROM labelled_items
+    SELECT qid, label{% if pool_thresholds %}, assessed{% endif %} FROM labelled_items
     {%- endif %}
   ) AS judged_labels
   GROUP BY qid
@@ -94,7 +110,9 @@ err_values AS ( -- one row per ranked query: ERR at each asked cutoff (the runni
 relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (credited) relevance at each threshold
   SELECT
     qid,
-    rank
+    rank{% if pool_thresholds %},
+    judged,
+    assessed{% endif %}
     {%- for t in thresholds %},
     {%- set indicator = 'judged' if t.judged else 'CASE WHEN label >= ' ~ t.value ~ ' THEN 1.0 ELSE 0.0 END' %}
     {% if ties == 'average' -%}
@@ -105,10 +123,12 @@ relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (cr
     {%- endfor %}
   FROM ranked_items
 ),
-running_relevance AS ( -- one row per ranked (query, item): relevant items at or above its rank, and the running AP sum
+running_relevance AS ( -- one row per ranked (query, item): relevant items at or above its rank
   SELECT
     qid,
-    rank
+    rank{% if pool_thresholds %},
+    judged,
+    assessed{% endif %}
     {%- for t in thresholds %},
     relevant_{{ t.id }},
     SUM(relevant_{{ t.id }}) OVER (
@@ -136,16 +156,64 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
     {%- endfor %}
   FROM running_relevance
 ),
+{%- if pool_thresholds %}
+pool_ranks AS ( -- one row per ranked (query, item): for Bpref and infAP, the items above its rank with a judgment, and the relevant and non-relevant ones among them
+  SELECT
+    *,
+    COALESCE(SUM(judged) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ), 0.0) AS judged_above
+    {%- for t in pool_thresholds %},
+    relevant_through_{{ t }} - relevant_{{ t }} AS relevant_above_{{ t }},
+    COALESCE(SUM(assessed * (1.0 - relevant_{{ t }})) OVER (
+      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ), 0.0) AS nonrelevant_above_{{ t }}
+    {%- endfor %}
+  FROM running_relevance
+),
+{%- endif %}
+{%- if counted %}
+counted_measures AS ( -- one row per ranked query: the numerators that read R at each rank (Rprec, IPrec) or R and N (Bpref), summed over relevant ranks (Bpref, infAP)
+  SELECT
+    p.qid
+    {%- for m in counted %},
+    {%- set t = m.threshold_id %}
+    {%- set relevant = 'c.relevant_' ~ t %}
+    {%- if m.family == 'Rprec' %}
+    SUM(CASE WHEN p.rank <= {{ relevant }} THEN p.relevant_{{ t }} ELSE 0.0 END)
+    {%- elif m.family == 'IPrec' %}
+    {#- the interpolated precision at the rank of the c-th relevant item: the best P@j at or below it (every j once c = 0) #}
+    MAX(CASE WHEN p.relevant_through_{{ t }} >= FLOOR(CAST({{ m.recall }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * {{ relevant }} + 0.9) THEN CAST(p.relevant_through_{{ t }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0) END)
+    {%- elif m.family == 'Bpref' %}
+    {%- set above = 'p.nonrelevant_above_' ~ t %}
+    {%- set nonrelevant = 'c.nonrelevant_' ~ t %}
+    SUM(CASE WHEN p.relevant_{{ t }} = 1.0 AND p.assessed = 1.0 THEN
+      CASE WHEN {{ above }} > 0 THEN 1.0 - CAST(CASE WHEN {{ above }} < {{ relevant }} THEN {{ above }} ELSE {{ relevant }} END AS {{ ndcg_sql.sql_type('DOUBLE') }})
+        / NULLIF(CASE WHEN {{ nonrelevant }} < {{ relevant }} THEN {{ nonrelevant }} ELSE {{ relevant }} END, 0) ELSE 1.0 END
+      ELSE 0.0 END)
+    {%- else %}
+    {%- set epsilon = 'CAST(' ~ ('%.10f' | format(infap_epsilon)) ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
+    SUM(CASE WHEN p.relevant_{{ t }} = 1.0 AND p.assessed = 1.0 THEN
+      CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0) + (CAST(p.judged_above AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0))
+        * (p.relevant_above_{{ t }} + {{ epsilon }}) / (p.relevant_above_{{ t }} + p.nonrelevant_above_{{ t }} + 2.0 * {{ epsilon }})
+      ELSE 0.0 END)
+    {%- endif %} AS counted_{{ m.id }}
+    {%- endfor %}
+  FROM {{ 'pool_ranks' if pool_thresholds else 'running_relevance' }} AS p
+  INNER JOIN relevant_counts AS c ON p.qid = c.qid
+  GROUP BY p.qid
+),
+{%- endif %}
 ranked_measures AS ( -- one row per ranked query: the numerator of every measure
   SELECT
     qid
-    {%- for m in binary_measures if m.family != 'ERR' %},
+    {%- for m in binary_measures if m.family != 'ERR' and m.family not in counted_families %},
     {%- set t = m.threshold_id %}
     {%- if m.family in ('P', 'R', 'Judged') %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN relevant_through_{{ t }} END)
     {%- elif m.family in ('RBP', 'RBPResidual') %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN rbp_sum_{{ m.id }} END)
-    {%- elif m.family == 'AP' %}
+    {%- elif m.family in ('AP', 'gm_map') %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN precision_sum_{{ t }} END)
     {%- elif m.family == 'RR' %}
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0) END)
@@ -183,6 +251,17 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     CASE WHEN r.list_length > 0
       THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({% if m.k is not none %}CASE WHEN r.list_length < {{ m.k }} THEN r.list_length ELSE {{ m.k }} END{% else %}r.list_length{% endif %}, 0)
       ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
+    {%- elif m.family == 'gm_map' %}
+    {#- trec_eval's per-query gm_map: the logarithm of AP floored at its MIN_GEO_MEAN; the summary is exp of their mean #}
+    {%- set floor = 'CAST(' ~ ('%.10f' | format(gm_floor)) ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
+    {%- set ap = 'CAST(COALESCE(r.numerator_' ~ m.id ~ (', 0.0) AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ') / NULLIF(c.relevant_') ~ m.threshold_id ~ ', 0)' %}
+    LN(CASE WHEN c.relevant_{{ m.threshold_id }} > 0 AND {{ ap }} > {{ floor }} THEN {{ ap }} ELSE {{ floor }} END) AS value
+    {%- elif m.family == 'IPrec' %}
+    CAST(COALESCE(x.counted_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
+    {%- elif m.family in counted_families %}
+    CASE WHEN c.relevant_{{ m.threshold_id }} > 0
+      THEN CAST(COALESCE(x.counted_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
+      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
     {%- elif m.family in ('R', 'AP') %}
     CASE WHEN c.relevant_{{ m.threshold_id }} > 0
       THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
@@ -195,6 +274,9 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
   LEFT JOIN relevant_counts AS c ON q.qid = c.qid
   {%- if m.family == 'ERR' %}
   LEFT JOIN err_values AS e ON q.qid = e.qid
+  {%- endif %}
+  {%- if m.family in counted_families %}
+  LEFT JOIN counted_measures AS x ON q.qid = x.qid
   {%- endif %}
   {%- if weighted | default(false) %}
   INNER JOIN query_weights AS w ON q.qid = w.qid

@@ -25,6 +25,7 @@
 {%- set item_order = ctx['item_order'] -%}
 {%- set judged_needed = ctx['judged_needed'] -%}
 {%- set ties = ctx['ties'] -%}
+{%- set with_assessed = ctx['pool_thresholds'] | default([]) | length > 0 -%}
 {%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
 {%- set exact_ties = ties == 'average' and exact_gains -%}
 {%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
@@ -35,7 +36,7 @@
     PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
 {%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %} {{ ndcg_sql._gain_of(ctx, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %}{% if with_assessed %} assessed,{% endif %} {{ ndcg_sql._gain_of(ctx, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
@@ -43,7 +44,8 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
     qid,
     label,
     order_value,{% if judged_needed | default(false) %}
-    judged,{% endif %}
+    judged,{% endif %}{% if with_assessed %}
+    assessed,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}

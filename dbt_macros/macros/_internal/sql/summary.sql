@@ -24,6 +24,13 @@
     Under the rule of LightGBM and XGBoost (unweighted_no_relevant) a query with no relevant item adds 1, not
     w * 1, to the weighted sum: its term u v is 1 / W in both sums.
 
+    A measure whose summary is a geometric mean (gm_map: geometric_measures, its per-query values
+    the logarithms ln(max(AP, 1e-5)), trec_eval's) is summarised as above on the log scale, then
+    taken back: mean exp(mean log) (trec_eval's te_calc_avg_meas_s_gm), stderr exp(mean log) times
+    the standard error of the mean log (the delta method), and the interval's ends exp of the normal
+    interval's ends of the mean log, clipped to [0, 1] (ci_method 'normal of the mean log,
+    exponentiated, clipped to [0, 1]'; value_range 'log').
+
     The interval (NULL below 2 queries) respects the range of the values (value_range:
     sql/options/value_range.sql), and ci_method names it. With z = 1.959963984540054
     (Phi^-1(0.975)), p the mean and n the queries counted:
@@ -58,6 +65,11 @@
 {%- macro _wilson_end(sign) -%}
 CASE WHEN m.queries < 2 THEN NULL WHEN m.mean = {{ 0 if sign == '-' else 1 }} THEN {{ '0.0' if sign == '-' else '1.0' }} ELSE CAST(m.queries * m.mean + 0.5 * 1.959963984540054 * 1.959963984540054 {{ sign }} 1.959963984540054 * SQRT(m.queries * m.mean * (1 - m.mean) + 0.25 * 1.959963984540054 * 1.959963984540054) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(m.queries + 1.959963984540054 * 1.959963984540054, 0) END
 {%- endmacro -%}
+{#- x, or for a group of a measure whose summary is a geometric mean (geometric: their names as SQL
+    literals) exp(x) -#}
+{%- macro _exp_of_geometric(geometric, x) -%}
+{%- if geometric %}CASE WHEN g.measure IN ({{ geometric | join(', ') }}) THEN EXP({{ x }}) ELSE {{ x }} END{% else %}{{ x }}{% endif -%}
+{%- endmacro -%}
 {#- x clipped to [0, 1] (NULL stays NULL) -#}
 {%- macro _clipped(x) -%}
 CASE WHEN {{ x }} < 0 THEN 0.0 WHEN {{ x }} > 1 THEN 1.0 ELSE {{ x }} END
@@ -85,7 +97,12 @@ CASE WHEN {{ x }} < 0 THEN 0.0 WHEN {{ x }} > 1 THEN 1.0 ELSE {{ x }} END
 {%- set lightgbm_rule = is_weighted and (unweighted_no_relevant | default(false)) and not by_measure -%}
 {#- weighted: the Wilson interval is for a count of successes among n queries, which a weighted mean
     is not: values 0 or 1 get the normal interval clipped to [0, 1], as values in [0, 1] -#}
-{%- set ci_methods = {'zero_one': 'normal, clipped to [0, 1]' if is_weighted else 'wilson', 'unit': 'normal, clipped to [0, 1]', 'unbounded': 'normal'} -%}
+{%- set ci_methods = {'zero_one': 'normal, clipped to [0, 1]' if is_weighted else 'wilson', 'unit': 'normal, clipped to [0, 1]', 'unbounded': 'normal',
+                      'log': 'normal of the mean log, exponentiated, clipped to [0, 1]'} -%}
+{#- the measures whose summary is a geometric mean (gm_map): their values are logarithms, and the mean,
+    its standard error and its interval's ends are taken back by exp at the end -#}
+{%- set geometric = (ctx['geometric_measures'] | default([])) if by_measure else [] -%}
+
 {%- set ranges = (measures | map(attribute='value_range') | unique | list) if by_measure else [ndcg_value_range] -%}
 {%- if is_weighted -%}
 {%- set ranges = ranges | map('replace', 'zero_one', 'unit') | unique | list -%}
@@ -212,21 +229,22 @@ summary_bounds AS ( -- one row per ([segment,] {{ group }}): the standard error 
 {%- endif %}
 SELECT
   {{ ndcg_sql._summary_segments(ctx, 'm.') }}g.{{ group }},
-  m.mean AS {% if by_measure %}mean{% else %}ndcg{% endif %},
+  {{ ndcg_sql._exp_of_geometric(geometric, 'm.mean') }} AS {% if by_measure %}mean{% else %}ndcg{% endif %},
   CAST(COALESCE(m.queries, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS queries,
   {%- if not by_measure %}
   CAST(COALESCE(m.no_relevant, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS no_relevant,
   {%- endif %}
   CAST(COALESCE(m.evaluated, 0) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS evaluated
   {%- if intervals %},
-  e.stderr,
+  {% if geometric %}CASE WHEN g.measure IN ({{ geometric | join(', ') }}) THEN EXP(m.mean) * e.stderr ELSE e.stderr END AS stderr{% else %}e.stderr{% endif %},
   {%- for side in ['low', 'high'] %}
+  {%- set end = ndcg_sql._exp_of_geometric(geometric, 'e.ci_' ~ side) %}
   {% if 'unbounded' not in ranges -%}
-  {{ ndcg_sql._clipped('e.ci_' ~ side) }}
+  {{ ndcg_sql._clipped(end) }}
   {%- elif ranges == ['unbounded'] -%}
   e.ci_{{ side }}
   {%- else -%}
-  CASE WHEN g.ci_method = '{{ ci_methods['unbounded'] }}' THEN e.ci_{{ side }} ELSE {{ ndcg_sql._clipped('e.ci_' ~ side) }} END
+  CASE WHEN g.ci_method = '{{ ci_methods['unbounded'] }}' THEN e.ci_{{ side }} ELSE {{ ndcg_sql._clipped(end) }} END
   {%- endif %} AS ci_{{ side }},
   {%- endfor %}
   g.ci_method
