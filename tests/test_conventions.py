@@ -238,3 +238,18 @@ def test_trec_eval_convention_reads_a_qrels_files_labels_with_atol(tmp_path):
     assert got[0]["dcg"] == pytest.approx(2 + 1 / np.log2(3) + 3 / np.log2(5), **TOL)
     plain = ndcg_sql.evaluate(run, judgments=str(qrels), gain="linear", ties="item-desc", k=[10]).per_query_records()
     assert plain[0]["dcg"] == pytest.approx(20 + 1.5 / np.log2(3) + 0.5 / 2 + 3 / np.log2(5), **TOL)
+
+
+@pytest.mark.parametrize("given, canonical", [
+    ("ir_measures", "trec_eval"), ("ir-measures", "trec_eval"), ("IR_Measures", "trec_eval"),
+    ("pytrec_eval", "trec_eval"), ("pytrec-eval", "trec_eval"), ("trec-eval", "trec_eval"),
+    ("scikit-learn", "sklearn"), ("scikit_learn", "sklearn"), ("xgboost_minus", "xgboost-minus")])
+def test_every_spelling_of_a_peers_name_is_its_convention(given, canonical):
+    """The names the docs give for a peer (its package's name as imported or as installed, any case)
+    resolve to that peer's convention: ir_measures was refused once, its alias written with '_'
+    where names are looked up with '-'."""
+    from ndcg_sql.building import context
+    from ndcg_sql.vocabulary import parameters
+
+    options = parameters.Request(convention=given, row_col="row_position").metric()  # LightGBM and XGBoost order ties by row
+    assert context.resolve(options, judged=False).convention == canonical

@@ -81,8 +81,9 @@ CONVENTIONS: dict[str, dict] = {
                           negative_labels="error", judgments_allowed=False,
                           peer="XGBoost", peer_measures=("nDCG",)),
 }
-#: Other names accepted for ``convention=`` (after lower-casing and "_" -> "-", trec-eval -> trec_eval).
-ALIASES = {"pytrec_eval": "trec_eval", "ir_measures": "trec_eval", "scikit-learn": "sklearn",
+#: Other names accepted for ``convention=``, each written as a name given is read (lower-cased,
+#: "_" -> "-", then trec-eval -> trec_eval: ir_measures is looked up as ir-measures).
+ALIASES = {"pytrec_eval": "trec_eval", "ir-measures": "trec_eval", "scikit-learn": "sklearn",
            "xgboost-": "xgboost-minus"}
 
 
