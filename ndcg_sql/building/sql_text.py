@@ -149,3 +149,22 @@ def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expr:
     outer = hoist(sqlglot.parse_one(outer_sql, read="duckdb"))
     outer.set("with_", exp.With(expressions=ctes))
     return outer
+
+
+def prefixed_ctes(statement: str | exp.Expr, prefix: str) -> str:
+    """``statement`` (DuckDB source) with every CTE it defines renamed ``prefix`` + its name, so
+    that several statements built from one set of templates (each run of a comparison: their CTEs
+    share names) can be CTEs of one statement (:func:`over_ctes`). A reference to a renamed CTE
+    keeps its old name as its alias, so the columns qualified by that name still resolve; a table
+    with a schema, or no CTE's name, is left as it is. Returns the DuckDB source."""
+    tree = statement.copy() if isinstance(statement, exp.Expr) else sqlglot.parse_one(statement, read="duckdb")
+    names = {cte.alias for cte in tree.find_all(exp.CTE)}
+    for cte in list(tree.find_all(exp.CTE)):
+        cte.set("alias", exp.TableAlias(this=exp.to_identifier(prefix + cte.alias)))
+    for table in list(tree.find_all(exp.Table)):
+        if not table.args.get("db") and table.name in names:
+            original = table.name
+            table.set("this", exp.to_identifier(prefix + original))
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(original)))
+    return tree.sql(dialect="duckdb")
