@@ -770,12 +770,14 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
                           seed: int) -> tuple[list[dict], list[dict], list[dict]]:
     """The paired statistics of ``pairs`` of ``results`` (evaluated on the warehouse) computed by
     the warehouse: one statement per pair, whose CTEs are the two runs' per-query statements
-    (:attr:`Result.source`, each run's CTEs prefixed: :func:`ndcg_sql.sql_text.prefixed_ctes`),
+    (:attr:`Result.source`, each run's CTEs prefixed: :func:`ndcg_sql.building.sql_text.prefixed_ctes`),
     their values (sql/compared_pair.sql.j2), the differences (sql/paired_differences.sql.j2), the
     tests (sql/paired_tests.sql.j2) and the unpaired counts (sql/unpaired_counts.sql.j2), sending
     back one row per ([segment values,] measure); with three runs or more, one more statement
     reading every run for the randomized Tukey HSD test (sql/tukey_hsd.sql.j2), sending back one
-    row per ([segment values,] measure, pair of runs). The per-query rows never leave the
+    row per ([segment values,] measure, pair of runs). On a SparkSession each run's values are
+    first computed once and kept in the session (:meth:`Warehouse.kept`: one statement a run),
+    and the pairs' and Tukey's statements read those. The per-query rows never leave the
     warehouse. The caller's transaction is kept (:meth:`Warehouse.own_work`).
 
     Returns:
@@ -788,11 +790,12 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     segments, query_col = [quote(n) for n in segment_names], quote(query_col_name)
     shown = {name.lower(): name for name in segment_names}  # an engine may return names folded
 
-    def run_parts(index: int) -> list[tuple[str, str]]:
+    def values_sql(index: int) -> tuple[list[tuple[str, str]], str]:
+        """The CTEs of run ``index``'s values (sql/compared_pair.sql.j2) and the relation of them."""
         rows, values = f"run_{index}_rows", f"run_{index}_values"
         return [(rows, prefixed_ctes(results[index].source, f"r{index}_")),
                 (values, templates.render_macro("_compared_values", values_relation=rows, output_query_col=query_col,
-                                                segment_cols=segments))]
+                                                segment_cols=segments))], values
 
     def fetched(statement) -> list[dict]:
         try:
@@ -809,30 +812,48 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     tests: list[dict] = []
     unpaired: list[dict] = []
     tukey: list[dict] = []
+    kept: list[str] = []  # Spark: each run's values kept in the session (Warehouse.kept)
     with executor.own_work():
-        for index, (i, j) in enumerate(pairs):
-            inner = dict(a_relation=f"run_{i}_values", b_relation=f"run_{j}_values", output_query_col=query_col,
-                         segment_cols=segments)
-            statement = over_ctes([
-                *run_parts(i), *run_parts(j),
-                ("pair_differences", templates.render("paired_differences.sql.j2", **inner)),
-                ("pair_unpaired", templates.render("unpaired_counts.sql.j2", **inner)),
-                ("pair_tests", tests_sql),
-            ], templates.render_macro("_compared_pair", unpaired_relation="pair_unpaired",
-                                      tests_relation="pair_tests", segment_cols=segments))
-            for row in fetched(statement):
-                group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
-                unpaired.append({**group, **{c: row[c] for c in _UNPAIRED}})
-                if row["queries"] is not None:  # a query paired
-                    tests.append({**group, **{c: v for c, v in row.items() if c not in group and c not in _UNPAIRED}})
-        if len(results) >= 3:
-            parts = [part for index in range(len(results)) for part in run_parts(index)]
-            stacked = templates.render("run_values.sql.j2", relations=[f"run_{i}_values" for i in range(len(results))],
-                                       segment_cols=segments, output_query_col=query_col)
-            tukey = fetched(over_ctes([*parts, ("stacked_values", stacked)], templates.render(
-                "tukey_hsd.sql.j2", values_relation="stacked_values", group_cols=[*segments, "measure"],
-                output_query_col=query_col, permutations=int(permutations), runs=len(results),
-                seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments)))
+        try:
+            runs: list[tuple[list[tuple[str, str]], str]] = []  # per run: (the CTEs to read, its values' relation)
+            for index in range(len(results)):
+                parts, relation = values_sql(index)
+                try:
+                    name = executor.kept(over_ctes(parts, f"SELECT * FROM {relation}"))
+                except StatementFailed as failed:
+                    raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}"
+                                     ) from failed.__cause__
+                if name is not None:
+                    kept.append(name)
+                    parts, relation = [], quote(name)
+                runs.append((parts, relation))
+            for index, (i, j) in enumerate(pairs):
+                inner = dict(a_relation=runs[i][1], b_relation=runs[j][1], output_query_col=query_col,
+                             segment_cols=segments)
+                statement = over_ctes([
+                    *runs[i][0], *runs[j][0],
+                    ("pair_differences", templates.render("paired_differences.sql.j2", **inner)),
+                    ("pair_unpaired", templates.render("unpaired_counts.sql.j2", **inner)),
+                    ("pair_tests", tests_sql),
+                ], templates.render_macro("_compared_pair", unpaired_relation="pair_unpaired",
+                                          tests_relation="pair_tests", segment_cols=segments))
+                for row in fetched(statement):
+                    group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
+                    unpaired.append({**group, **{c: row[c] for c in _UNPAIRED}})
+                    if row["queries"] is not None:  # a query paired
+                        tests.append({**group, **{c: v for c, v in row.items()
+                                                  if c not in group and c not in _UNPAIRED}})
+            if len(results) >= 3:
+                stacked = templates.render("run_values.sql.j2", relations=[relation for _, relation in runs],
+                                           segment_cols=segments, output_query_col=query_col)
+                tukey = fetched(over_ctes([*(part for parts, _ in runs for part in parts), ("stacked_values", stacked)],
+                                          templates.render(
+                    "tukey_hsd.sql.j2", values_relation="stacked_values", group_cols=[*segments, "measure"],
+                    output_query_col=query_col, permutations=int(permutations), runs=len(results),
+                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments)))
+        finally:
+            for name in kept:
+                executor.forget(name)
     return tests, unpaired, tukey
 
 
