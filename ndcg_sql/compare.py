@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 
 import duckdb
+from sqlglot import exp
 
 from .building import context, id_types, templates
 
@@ -790,7 +791,7 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     segments, query_col = [quote(n) for n in segment_names], quote(query_col_name)
     shown = {name.lower(): name for name in segment_names}  # an engine may return names folded
 
-    def values_sql(index: int) -> tuple[list[tuple[str, str]], str]:
+    def values_sql(index: int) -> tuple[list[tuple[str, str | exp.Expr]], str]:
         """The CTEs of run ``index``'s values (sql/compared_pair.sql.j2) and the relation of them."""
         rows, values = f"run_{index}_rows", f"run_{index}_values"
         return [(rows, prefixed_ctes(results[index].source, f"r{index}_")),
@@ -815,7 +816,7 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     kept: list[str] = []  # Spark: each run's values kept in the session (Warehouse.kept)
     with executor.own_work():
         try:
-            runs: list[tuple[list[tuple[str, str]], str]] = []  # per run: (the CTEs to read, its values' relation)
+            runs: list[tuple[list[tuple[str, str | exp.Expr]], str]] = []  # per run: (the CTEs to read, its values' relation)
             for index in range(len(results)):
                 parts, relation = values_sql(index)
                 try:

@@ -130,6 +130,20 @@ def test_compare_on_a_warehouse_computes_there_and_sends_back_summaries(con, cas
     want.close()
 
 
+def test_the_comparison_plot_of_a_warehouse_comparison_says_why_not(con, tmp_path):
+    """A comparison computed on a warehouse kept its per-query differences there: its plot is
+    refused with the reason, not drawn with empty boxes."""
+    from ndcg_sql.plot import plot_comparison
+
+    con.execute("CREATE OR REPLACE TABLE ranking_b AS SELECT arm, query_id, item_id, -score AS score, label FROM ranking")
+    counted = CountedConnection(con, "duckdb", ["ranking", "ranking_b"])
+    comparison = ndcg_sql.compare_runs(["ranking", "ranking_b"], ["nDCG@3"], con=counted, dialect="duckdb",
+                                       permutations=16)
+    with pytest.raises(ndcg_sql.OptionError, match="computed on a warehouse"):
+        plot_comparison(comparison, tmp_path / "plot.png")
+    assert not (tmp_path / "plot.png").exists()
+
+
 BAD = {
     # a cast of a word fails the statement: the checks then run apart and word the message
     "words": (["query_id", "item_id", "score", "label"],
