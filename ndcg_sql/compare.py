@@ -794,7 +794,9 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     def values_sql(index: int) -> tuple[list[tuple[str, str | exp.Expr]], str]:
         """The CTEs of run ``index``'s values (sql/compared_pair.sql.j2) and the relation of them."""
         rows, values = f"run_{index}_rows", f"run_{index}_values"
-        return [(rows, prefixed_ctes(results[index].source, f"r{index}_")),
+        source = results[index].source
+        assert source is not None  # every runner's result keeps its per-query statement
+        return [(rows, prefixed_ctes(source, f"r{index}_")),
                 (values, templates.render_macro("_compared_values", values_relation=rows, output_query_col=query_col,
                                                 segment_cols=segments))], values
 

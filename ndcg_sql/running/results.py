@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Sequence
 
 import duckdb
+from sqlglot import exp
 
 from ..data.connections import Leftovers, interruptible, turn
 from ..vocabulary.errors import OptionError
@@ -116,7 +117,7 @@ class Result:
     options: dict
     coverage: dict
     sql: str = field(repr=False, default="")
-    source: object = field(repr=False, default=None, compare=False)
+    source: str | exp.Expr | None = field(repr=False, default=None, compare=False)
     definitions: list = field(default_factory=list)
     dialect: str = "duckdb"
     leftovers: Leftovers | None = field(default=None, repr=False, compare=False)
