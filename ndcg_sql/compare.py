@@ -351,6 +351,12 @@ def compare_runs(
       of one measure, so not corrected again; with a baseline it still counts every pair, which
       makes it conservative for the baseline's pairs).
 
+    On a warehouse connection (``con`` and ``dialect``) all of this but the t distribution and the
+    correction is computed there: one statement per pair over the two runs' per-query statements
+    and one for Tukey's test over every run's, each sending back only summary rows (on a
+    SparkSession each run's values are kept in the session first); the comparison's ``per_query``
+    then holds no rows (docs/warehouses.md, "Comparisons on a warehouse").
+
     Args:
         runs: two rankings or more, any input :func:`ndcg_sql.evaluate` takes: a sequence, or a
             mapping {name: ranking} (the names in the tables and JSON).
