@@ -22,11 +22,13 @@ class Tally:
         self.dialect, self.tables = dialect, list(tables)
         self.statements = self.references = 0
         self.texts: list[str] = []
+        self.fetched: list[int] = []  # the rows each statement sent back (DB-API: as fetched)
 
     def count(self, sql: str) -> None:
         self.statements += 1
         self.references += table_references(sql, self.dialect, self.tables)
         self.texts.append(sql)
+        self.fetched.append(0)
 
     @property
     def counts(self) -> tuple[int, int]:
@@ -65,6 +67,11 @@ class CountedConnection(Tally):
                 tally.count(sql)
                 return cursor.execute(sql)
 
+            def fetchall(self):
+                rows = cursor.fetchall()
+                tally.fetched[-1] += len(rows)
+                return rows
+
             def __getattr__(self, name):
                 return getattr(cursor, name)
 
@@ -84,11 +91,16 @@ class CountedSession(Tally):
         self.count(text)
         frame = self.session.sql(text)
         self.frames.append(frame)
-        return frame
+        return _CountedFrame(frame, self)
 
     def table(self, name):
         """A table's DataFrame, for its schema (no statement: not counted)."""
         return self.session.table(name)
+
+    @property
+    def catalog(self):
+        """The session's catalog (its temp views dropped: no statement, not counted)."""
+        return self.session.catalog
 
 
 def counted(connection, dialect: str, tables):
@@ -96,3 +108,18 @@ def counted(connection, dialect: str, tables):
     if hasattr(connection, "sparkContext"):
         return CountedSession(connection, tables)
     return CountedConnection(connection, dialect, tables)
+
+
+class _CountedFrame:
+    """A statement's DataFrame whose ``collect()`` counts the rows it sends back to the driver."""
+
+    def __init__(self, frame, tally: Tally):
+        self._frame, self._tally, self._index = frame, tally, len(tally.fetched) - 1
+
+    def collect(self):
+        rows = self._frame.collect()
+        self._tally.fetched[self._index] += len(rows)
+        return rows
+
+    def __getattr__(self, name):
+        return getattr(self._frame, name)

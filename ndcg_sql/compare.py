@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 
 import duckdb
+from sqlglot import exp
 
 from .building import context, id_types, templates
 
@@ -19,16 +20,18 @@ from .vocabulary import activity, corrections
 from .api import evaluate
 from .data.connections import Leftovers, connect, drop, interruptible, turn
 from .vocabulary.dialects import DialectName
-from .vocabulary.errors import MissingDependency, OptionError
+from .vocabulary.errors import InputError, MissingDependency, OptionError
+from .running.executors import StatementFailed, Warehouse
 from .vocabulary.identifiers import quote
 from .data.inputs import new_view_name
 from .vocabulary.parameters import (ALPHA, Checks, COMPARED_MEASURES, Correction, DEFAULTS, MAX_PERMUTATIONS, Discount, Format,
                          GainOption, ItemType, MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision,
                          SIGNIFICANCE_TESTS, SignificanceTest, Source, Ties, Unjudged)
 from .building.plan import RANDOM_PRIME
+from .building.sql_text import over_ctes, prefixed_ctes
 from .comparisons import LETTERS, Comparisons, checked_alpha
 from .running.results import run_names
-from .running.results import Comparison, Result, records as _records
+from .running.results import Comparison, Result, plain, records as _records
 
 #: compare's own arguments; the others are evaluate's options, passed for both runs.
 _OWN = ("run_a", "run_b", "runs", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory", "names",
@@ -159,9 +162,11 @@ def compare(
             (table names on a warehouse connection).
         con: DuckDB connection (default: a new in-memory one with ``memory_limit`` and
             ``temp_directory``, as :func:`ndcg_sql.evaluate` opens it), or a warehouse
-            connection with ``dialect``: each run's per-query values are computed there
-            (:func:`ndcg_sql.evaluate` with ``con=``), only those rows come back, and the
-            paired statistics are computed by the same SQL in a local DuckDB.
+            connection with ``dialect``: each run is evaluated there (:func:`ndcg_sql.evaluate`
+            with ``con=``, its input checked), and the paired statistics are computed there by the
+            same SQL (per-query values, differences, t, df, the permutation counts, wins / ties /
+            losses; one statement for the pair); only the summary rows come back, so the
+            comparison's ``per_query`` holds no rows (the differences stay in the warehouse).
         names: what the text and JSON outputs call A and B, two strings (default: runs given as
             paths or table names by the shortest ends that tell them apart, as ``ndcg-sql plot``'s
             legend; others by their kind, "a DataFrame": :func:`ndcg_sql.running.results.run_names`).
@@ -348,6 +353,12 @@ def compare_runs(
       of one measure, so not corrected again; with a baseline it still counts every pair, which
       makes it conservative for the baseline's pairs).
 
+    On a warehouse connection (``con`` and ``dialect``) all of this but the t distribution and the
+    correction is computed there: one statement per pair over the two runs' per-query statements
+    and one for Tukey's test over every run's, each sending back only summary rows (on a
+    SparkSession each run's values are kept in the session first); the comparison's ``per_query``
+    then holds no rows (docs/warehouses.md, "Comparisons on a warehouse").
+
     Args:
         runs: two rankings or more, any input :func:`ndcg_sql.evaluate` takes: a sequence, or a
             mapping {name: ranking} (the names in the tables and JSON).
@@ -482,9 +493,10 @@ def compare_runs(
             for name, source in zip(run_names_, sources):
                 with activity.doing(local if not on_warehouse else con, f"run {name}"):
                     results.append(evaluate(source, measures=measures, con=con if on_warehouse else local,
-                                            per_query=on_warehouse, **options))
-            comparisons = _compare_many(local, on_warehouse, results, run_names_, pairs, permutations, seed,
-                                        options["query_col"], t_dist, made, leftovers, correction)
+                                            **options))
+            comparisons = _compare_many(local, Warehouse(con, options["dialect"]) if on_warehouse else None, results,
+                                        run_names_, pairs, permutations, seed, options["query_col"], t_dist, made,
+                                        leftovers, correction)
             comparisons.options.update(alpha=alpha, test=test, baseline=baseline)
             drop(local, list(reversed(made)))
             return comparisons
@@ -545,53 +557,64 @@ def _query_ids_alike_all(con, tables: list[str], query_col: str, made: list) -> 
     return out
 
 
-def _compare_many(con, on_warehouse: bool, results: list[Result], names: list[str], pairs: list[tuple[int, int]],
-                  permutations: int, seed: int, query_col_name: str, t_dist, made: list, leftovers: Leftovers,
-                  correction: str | None) -> Comparisons:
-    """:func:`compare_runs` once the runs are evaluated: the pairs' tests, Tukey's, the correction."""
+def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names: list[str],
+                  pairs: list[tuple[int, int]], permutations: int, seed: int, query_col_name: str, t_dist, made: list,
+                  leftovers: Leftovers, correction: str | None) -> Comparisons:
+    """:func:`compare_runs` once the runs are evaluated: the pairs' tests, Tukey's, the correction;
+    computed in the local DuckDB ``con``, or with ``warehouse`` in the warehouse
+    (:func:`_warehouse_statistics`: only the summary rows come back)."""
     first = results[0]
-    if on_warehouse:
-        tables = [quote(_local_table(con, r, made)) for r in results]
-    else:
-        tables = [quote(_view(con, r, made)) for r in results]
-    tables = _query_ids_alike_all(con, tables, query_col_name, made)
     query_col = quote(query_col_name)
     segment_names = list(first.options.get("segments", []))
     if "pair_index" in segment_names or "run" in segment_names:
         raise OptionError("compare_runs names its own columns pair_index and run: a segment column cannot be named so")
     segments = [quote(s) for s in segment_names]
-    pair_list = [{"pair_index": index, "a_relation": tables[i], "b_relation": tables[j]}
-                 for index, (i, j) in enumerate(pairs)]
-    differences = new_view_name("paired_differences", con)
-    statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
-                 + templates.render("run_pairs.sql.j2", pairs=pair_list, what="differences",
-                                    output_query_col=query_col, segment_cols=segments))
-    interruptible(con, lambda: con.execute(statement))
-    made.append(("TABLE", differences))
-    with activity.doing(con, f"paired tests of {len(pairs)} pairs, up to {permutations} sign patterns"):
-        tests = _fetched(con, templates.render(
-            "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
-            permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-            seed_state=int(seed) % RANDOM_PRIME, group_cols=["pair_index", *segments, "measure"],
-            segment_cols=segments,
-        ))
-    key = lambda row: (row["pair_index"], *(row[n] for n in segment_names), row["measure"])  # noqa: E731
-    by_group = {key(row): row for row in tests}
-    unpaired = {key(row): row for row in _fetched(con, templates.render(
-        "run_pairs.sql.j2", pairs=pair_list, what="unpaired", output_query_col=query_col, segment_cols=segments))}
-    tukey: dict[tuple, float] = {}
-    if len(results) >= 3:
-        stacked = new_view_name("run_values", con)
-        con.execute(f"CREATE TEMP VIEW {quote(stacked)} AS " + templates.render(
-            "run_values.sql.j2", relations=tables, segment_cols=segments, output_query_col=query_col))
-        made.append(("VIEW", stacked))
-        with activity.doing(con, f"Tukey HSD test of {len(results)} runs, {permutations} permutations"):
-            for row in _fetched(con, templates.render(
+    if warehouse is not None:
+        with activity.doing(warehouse.con, f"paired tests of {len(pairs)} pairs in the warehouse"):
+            tests, unpaired_rows, tukey_rows = _warehouse_statistics(
+                warehouse, results, pairs, segment_names, query_col_name, permutations, seed)
+        segment_types = _fetched_types(segment_names, [*tests, *unpaired_rows])
+        differences = _no_differences(con, segment_types, query_col_name, made, pair_index=True)
+    else:
+        tables = [quote(_view(con, r, made)) for r in results]
+        tables = _query_ids_alike_all(con, tables, query_col_name, made)
+        pair_list = [{"pair_index": index, "a_relation": tables[i], "b_relation": tables[j]}
+                     for index, (i, j) in enumerate(pairs)]
+        differences = new_view_name("paired_differences", con)
+        statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
+                     + templates.render("run_pairs.sql.j2", pairs=pair_list, what="differences",
+                                        output_query_col=query_col, segment_cols=segments))
+        interruptible(con, lambda: con.execute(statement))
+        made.append(("TABLE", differences))
+        with activity.doing(con, f"paired tests of {len(pairs)} pairs, up to {permutations} sign patterns"):
+            tests = _fetched(con, templates.render(
+                "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
+                permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
+                seed_state=int(seed) % RANDOM_PRIME, group_cols=["pair_index", *segments, "measure"],
+                segment_cols=segments,
+            ))
+        unpaired_rows = _fetched(con, templates.render(
+            "run_pairs.sql.j2", pairs=pair_list, what="unpaired", output_query_col=query_col, segment_cols=segments))
+        tukey_rows = []
+        if len(results) >= 3:
+            stacked = new_view_name("run_values", con)
+            con.execute(f"CREATE TEMP VIEW {quote(stacked)} AS " + templates.render(
+                "run_values.sql.j2", relations=tables, segment_cols=segments, output_query_col=query_col))
+            made.append(("VIEW", stacked))
+            with activity.doing(con, f"Tukey HSD test of {len(results)} runs, {permutations} permutations"):
+                tukey_rows = _fetched(con, templates.render(
                     "tukey_hsd.sql.j2", values_relation=quote(stacked), group_cols=[*segments, "measure"],
                     output_query_col=query_col, permutations=int(permutations), runs=len(results),
-                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments)):
-                group = (*(row[n] for n in segment_names), row["measure"])
-                tukey[(row["run_i"], row["run_j"], *group)] = row["tukey_p_value"]
+                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments))
+        paired_types = dict(zip(con.table(differences).columns, map(str, con.table(differences).types)))
+        segment_types = {n: paired_types.get(n, "VARCHAR") for n in segment_names}
+    key = lambda row: (row["pair_index"], *(row[n] for n in segment_names), row["measure"])  # noqa: E731
+    by_group = {key(row): row for row in tests}
+    unpaired = {key(row): row for row in unpaired_rows}
+    tukey: dict[tuple, float] = {}
+    for row in tukey_rows:
+        group = (*(row[n] for n in segment_names), row["measure"])
+        tukey[(row["run_i"], row["run_j"], *group)] = row["tukey_p_value"]
     segment_values = sorted({k[1:-1] for k in (*by_group, *unpaired)}, key=_none_last)
     measures = first.options["measures"]
     summary = []
@@ -607,8 +630,6 @@ def _compare_many(con, on_warehouse: bool, results: list[Result], names: list[st
     _corrected(summary, segment_names, correction)
     report = {**first.options, "runs": list(names), "permutations": permutations, "seed": seed,
               "correction": correction}
-    paired_types = dict(zip(con.table(differences).columns, map(str, con.table(differences).types)))
-    segment_types = {n: paired_types.get(n, "VARCHAR") for n in segment_names}
     summary_relation = _summary_table(con, summary, {"run_a": "VARCHAR", "run_b": "VARCHAR", **segment_types},
                                       leftovers, PAIR_TYPES)
     per_query = _named_pairs(con, differences, [(names[i], names[j]) for i, j in pairs], leftovers)
@@ -641,41 +662,48 @@ def _named_pairs(con, differences: str, pair_names: list[tuple[str, str]], lefto
 def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutations: int, seed: int,
              options: dict, t_dist, runs: list, made: list, leftovers: Leftovers,
              correction: str | None = None) -> Comparison:
-    """:func:`compare` on the local connection ``con`` (each run evaluated on ``runs_on``);
-    appends the runs' results to ``runs``, what it creates to ``made`` (or to ``leftovers``,
-    what the comparison reads)."""
+    """:func:`compare` on the local connection ``con`` (each run evaluated on ``runs_on``; on a
+    warehouse the paired statistics computed there too, :func:`_warehouse_statistics`); appends
+    the runs' results to ``runs``, what it creates to ``made`` (or to ``leftovers``, what the
+    comparison reads)."""
     with activity.doing(runs_on, "run A"):
-        runs.append(evaluate(run_a, measures=measures, con=runs_on, per_query=on_warehouse, **options))
+        runs.append(evaluate(run_a, measures=measures, con=runs_on, **options))
     with activity.doing(runs_on, "run B"):
-        runs.append(evaluate(run_b, measures=measures, con=runs_on, per_query=on_warehouse, **options))
+        runs.append(evaluate(run_b, measures=measures, con=runs_on, **options))
     a, b = runs
+    query_col = quote(options["query_col"])
+    names = list(a.options.get("segments", []))
+    segments = [quote(s) for s in names]
     if on_warehouse:
-        a_table, b_table = (quote(_local_table(con, r, made)) for r in (a, b))
+        with activity.doing(runs_on, f"paired tests in the warehouse, up to {permutations} sign patterns"):
+            tests, unpaired_rows, _ = _warehouse_statistics(Warehouse(runs_on, options["dialect"]), [a, b], [(0, 1)],
+                                                            names, options["query_col"], permutations, seed)
+        differences = _no_differences(con, _fetched_types(names, [*tests, *unpaired_rows]), options["query_col"],
+                                      made)
+        made.pop()  # the comparison reads it: dropped with the comparison
     else:
         a_table, b_table = (quote(_view(con, r, made)) for r in (a, b))
-    query_col = quote(options["query_col"])
-    a_table, b_table = _query_ids_alike(con, a_table, b_table, options["query_col"], made)
-    segments = [quote(s) for s in a.options.get("segments", [])]
-    differences = new_view_name("paired_differences", con)
-    statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
-                 + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
-                                    output_query_col=query_col, segment_cols=segments))
-    interruptible(con, lambda: con.execute(statement))
-    leftovers.add("TABLE", differences)
-    with activity.doing(con, f"paired tests, up to {permutations} sign patterns"):
-        tests = _fetched(con, templates.render(
-            "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
-            permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-            seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"],
+        a_table, b_table = _query_ids_alike(con, a_table, b_table, options["query_col"], made)
+        differences = new_view_name("paired_differences", con)
+        statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
+                     + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
+                                        output_query_col=query_col, segment_cols=segments))
+        interruptible(con, lambda: con.execute(statement))
+        with activity.doing(con, f"paired tests, up to {permutations} sign patterns"):
+            tests = _fetched(con, templates.render(
+                "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
+                permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
+                seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"],
+                segment_cols=segments,
+            ))
+        unpaired_rows = _fetched(con, templates.render(
+            "unpaired_counts.sql.j2", a_relation=a_table, b_relation=b_table, output_query_col=query_col,
             segment_cols=segments,
         ))
-    names = a.options.get("segments", [])
+    leftovers.add("TABLE", differences)
     key = lambda row: (*(row[n] for n in names), row["measure"])  # noqa: E731
     by_group = {key(row): row for row in tests}
-    unpaired = {key(row): row for row in _fetched(con, templates.render(
-        "unpaired_counts.sql.j2", a_relation=a_table, b_relation=b_table, output_query_col=query_col,
-        segment_cols=segments,
-    ))}
+    unpaired = {key(row): row for row in unpaired_rows}
     segment_values = sorted({k[:-1] for k in (*by_group, *unpaired)}, key=_none_last)
     summary = []
     for values in segment_values:
@@ -720,30 +748,126 @@ def _none_last(values: tuple) -> tuple:
 _LOCAL_TYPES = {bool: "BOOLEAN", int: "BIGINT", float: "DOUBLE", str: "VARCHAR"}
 
 
-def _local_table(con, result, made: list) -> str:
-    """A warehouse result's per-query rows (query, measure, value; segment
-    columns first) as a local DuckDB temp table (listed in ``made``); returns its name."""
-    table = new_view_name("warehouse_per_query", con)
-    made.append(("TABLE", table))
-    rows = result.per_query_records()
-    query_col = next(iter(rows[0])) if rows else "query_id"
-    columns = [*result.options.get("segments", []), *(list(rows[0]) if rows else [query_col, "measure", "value"])]
-    columns = list(dict.fromkeys(columns))
-    types = []
+def _fetched_types(columns: list[str], rows: list[dict]) -> dict[str, str]:
+    """The DuckDB type of each of ``columns`` (segment columns) from its values in rows fetched
+    from a warehouse: BIGINT, DOUBLE (integers and floats mixed), BOOLEAN or VARCHAR (any other
+    or no value)."""
+    types = {}
     for column in columns:
         kinds = {type(row.get(column)) for row in rows if row.get(column) is not None}
         kind = float if kinds == {int, float} else (kinds.pop() if len(kinds) == 1 else str)
-        types.append("DOUBLE" if column == "value" else _LOCAL_TYPES.get(kind, "VARCHAR"))
-    con.execute(f"CREATE TEMP TABLE {quote(table)} ("
-                + ", ".join(f"{quote(c)} {t}" for c, t in zip(columns, types)) + ")")
-    if rows:
-        # one statement: each column a list parameter, unnested side by side (row by row, an
-        # INSERT per row, took about 10 minutes a million rows)
-        make = {local: python for python, local in _LOCAL_TYPES.items()}
-        values = [[None if row.get(c) is None else make[t](row.get(c)) for row in rows] for c, t in zip(columns, types)]
-        con.execute(f"INSERT INTO {quote(table)} SELECT "
-                    + ", ".join(f"UNNEST(CAST(${i} AS {t}[]))" for i, t in enumerate(types, 1)), values)
-    return table
+        types[column] = _LOCAL_TYPES.get(kind, "VARCHAR")
+    return types
+
+
+def _no_differences(con, segment_types: dict[str, str], query_col: str, made: list, pair_index: bool = False) -> str:
+    """An empty local table with the columns of the per-query differences (pair_index first for
+    several runs): on a warehouse they stay there, only the statistics come back. Returns its
+    name (listed in ``made``)."""
+    name = new_view_name("paired_differences", con)
+    columns = {**({"pair_index": "BIGINT"} if pair_index else {}), **segment_types, query_col: "VARCHAR",
+               "measure": "VARCHAR", "a": "DOUBLE", "b": "DOUBLE", "difference": "DOUBLE"}
+    con.execute(f"CREATE TEMP TABLE {quote(name)} (" + ", ".join(f"{quote(c)} {t}" for c, t in columns.items()) + ")")
+    made.append(("TABLE", name))
+    return name
+
+
+#: The columns of a pair's row (sql/compared_pair.sql.j2's _compared_pair) that its unpaired counts give.
+_UNPAIRED = ("only_a", "only_b")
+
+
+def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: list[tuple[int, int]],
+                          segment_names: list[str], query_col_name: str, permutations: int,
+                          seed: int) -> tuple[list[dict], list[dict], list[dict]]:
+    """The paired statistics of ``pairs`` of ``results`` (evaluated on the warehouse) computed by
+    the warehouse: one statement per pair, whose CTEs are the two runs' per-query statements
+    (:attr:`Result.source`, each run's CTEs prefixed: :func:`ndcg_sql.building.sql_text.prefixed_ctes`),
+    their values (sql/compared_pair.sql.j2), the differences (sql/paired_differences.sql.j2), the
+    tests (sql/paired_tests.sql.j2) and the unpaired counts (sql/unpaired_counts.sql.j2), sending
+    back one row per ([segment values,] measure); with three runs or more, one more statement
+    reading every run for the randomized Tukey HSD test (sql/tukey_hsd.sql.j2), sending back one
+    row per ([segment values,] measure, pair of runs). On a SparkSession each run's values are
+    first computed once and kept in the session (:meth:`Warehouse.kept`: one statement a run),
+    and the pairs' and Tukey's statements read those. The per-query rows never leave the
+    warehouse. The caller's transaction is kept (:meth:`Warehouse.own_work`).
+
+    Returns:
+        (the tests' rows, the unpaired counts' rows, both with pair_index; Tukey's rows), as the
+        local SQL gives them.
+
+    Raises:
+        InputError: the warehouse failed a statement (its first line; its error the cause).
+    """
+    segments, query_col = [quote(n) for n in segment_names], quote(query_col_name)
+    shown = {name.lower(): name for name in segment_names}  # an engine may return names folded
+
+    def values_sql(index: int) -> tuple[list[tuple[str, str | exp.Expr]], str]:
+        """The CTEs of run ``index``'s values (sql/compared_pair.sql.j2) and the relation of them."""
+        rows, values = f"run_{index}_rows", f"run_{index}_values"
+        source = results[index].source
+        assert source is not None  # every runner's result keeps its per-query statement
+        return [(rows, prefixed_ctes(source, f"r{index}_")),
+                (values, templates.render_macro("_compared_values", values_relation=rows, output_query_col=query_col,
+                                                segment_cols=segments))], values
+
+    def fetched(statement) -> list[dict]:
+        try:
+            columns, rows = executor.fetch(statement)
+        except StatementFailed as failed:
+            raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}") from failed.__cause__
+        keys = [str(c) if str(c) in segment_names else shown.get(str(c).lower(), str(c).lower()) for c in columns]
+        return [dict(zip(keys, map(plain, row))) for row in rows]
+
+    tests_sql = templates.render(
+        "paired_tests.sql.j2", differences_relation="pair_differences", output_query_col=query_col,
+        permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
+        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"], segment_cols=segments)
+    tests: list[dict] = []
+    unpaired: list[dict] = []
+    tukey: list[dict] = []
+    kept: list[str] = []  # Spark: each run's values kept in the session (Warehouse.kept)
+    with executor.own_work():
+        try:
+            runs: list[tuple[list[tuple[str, str | exp.Expr]], str]] = []  # per run: (the CTEs to read, its values' relation)
+            for index in range(len(results)):
+                parts, relation = values_sql(index)
+                try:
+                    name = executor.kept(over_ctes(parts, f"SELECT * FROM {relation}"))
+                except StatementFailed as failed:
+                    raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}"
+                                     ) from failed.__cause__
+                if name is not None:
+                    kept.append(name)
+                    parts, relation = [], quote(name)
+                runs.append((parts, relation))
+            for index, (i, j) in enumerate(pairs):
+                inner = dict(a_relation=runs[i][1], b_relation=runs[j][1], output_query_col=query_col,
+                             segment_cols=segments)
+                statement = over_ctes([
+                    *runs[i][0], *runs[j][0],
+                    ("pair_differences", templates.render("paired_differences.sql.j2", **inner)),
+                    ("pair_unpaired", templates.render("unpaired_counts.sql.j2", **inner)),
+                    ("pair_tests", tests_sql),
+                ], templates.render_macro("_compared_pair", unpaired_relation="pair_unpaired",
+                                          tests_relation="pair_tests", segment_cols=segments))
+                for row in fetched(statement):
+                    group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
+                    unpaired.append({**group, **{c: row[c] for c in _UNPAIRED}})
+                    if row["queries"] is not None:  # a query paired
+                        tests.append({**group, **{c: v for c, v in row.items()
+                                                  if c not in group and c not in _UNPAIRED}})
+            if len(results) >= 3:
+                stacked = templates.render("run_values.sql.j2", relations=[relation for _, relation in runs],
+                                           segment_cols=segments, output_query_col=query_col)
+                tukey = fetched(over_ctes([*(part for parts, _ in runs for part in parts), ("stacked_values", stacked)],
+                                          templates.render(
+                    "tukey_hsd.sql.j2", values_relation="stacked_values", group_cols=[*segments, "measure"],
+                    output_query_col=query_col, permutations=int(permutations), runs=len(results),
+                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments)))
+        finally:
+            for name in kept:
+                executor.forget(name)
+    return tests, unpaired, tukey
 
 
 def _with_t(row: dict, t_dist, only_a: int, only_b: int) -> dict:

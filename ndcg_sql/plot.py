@@ -470,7 +470,8 @@ def plot_comparison(comparison, output: str | os.PathLike[str], title: str | Non
 
     Raises:
         MissingDependency: matplotlib is not installed.
-        OptionError: the comparison has segments.
+        OptionError: the comparison has segments, or was computed on a warehouse (its per-query
+            differences stayed there).
         OSError: ``output`` cannot be written.
     """
     try:
@@ -482,11 +483,15 @@ def plot_comparison(comparison, output: str | os.PathLike[str], title: str | Non
         raise MissingDependency("plot needs matplotlib: pip install matplotlib (ndcg_sql's 'plot' extra)") from None
     if comparison.options.get("segments"):
         raise OptionError("the comparison plot draws one set of queries: compare without segments to plot it")
+    rows = comparison.per_query_records()
+    if not rows and any(row.get("queries") for row in comparison.summary_records()):
+        raise OptionError("the comparison was computed on a warehouse, where its per-query differences stayed (only "
+                          "summary rows came back): compare on DuckDB to plot them")
     names = list(comparison.names)
     baseline = comparison.options.get("baseline") or names[0]
     measures = list(dict.fromkeys(m["measure"] for m in comparison.means))
     differences: dict[str, dict[str, list[float]]] = {n: {m: [] for m in measures} for n in names if n != baseline}
-    for row in comparison.per_query_records():
+    for row in rows:
         if row["run_b"] == baseline:
             differences[row["run_a"]][row["measure"]].append(row["difference"])
         elif row["run_a"] == baseline:

@@ -122,7 +122,7 @@ class Postgres:
             port = 5432  # only names the socket file in our own directory: no TCP listener
             subprocess.run(
                 [*run_as, f"{bindir}/pg_ctl", "-D", self.data, "-w", "-l", os.path.join(self.base, "log"),
-                 "-o", f"-k {self.base} -c listen_addresses='' -p {port} -c fsync=off", "start"],
+                 "-o", f"-k {self.base} -c listen_addresses='' -p {port} -c fsync=off -c jit=off", "start"],
                 check=True, capture_output=True,
             )
             dsn = f"host={self.base} port={port} user=postgres dbname=postgres"

@@ -202,7 +202,24 @@ def test_float32_scores_refused_where_the_engine_has_no_float32(engine):  # noqa
     _same_records(got.per_query_records(), want.per_query_records(), ["query_id", "measure"])
 
 
+#: Statements a run's evaluation sends when compared with ties item-desc: one, and on Postgres
+#: and Snowflake (their byte-order tie-break is for text only) one more fetching an item id.
+def _evaluation_statements(engine) -> int:
+    return 1 + (dialects.get(engine.dialect).byte_order != "{item}")
+
+
+#: Statements a comparison adds in the warehouse per run: on Spark each run's values are kept in
+#: the session first (Warehouse.kept); elsewhere they are CTEs of the pairs' statements.
+def _kept_statements(engine) -> int:
+    return 1 if engine.dialect == "spark" else 0
+
+
 def test_compare_per_segment_on_engine_matches_duckdb(engine):  # noqa: F811
+    """compare(con=engine): the paired statistics computed by the engine (one statement for the
+    pair after each run's own), only one summary row per (segment, measure) sent back, give
+    DuckDB's numbers; the per-query differences stay in the warehouse."""
+    from benchmarks.counting import counted
+
     columns = ["arm", "query_id", "item_id", "score", "label"]
     other = [(arm, q, item, score * 0.5 + (1.0 if item in ("B", "Z") else 0.0), label)
              for arm, q, item, score, label in ARMS_RUN]
@@ -210,12 +227,101 @@ def test_compare_per_segment_on_engine_matches_duckdb(engine):  # noqa: F811
     b_name = _load(engine, "compare_b", columns, other)
     options = dict(segments="arm", ties="item-desc", permutations=64, seed=5)
     measures = ["nDCG@3", "P@2", "RR"]
-    got = ndcg_sql.compare(a_name, b_name, measures, con=engine.connection(), dialect=engine.dialect, **options)
+    connection = counted(engine.connection(), engine.dialect, [a_name, b_name])
+    got = ndcg_sql.compare(a_name, b_name, measures, con=connection, dialect=engine.dialect, **options)
     want = ndcg_sql.compare(pd.DataFrame(ARMS_RUN, columns=columns), pd.DataFrame(other, columns=columns), measures,
                             **options)
     got_rows, want_rows = got.summary_records(), want.summary_records()
     assert [(r["arm"], r["measure"]) for r in got_rows] == [(r["arm"], r["measure"]) for r in want_rows]
     _same_records(got_rows, want_rows, ["arm", "measure"])
+    runs = 2 * (_evaluation_statements(engine) + _kept_statements(engine))
+    assert connection.statements == runs + 1, connection.texts
+    if engine.dialect != "spark":  # the pair's statement: 2 arms x 3 measures, no per-query row
+        assert connection.fetched[-1] == 2 * len(measures), connection.fetched
+    assert got.per_query_records() == []
+
+
+def _reference_values(rows) -> dict:
+    """{(query, measure): value} of nDCG@3 and RR by the numpy reference (tests/reference.py)."""
+    import reference
+
+    ndcg, _ = reference.evaluate(rows, [3], ties="item-desc")
+    values = {(q, "nDCG@3"): v[3] for (q, _), v in ndcg.items()}
+    values.update(reference.measures(rows, [("RR", "RR", None, 1.0)], ties="item-desc"))
+    return values
+
+
+def test_compare_on_engine_matches_scipy(engine):  # noqa: F811
+    """compare(con=engine) of two runs: mean difference, t, df, the t p-value and interval
+    (scipy.stats.ttest_rel and scipy's t), wins / ties / losses, the unpaired counts and the exact
+    sign-flip p-value (every sign pattern enumerated in numpy) of per-query values from the numpy
+    reference; one more statement than the runs' own, sending back one row per measure."""
+    import itertools
+
+    import numpy as np
+    from scipy import stats
+
+    from benchmarks.counting import counted
+
+    columns = ["query_id", "item_id", "score", "label"]
+    a_rows = [row[:4] for row in TEXT_RUN]
+    b_rows = [(q, item, -score if q != "Ab" else score, label) for q, item, score, label in TEXT_RUN
+              if q != "q;2"] + [("only in b", "a", 1.0, 1)]
+    a_name, b_name = _load(engine, "scipy_a", columns, a_rows), _load(engine, "scipy_b", columns, b_rows)
+    measures = ["nDCG@3", "RR"]
+    connection = counted(engine.connection(), engine.dialect, [a_name, b_name])
+    got = ndcg_sql.compare(a_name, b_name, measures, con=connection, dialect=engine.dialect, ties="item-desc",
+                           permutations=64, correction="none")
+    assert connection.statements == 2 * (_evaluation_statements(engine) + _kept_statements(engine)) + 1
+    if engine.dialect != "spark":
+        assert connection.fetched[-1] == len(measures), connection.fetched
+    a_values, b_values = _reference_values(a_rows), _reference_values(b_rows)
+    rows = {row["measure"]: row for row in got.summary_records()}
+    for measure in measures:
+        paired = sorted(q for (q, m) in a_values if m == measure and (q, m) in b_values)
+        a = np.array([a_values[(q, measure)] for q in paired])
+        b = np.array([b_values[(q, measure)] for q in paired])
+        d = a - b
+        row, n = rows[measure], len(paired)
+        test = stats.ttest_rel(a, b)
+        half = stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / np.sqrt(n)
+        flipped = [abs(np.dot(signs, d)) for signs in itertools.product((1.0, -1.0), repeat=n)]
+        exact = np.mean([f >= abs(d.sum()) * (1 - 1e-9) for f in flipped])
+        want = {"queries": n, "mean_a": a.mean(), "mean_b": b.mean(), "mean_difference": d.mean(),
+                "stderr": d.std(ddof=1) / np.sqrt(n), "t": test.statistic, "df": n - 1, "t_p_value": test.pvalue,
+                "ci_low": d.mean() - half, "ci_high": d.mean() + half, "permutation_p_value": exact,
+                "permutation_kind": "exact", "wins": int((d > 0).sum()), "ties": int((d == 0).sum()),
+                "losses": int((d < 0).sum()), "only_a": 1, "only_b": 1}
+        for column, value in want.items():
+            _same(row[column], float(value) if isinstance(value, np.floating) else value, (measure, column))
+
+
+def test_three_runs_compared_on_engine_match_duckdb(engine):  # noqa: F811
+    """compare_runs(con=engine): the pairs' tests and unpaired counts (a statement per pair) and the
+    randomized Tukey HSD test (one statement reading every run) computed by the engine, only summary
+    rows sent back, give DuckDB's numbers and its corrected table."""
+    from benchmarks.counting import counted
+
+    columns = ["arm", "query_id", "item_id", "score", "label"]
+    second = [(arm, q, item, score * 0.5 + (1.0 if item in ("B", "Z") else 0.0), label)
+              for arm, q, item, score, label in ARMS_RUN]
+    third = [(arm, q, item, -score, label) for arm, q, item, score, label in ARMS_RUN]
+    runs = (("a", ARMS_RUN), ("b", second), ("c", third))
+    tables = {name: _load(engine, f"compare_runs_{name}", columns, rows) for name, rows in runs}
+    options = dict(segments="arm", ties="item-desc", permutations=16, seed=5)
+    measures = ["nDCG@3", "RR"]
+    connection = counted(engine.connection(), engine.dialect, list(tables.values()))
+    got = ndcg_sql.compare_runs(tables, measures, con=connection, dialect=engine.dialect, **options)
+    want = ndcg_sql.compare_runs({name: pd.DataFrame(rows, columns=columns) for name, rows in runs}, measures,
+                                 **options)
+    _same_records(got.summary_records(), want.summary_records(), ["run_a", "run_b", "arm", "measure"])
+    assert all(row["tukey_p_value"] is not None for row in got.summary_records() if row["queries"])
+    assert got.table("text") == want.table("text")
+    assert got.per_query_records() == []
+    # each run's own statements, then one per pair (3) and Tukey's
+    assert connection.statements == 3 * (_evaluation_statements(engine) + _kept_statements(engine)) + 3 + 1
+    if engine.dialect != "spark":  # 2 arms x 2 measures a pair; Tukey's: x 3 pairs
+        assert connection.fetched[-4:] == [4, 4, 4, 12], connection.fetched
 
 
 def test_engine_names_nan_infinite_and_non_numeric_values(engine):  # noqa: F811

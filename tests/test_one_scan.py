@@ -99,6 +99,54 @@ def test_one_statement_names_each_input_once_and_gives_duckdbs_numbers(con, case
         _same_records(got.per_query_records(), want.per_query_records())
 
 
+#: compare's statements and references on a DB-API connection (DuckDB's as a warehouse): each run's
+#: one, then one per pair naming both runs' tables (Tukey's: one more naming every run's).
+#: Before issue 32 item 4: 2 / 2, and every per-query row sent back to a local DuckDB.
+COMPARE_CASES = {"two runs, segments": (2, (3, 4)), "three runs (pairs and Tukey)": (3, (3 + 3 + 1, 3 + 6 + 3))}
+
+
+@pytest.mark.parametrize("case", list(COMPARE_CASES))
+def test_compare_on_a_warehouse_computes_there_and_sends_back_summaries(con, case):
+    """compare and compare_runs on a warehouse connection: the paired statistics computed by its
+    SQL, each statement sending back only summary rows (a pair: one row per (segment, measure);
+    Tukey's: one per (segment, measure, pair)), with the local numbers."""
+    runs, expected = COMPARE_CASES[case]
+    names = ["ranking", "ranking_b", "ranking_c"][:runs]
+    con.execute("CREATE OR REPLACE TABLE ranking_b AS SELECT arm, query_id, item_id, -score AS score, label FROM ranking")
+    con.execute("CREATE OR REPLACE TABLE ranking_c AS SELECT arm, query_id, item_id, score * score AS score, label "
+                "FROM ranking WHERE query_id <> 'q2'")
+    counted = CountedConnection(con, "duckdb", names)
+    options = dict(segments="arm", ties="item-asc", permutations=16, seed=3)
+    measures = ["nDCG@3", "RR"]
+    if runs == 2:
+        got = ndcg_sql.compare(*names, measures, con=counted, dialect="duckdb", **options)
+        want = ndcg_sql.compare(*names, measures, con=con, **options)
+        assert counted.fetched[-1:] == [2 * len(measures)], counted.fetched  # arms A and B x 2 measures
+    else:
+        got = ndcg_sql.compare_runs(names, measures, con=counted, dialect="duckdb", **options)
+        want = ndcg_sql.compare_runs(names, measures, con=con, **options)
+        assert counted.fetched[-4:] == [4, 4, 4, 12], counted.fetched  # 3 pairs, then Tukey's x 3 pairs
+    assert counted.counts == expected, counted.texts
+    _same_records(got.summary_records(), want.summary_records())
+    assert got.per_query_records() == [] and want.per_query_records()  # the differences stay in the warehouse
+    got.close()
+    want.close()
+
+
+def test_the_comparison_plot_of_a_warehouse_comparison_says_why_not(con, tmp_path):
+    """A comparison computed on a warehouse kept its per-query differences there: its plot is
+    refused with the reason, not drawn with empty boxes."""
+    from ndcg_sql.plot import plot_comparison
+
+    con.execute("CREATE OR REPLACE TABLE ranking_b AS SELECT arm, query_id, item_id, -score AS score, label FROM ranking")
+    counted = CountedConnection(con, "duckdb", ["ranking", "ranking_b"])
+    comparison = ndcg_sql.compare_runs(["ranking", "ranking_b"], ["nDCG@3"], con=counted, dialect="duckdb",
+                                       permutations=16)
+    with pytest.raises(ndcg_sql.OptionError, match="computed on a warehouse"):
+        plot_comparison(comparison, tmp_path / "plot.png")
+    assert not (tmp_path / "plot.png").exists()
+
+
 BAD = {
     # a cast of a word fails the statement: the checks then run apart and word the message
     "words": (["query_id", "item_id", "score", "label"],

@@ -101,7 +101,7 @@ def transpile(sql: str | exp.Expr, dialect: dialects.Dialect) -> str:
     return text + "\n"
 
 
-def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expr:
+def over_ctes(parts: Sequence[tuple[str, str | exp.Expr]], outer_sql: str) -> exp.Expr:
     """One statement: each (name, query) of ``parts`` as a CTE of that name,
     then ``outer_sql``. Every CTE the parts and ``outer_sql`` define, nested
     in subqueries too, is hoisted to the one WITH (before the CTE whose body
@@ -143,9 +143,30 @@ def over_ctes(parts: list[tuple[str, str]], outer_sql: str) -> exp.Expr:
         return tree
 
     for name, sql in parts:
-        body = hoist(sqlglot.parse_one(sql, read="duckdb"))
+        body = hoist(sql.copy() if isinstance(sql, exp.Expr) else sqlglot.parse_one(sql, read="duckdb"))
         body.set("order", None)
         take(exp.CTE(this=body, alias=exp.TableAlias(this=exp.to_identifier(name))))
     outer = hoist(sqlglot.parse_one(outer_sql, read="duckdb"))
     outer.set("with_", exp.With(expressions=ctes))
     return outer
+
+
+def prefixed_ctes(statement: str | exp.Expr, prefix: str) -> exp.Expr:
+    """``statement`` (DuckDB source) with every CTE it defines renamed ``prefix`` + its name, so
+    that several statements built from one set of templates (each run of a comparison: their CTEs
+    share names) can be CTEs of one statement (:func:`over_ctes`). A reference to a renamed CTE
+    keeps its old name as its alias, so the columns qualified by that name still resolve; a table
+    with a schema, or no CTE's name, is left as it is. Returns the tree (DuckDB source), not its
+    text: written as DuckDB text and read again, a piece of another dialect's SQL in the source
+    (Snowflake's ``COLLATE(x, 'utf8')``) would lose its form."""
+    tree = statement.copy() if isinstance(statement, exp.Expr) else sqlglot.parse_one(statement, read="duckdb")
+    names = {cte.alias for cte in tree.find_all(exp.CTE)}
+    for cte in list(tree.find_all(exp.CTE)):
+        cte.set("alias", exp.TableAlias(this=exp.to_identifier(prefix + cte.alias)))
+    for table in list(tree.find_all(exp.Table)):
+        if not table.args.get("db") and table.name in names:
+            original = table.name
+            table.set("this", exp.to_identifier(prefix + original))
+            if not table.alias:
+                table.set("alias", exp.TableAlias(this=exp.to_identifier(original)))
+    return tree

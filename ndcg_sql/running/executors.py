@@ -249,6 +249,27 @@ class Warehouse(Executor):
             finally:
                 cursor.close()
 
+    def kept(self, sql) -> str | None:
+        """On a SparkSession, the rows of ``sql`` computed now and kept in the session (a local
+        checkpoint: in the executors' memory and disk, never in the catalog's storage) as a temp
+        view, so that later statements read them as a table: Spark plans a CTE again at every
+        place it is read, and a comparison reads each run's per-query values at many places (its
+        analyzer ran out of a 1g heap on two runs' CTEs under the paired tests). Returns the view's
+        name (drop it with :meth:`forget`); on any other engine None: a statement holds such rows
+        as CTEs."""
+        if not is_spark(self.con):
+            return None
+        name = "ndcg_sql_kept_" + secrets.token_hex(8)  # no name of the caller's is touched
+        text = transpile(sql, self.dialect)
+        with self._sending():
+            self.con.sql(text).localCheckpoint().createOrReplaceTempView(name)
+        return name
+
+    def forget(self, name: str) -> None:
+        """Drop a temp view of :meth:`kept` (no statement: the session's catalog)."""
+        with self._sending():
+            self.con.catalog.dropTempView(name)
+
     @property
     def reads_schemas(self) -> bool:
         """Whether :meth:`table_columns` sends no statement (a SparkSession's catalog)."""

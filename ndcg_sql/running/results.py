@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Sequence
 
 import duckdb
+from sqlglot import exp
 
 from ..data.connections import Leftovers, interruptible, turn
 from ..vocabulary.errors import OptionError
@@ -100,6 +101,9 @@ class Result:
         coverage: query counts: evaluated; with judgments also unjudged_ignored (run
             queries with no judgment) and missing_from_run.
         sql: the per-query SQL (in the warehouse's dialect on a warehouse).
+        source: the per-query SQL as the templates wrote it (DuckDB syntax, before any
+            transpiling; on a warehouse naming each input table once): what a comparison on a
+            warehouse builds its statements from (:func:`ndcg_sql.compare`).
         definitions: with measures, each measure's formula and source.
         dialect: the engine that computed it.
         leftovers: a local result's temp tables (and the connection evaluate opened, if it did):
@@ -113,6 +117,7 @@ class Result:
     options: dict
     coverage: dict
     sql: str = field(repr=False, default="")
+    source: str | exp.Expr | None = field(repr=False, default=None, compare=False)
     definitions: list = field(default_factory=list)
     dialect: str = "duckdb"
     leftovers: Leftovers | None = field(default=None, repr=False, compare=False)

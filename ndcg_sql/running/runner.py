@@ -81,7 +81,7 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
         rows, summary, coverage = _one_statement(executor, computation, resolved, per_query, checks, diagnose)
         leftovers = None
     return Result(per_query=rows, summary=summary, options=resolved.report(), coverage=coverage, sql=sql,
-                  definitions=resolved.definitions(), dialect=executor.dialect.name, leftovers=leftovers)
+                  source=computation.per_query_statement, definitions=resolved.definitions(), dialect=executor.dialect.name, leftovers=leftovers)
 
 
 def _stored_steps(executor: DuckDB, computation: plan.Plan, sql: str, resolved: Rendered, leftovers: Leftovers,
