@@ -492,8 +492,10 @@ def compare_runs(
         raise
 
 
-def _named_runs(runs, names) -> tuple[list[str], list]:
-    """The runs' names and sources, from a mapping {name: source} or a sequence (and ``names``)."""
+def _named_runs(runs, names, fewest: int = 2, most: int | None = len(LETTERS),
+                what: str = "compare_runs") -> tuple[list[str], list]:
+    """The runs' names and sources, from a mapping {name: source} or a sequence (and ``names``):
+    ``fewest`` to ``most`` runs (None: no most; OptionError otherwise, naming the function ``what``)."""
     if isinstance(runs, Mapping):
         if names is not None:
             raise OptionError("give the runs' names either as the mapping's keys or as names, not both")
@@ -506,8 +508,9 @@ def _named_runs(runs, names) -> tuple[list[str], list]:
                 names = [f"{name} {i}" for i, name in enumerate(names, 1)]
     else:
         raise OptionError(f"runs must be a sequence of rankings or a mapping {{name: ranking}}; got {type(runs).__name__}")
-    if not 2 <= len(sources) <= len(LETTERS):
-        raise OptionError(f"compare_runs takes 2 to {len(LETTERS)} runs; got {len(sources)}")
+    if len(sources) < fewest or (most is not None and len(sources) > most):
+        upto = f" to {most}" if most is not None else " or more"
+        raise OptionError(f"{what} takes {fewest}{upto} runs; got {len(sources)}")
     if (isinstance(names, str) or not isinstance(names, (list, tuple)) or len(names) != len(sources)
             or not all(isinstance(n, str) and n for n in names)):
         raise OptionError(f"names must be {len(sources)} non-empty strings, one per run; got {names!r}")
@@ -719,17 +722,23 @@ _LOCAL_TYPES = {bool: "BOOLEAN", int: "BIGINT", float: "DOUBLE", str: "VARCHAR"}
 def _local_table(con, result, made: list) -> str:
     """A warehouse result's per-query rows (query, measure, value; segment
     columns first) as a local DuckDB temp table (listed in ``made``); returns its name."""
-    table = new_view_name("warehouse_per_query", con)
-    made.append(("TABLE", table))
     rows = result.per_query_records()
     query_col = next(iter(rows[0])) if rows else "query_id"
     columns = [*result.options.get("segments", []), *(list(rows[0]) if rows else [query_col, "measure", "value"])]
-    columns = list(dict.fromkeys(columns))
+    return _local_rows_table(con, rows, list(dict.fromkeys(columns)), made, "warehouse_per_query", ("value",))
+
+
+def _local_rows_table(con, rows: list[dict], columns: list[str], made: list, name: str = "warehouse_rows",
+                      doubles: Sequence[str] = ()) -> str:
+    """Rows fetched from a warehouse as a local DuckDB temp table (listed in ``made``), each column
+    typed by its values' Python type (those named in ``doubles`` DOUBLE); returns its name."""
+    table = new_view_name(name, con)
+    made.append(("TABLE", table))
     types = []
     for column in columns:
         kinds = {type(row.get(column)) for row in rows if row.get(column) is not None}
         kind = float if kinds == {int, float} else (kinds.pop() if len(kinds) == 1 else str)
-        types.append("DOUBLE" if column == "value" else _LOCAL_TYPES.get(kind, "VARCHAR"))
+        types.append("DOUBLE" if column in doubles else _LOCAL_TYPES.get(kind, "VARCHAR"))
     con.execute(f"CREATE TEMP TABLE {quote(table)} ("
                 + ", ".join(f"{quote(c)} {t}" for c, t in zip(columns, types)) + ")")
     if rows:

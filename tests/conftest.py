@@ -54,7 +54,8 @@ ON_ENGINE = {"test_spark_scale.py": "spark",
              "test_warehouses.py::test_ids_without_a_text_form_on_a_warehouse_are_refused": "postgres",
              "test_warehouses.py::test_postgres_catalog_type_names_give_the_kinds_of_the_driver_codes": "postgres",
              "test_warehouses.py::test_to_sql_with_the_catalogs_id_types_on_postgres": "postgres",
-             "test_warehouses.py::test_bigquery_qualified_names_resolve_in_zetasql": "bigquery"}
+             "test_warehouses.py::test_bigquery_qualified_names_resolve_in_zetasql": "bigquery",
+             "test_unjudged.py::test_postgres_worklist_is_duckdbs": "postgres"}
 
 
 def group_of(nodeid: str) -> str:
