@@ -9,7 +9,6 @@ runs' per-query rows together. Files are written through :mod:`ndcg_sql.data.wri
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -88,9 +87,10 @@ class Worklist:
         text += options_line({k: v for k, v in self.options.items() if k != "depth"})
         if not rows:
             return text
-        header = (self.query_col, self.item_col, *WORKLIST_COLUMNS)
-        return text + aligned([header] + [(str(r[self.query_col]), str(r[self.item_col]), str(r["best_rank"]),
-                                           "; ".join(r["runs"]), repr(r["exposure"])) for r in rows])
+        table: list[tuple[str, ...]] = [(self.query_col, self.item_col, *WORKLIST_COLUMNS)]
+        table += [(str(r[self.query_col]), str(r[self.item_col]), str(r["best_rank"]), "; ".join(r["runs"]),
+                   repr(r["exposure"])) for r in rows]
+        return text + aligned(table)
 
     def pool(self) -> str:
         """The worklist as a TREC pool file: a qrels file's layout, ``query 0 item -1`` a line
@@ -98,7 +98,7 @@ class Worklist:
         assessment tool that loads qrels loads it, and the judgments replace the -1."""
         return "".join(f"{row[self.query_col]} 0 {row[self.item_col]} {POOL_RELEVANCE}\n" for row in self.records())
 
-    def write(self, path: str | os.PathLike[str], format: WorklistFormat | None = None) -> None:
+    def write(self, path: str | os.PathLike[str], format: WorklistFormat | str | None = None) -> None:
         """Write the worklist to ``path``, atomically (:func:`ndcg_sql.data.writing.atomic`).
 
         Args:
@@ -120,7 +120,7 @@ class Worklist:
         with writing.atomic(path) as handle:
             self.write_to(handle, fmt)
 
-    def write_to(self, handle, format: WorklistFormat) -> None:
+    def write_to(self, handle, format: WorklistFormat | str) -> None:
         """Write the worklist as text ("csv", "json" or "pool") to an open handle (stdout)."""
         if format == "csv":
             rows = [{**row, "runs": "; ".join(row["runs"])} for row in self.records()]
@@ -223,8 +223,9 @@ def unjudged(
     only those rows), ``sql/unjudged_worklist.sql.j2`` over them in DuckDB.
 
     Args:
-        runs: one ranking, several (a sequence), or a mapping {name: ranking}; each any input
-            :func:`ndcg_sql.evaluate` takes (table names on a warehouse connection).
+        runs: one ranking, several (a list or tuple), or a mapping {name: ranking}; each any
+            input :func:`ndcg_sql.evaluate` takes (table names on a warehouse connection; one
+            table named by a sequence of parts goes in a list of its own: ``[("db", "log")]``).
         con: a DuckDB connection, or a warehouse connection with ``dialect``, as
             :func:`ndcg_sql.evaluate`'s.
         names: with a sequence of runs, their names (default: as :func:`ndcg_sql.compare_runs`
@@ -305,7 +306,7 @@ def unjudged(
     single = not isinstance(runs, (Mapping, list, tuple))
     run_names, sources = _named_runs([runs] if single else runs, names, fewest=1, most=None, what="unjudged")
     taken = {query_col, item_col, *([segments] if isinstance(segments, str) else (segments or ()))}
-    clash = sorted(taken & {*WORKLIST_COLUMNS, *RUN_COLUMNS, "query", "item", "run_index", "shown_by"})
+    clash = sorted(taken & {*WORKLIST_COLUMNS, *RUN_COLUMNS})
     if clash:
         raise OptionError(f"the worklist names its own columns {', '.join(WORKLIST_COLUMNS)}: a query, item or "
                           f"segment column cannot be named {clash[0]!r}")
