@@ -232,3 +232,27 @@ def test_postgres_worklist_is_duckdbs(postgres):
     with pytest.raises(ndcg_sql.InputError, match="itme"):
         ndcg_sql.unjudged("unjudged_a", "unjudged_qrels", 2, item_col="itme", con=postgres.connection(),
                           dialect="postgres")
+
+
+# ----------------------------------------------------------------- portable SQL
+@pytest.mark.parametrize("ties", ["average", "item-desc", "input-order"])
+def test_the_sql_is_portable_and_transpiles(ties):
+    """Each run's statement (run on a warehouse) and the worklist's (dbt runs it there too) keep
+    to the portable subset of tests/test_portable_sql.py and transpile to every dialect."""
+    from ndcg_sql.building import context, templates
+    from ndcg_sql.vocabulary import dialects
+    from ndcg_sql.worklist import _item_sql
+    from test_portable_sql import lint
+    import sqlglot
+
+    options = ndcg_sql.vocabulary.parameters.Request(k=[10], ties=ties, weight_col="w", segments=["arm"],
+                                                     row_col="row" if ties == "input-order" else None).metric()
+    rendered = context.render(context.resolve(options, True, segmented_judgments=False), '"run"', '"qrels"')
+    worklist = templates.render(
+        "unjudged_worklist.sql.j2", runs=[{"relation": '"a"', "name": "'A'"}, {"relation": '"b"', "name": "'B'"}],
+        segment_cols=['"arm"'], segment_labels=["'arm='"], output_query_col='"query_id"',
+        output_item_col='"item_id"', names_aggregate="STRING_AGG(shown_by, '; ' ORDER BY shown_by ASC NULLS FIRST)")
+    for sql in (_item_sql(rendered, 10), worklist):
+        assert lint(sql) == []
+        for dialect in dialects.DIALECTS.values():
+            sqlglot.transpile(sql, read="duckdb", write=dialect.sqlglot, unsupported_level=sqlglot.ErrorLevel.RAISE)

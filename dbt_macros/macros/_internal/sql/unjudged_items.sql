@@ -63,8 +63,8 @@ shown_items AS ( -- one row per ranked (query, item): its tie group's first posi
     MIN(position) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS rank,
     CASE
       WHEN COUNT(*) OVER ({{ ndcg_sql._tie_group(ranking) }}) = 1 THEN discount
-      ELSE (MAX(through) OVER ({{ ndcg_sql._tie_group(ranking) }}) - MIN(before) OVER ({{ ndcg_sql._tie_group(ranking) }}))
-        / CAST(COUNT(*) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+      ELSE CAST(MAX(through) OVER ({{ ndcg_sql._tie_group(ranking) }}) - MIN(before) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+        / NULLIF(CAST(COUNT(*) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)
     END AS exposure
   FROM summed_discounts
 ),

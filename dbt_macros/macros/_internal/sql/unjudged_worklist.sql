@@ -38,7 +38,7 @@ summed_exposures AS ( -- one row per (run, segment values, query, item): the exp
     shown_by,
     rank,
     SUM(exposure) OVER (
-      PARTITION BY query, item ORDER BY run_index ASC, shown_by ASC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      PARTITION BY query, item ORDER BY run_index ASC NULLS FIRST, shown_by ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS exposure
   FROM shown_by_run
 )
@@ -46,10 +46,10 @@ SELECT
   query AS {{ query }},
   item AS {{ item }},
   CAST(MIN(rank) AS {{ ndcg_sql.sql_type('BIGINT') }}) AS best_rank,
-  {{ ctx.get('names_aggregate') or 'LIST(shown_by ORDER BY run_index ASC, shown_by ASC)' }} AS runs,
+  {{ ctx.get('names_aggregate') or 'LIST(shown_by ORDER BY run_index ASC NULLS FIRST, shown_by ASC NULLS FIRST)' }} AS runs,
   {#- exposures are >= 0: the running sum's largest value is the total #}
   MAX(exposure) AS exposure
 FROM summed_exposures
 GROUP BY query, item
-ORDER BY exposure DESC, {{ query }} ASC, best_rank ASC, {{ item }} ASC
+ORDER BY exposure DESC NULLS LAST, {{ query }} ASC NULLS FIRST, best_rank ASC NULLS FIRST, {{ item }} ASC NULLS FIRST
 {% endmacro %}
