@@ -23,29 +23,36 @@
 {%- set weighted = ctx['weighted'] | default(false) -%}
 {%- set ranking = {} -%}
 {%- do ranking.update(ctx) -%}
-{#- every ranked item, judged or not, with its judged flag -#}
-{%- do ranking.update({'judged_needed': true, 'unjudged': 'zero'}) -%}
+{#- every ranked item, judged or not, with its judged flag; every item ranked by the window
+    (the top positions of sql/top_items.sql.j2 carry no item) -#}
+{%- do ranking.update({'judged_needed': true, 'unjudged': 'zero', 'top_items': false}) -%}
 {%- set discount = ndcg_sql._discount_of(ranking, 'position') -%}
 WITH
 {{ ndcg_sql._normalised_rows(ranking) }},
 {{ ndcg_sql._labelled_items(ranking) }},
-positioned_items AS ( -- one row per ranked (query, item): its position in evaluate's order, and whether it is judged
+positioned_items AS ( -- one row per ranked (query, item): its position in evaluate's order, whether it is judged{% if ties == 'average' %}, and its tie group's first position and size{% endif %}
   SELECT
     qid,
     item,
-    order_value,
     judged,
     ROW_NUMBER() OVER (PARTITION BY qid ORDER BY {{ ndcg_sql._rank_order(ranking, true) }}) AS position
+    {%- if ties == 'average' %},
+    {#- the rows before a tie group are those of a better order value: RANK is its first position #}
+    RANK() OVER (PARTITION BY qid ORDER BY {{ ndcg_sql._rank_order(ranking, false) }}) AS first_position,
+    COUNT(*) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS group_size
+    {%- endif %}
   FROM labelled_items
 ),
 {%- if ties == 'average' %}
-summed_discounts AS ( -- one row per ranked (query, item): the discounts of the positions within depth through it and before it, summed in position order
+summed_discounts AS ( -- one row per ranked (query, item) of a tie group that starts within depth: the discounts of the positions within depth through it and before it, summed in position order
+  {#- every position within depth is in such a group, so the sums miss none #}
   SELECT
     qid,
     item,
-    order_value,
     judged,
     position,
+    first_position,
+    group_size,
     CASE WHEN position <= {{ depth }} THEN {{ discount }} ELSE 0.0 END AS discount,
     SUM(CASE WHEN position <= {{ depth }} THEN {{ discount }} ELSE 0.0 END) OVER (
       PARTITION BY qid ORDER BY position ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
@@ -54,17 +61,18 @@ summed_discounts AS ( -- one row per ranked (query, item): the discounts of the 
       PARTITION BY qid ORDER BY position ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ), 0.0) AS before
   FROM positioned_items
+  WHERE first_position <= {{ depth }}
 ),
-shown_items AS ( -- one row per ranked (query, item): its tie group's first position, and the mean discount of the group's positions within depth
+shown_items AS ( -- one row per ranked (query, item) of a tie group that starts within depth: the group's first position, and the mean discount of its positions within depth
   SELECT
     qid,
     item,
     judged,
-    MIN(position) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS rank,
+    first_position AS rank,
     CASE
-      WHEN COUNT(*) OVER ({{ ndcg_sql._tie_group(ranking) }}) = 1 THEN discount
-      ELSE CAST(MAX(through) OVER ({{ ndcg_sql._tie_group(ranking) }}) - MIN(before) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS {{ ndcg_sql.sql_type('DOUBLE') }})
-        / NULLIF(CAST(COUNT(*) OVER ({{ ndcg_sql._tie_group(ranking) }}) AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)
+      WHEN group_size = 1 THEN discount
+      ELSE CAST(MAX(through) OVER (PARTITION BY qid, first_position) - MIN(before) OVER (PARTITION BY qid, first_position) AS {{ ndcg_sql.sql_type('DOUBLE') }})
+        / NULLIF(CAST(group_size AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)
     END AS exposure
   FROM summed_discounts
 ),
