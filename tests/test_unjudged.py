@@ -74,6 +74,19 @@ def test_dl19_worklist_is_the_references(depth, ties):
     assert_same(got, want)
 
 
+def test_dl19_worklist_under_trec_evals_convention():
+    """convention="trec_eval" ranks as trec_eval does: scores rounded to float32, ties by item id
+    descending (the reference rounds the scores with numpy)."""
+    import numpy as np
+
+    with ndcg_sql.unjudged(RUNS, QRELS, 20, convention="trec_eval") as worklist:
+        got = as_dict(worklist)
+        assert worklist.options["ties"] == "item-desc" and worklist.options["score_precision"] == "float32"
+    runs = {name: read_trec_run(path) for name, path in RUNS.items()}
+    runs = {name: frame.assign(score=frame["score"].astype(np.float32).astype(float)) for name, frame in runs.items()}
+    assert_same(got, reference(runs, judged_pairs(QRELS), 20, "item-desc"))
+
+
 def test_one_run_is_named_as_compare_names_it():
     with ndcg_sql.unjudged(RUNS["tasb"], QRELS, 10) as worklist:
         assert worklist.names == ("run.dl19.tasb.top100.txt",)
