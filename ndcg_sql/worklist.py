@@ -9,6 +9,7 @@ runs' per-query rows together. Files are written through :mod:`ndcg_sql.data.wri
 
 from __future__ import annotations
 
+import csv
 import os
 import shutil
 import tempfile
@@ -29,7 +30,7 @@ from .running.executors import DuckDB, StatementFailed, Warehouse
 from .running.results import aligned, options_line, plain, read, write_csv, write_json
 from .vocabulary import activity
 from .vocabulary.dialects import DialectName
-from .vocabulary.errors import OptionError
+from .vocabulary.errors import InputError, OptionError, echoed
 from .vocabulary.identifiers import quote
 from .vocabulary.parameters import (DEFAULTS, Checks, Discount, Format, ItemType, Names, NegativeLabels,
                                     Request, ScorePrecision, Source, Ties)
@@ -95,8 +96,22 @@ class Worklist:
     def pool(self) -> str:
         """The worklist as a TREC pool file: a qrels file's layout, ``query 0 item -1`` a line
         (-1: in the pool, not judged, as trec_eval reads it), highest exposure first. An
-        assessment tool that loads qrels loads it, and the judgments replace the -1."""
-        return "".join(f"{row[self.query_col]} 0 {row[self.item_col]} {POOL_RELEVANCE}\n" for row in self.records())
+        assessment tool that loads qrels loads it, and the judgments replace the -1.
+
+        Raises:
+            InputError: an id that is empty or holds whitespace (a qrels line's fields are
+                separated by whitespace: such an id has no place in one).
+        """
+        lines = []
+        for row in self.records():
+            ids = (str(row[self.query_col]), str(row[self.item_col]))
+            for column, value in zip((self.query_col, self.item_col), ids):
+                if not value or any(c.isspace() for c in value):
+                    raise InputError(f"column {column!r}: the id {echoed(value)} is empty or holds whitespace, "
+                                     "which a pool file (a qrels file's layout) cannot hold; write CSV, JSON or "
+                                     "Parquet instead")
+            lines.append(f"{ids[0]} 0 {ids[1]} {POOL_RELEVANCE}\n")
+        return "".join(lines)
 
     def write(self, path: str | os.PathLike[str], format: WorklistFormat | str | None = None) -> None:
         """Write the worklist to ``path``, atomically (:func:`ndcg_sql.data.writing.atomic`).
@@ -127,7 +142,7 @@ class Worklist:
             if rows:
                 write_csv(rows, handle)
             else:
-                handle.write(",".join([self.query_col, self.item_col, *WORKLIST_COLUMNS]) + "\n")
+                csv.writer(handle, lineterminator="\n").writerow([self.query_col, self.item_col, *WORKLIST_COLUMNS])
         elif format == "json":
             write_json(self.to_dict(), handle)
         elif format == "pool":

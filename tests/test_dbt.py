@@ -319,6 +319,24 @@ def test_bad_options_stop_compilation(project, call, message):
     assert message in error_text(result.exception)
 
 
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        ("ref('dl19_runs'), ref('dl19_qrels'), depth=0", "depth must be a positive integer, the ranks shown; got 0"),
+        ("ref('dl19_runs'), ref('dl19_qrels'), depth='10'", "depth must be a positive integer, the ranks shown; got '10'"),
+        ("ref('dl19_runs'), none", "ndcg_unjudged needs judgments"),
+        ("ref('dl19_runs'), ref('dl19_qrels'), ties='random'", "ties must be one of"),
+    ],
+)
+def test_bad_worklist_options_stop_compilation(project, call, message):
+    """ndcg_unjudged refuses what ndcg_sql.unjudged refuses, with the message of the one check
+    (sql/options/depth.sql, the options' macros)."""
+    project_dir, _, _ = project
+    result = invoke(project_dir, "compile", "--inline", "{{ ndcg_sql.ndcg_unjudged(" + call + ") }}")
+    assert not result.success
+    assert message in error_text(result.exception)
+
+
 def error_text(error: BaseException | None) -> str:
     """The messages of an exception and of those it was raised from (dbt wraps compiler errors)."""
     texts = []

@@ -202,6 +202,22 @@ def test_files_in_every_format(tmp_path):
     assert pool.fetchall() == [("q1", "c", -1.0), ("q2", "x", -1.0), ("q2", "y", -1.0), ("q1", "b", -1.0)]
 
 
+def test_a_pool_file_refuses_ids_a_qrels_line_cannot_hold(tmp_path):
+    run = pd.DataFrame({"query_id": ["q 1"], "item_id": ["a"], "score": [1.0]})
+    with ndcg_sql.unjudged(run, JUDGMENTS, 1) as worklist:
+        with pytest.raises(ndcg_sql.InputError, match="column 'query_id': the id 'q 1' is empty or holds whitespace"):
+            worklist.write(tmp_path / "pool.txt")
+        assert not (tmp_path / "pool.txt").exists()
+        worklist.write(tmp_path / "w.csv")  # CSV holds it
+    assert (tmp_path / "w.csv").read_text().splitlines()[1].startswith("q 1,a,1,a DataFrame,1.0")
+    with ndcg_sql.unjudged(run, run.assign(label=1), 1) as worklist:  # everything judged: an empty worklist
+        assert len(worklist) == 0
+        worklist.write(tmp_path / "empty.csv")
+        worklist.write(tmp_path / "empty.txt")
+    assert (tmp_path / "empty.csv").read_text() == "query_id,item_id,best_rank,runs,exposure\n"
+    assert (tmp_path / "empty.txt").read_text() == ""
+
+
 # ----------------------------------------------------------------- the command line
 def test_command_line(tmp_path):
     out = tmp_path / "pool.txt"
