@@ -86,7 +86,7 @@ def assert_build_passed(build_success, exception, statuses: dict, nodes: int):
     assert len(statuses) == nodes, sorted(statuses)
     assert set(statuses.values()) <= {"success", "pass"}, {k: v for k, v in statuses.items() if v not in ("success", "pass")}
     assert sum(name.startswith("equals_expected_") for name in statuses) == (
-        14 if FLOAT32_MODEL in statuses else 13)
+        15 if FLOAT32_MODEL in statuses else 14)
 
 
 # ---------------------------------------------------------------- builds in processes of their own
