@@ -10,13 +10,14 @@ The layers, lowest first: docs/architecture.md.
 from .api import evaluate, to_sql
 from .comparisons import Comparisons
 from .compare import Comparison, compare, compare_runs
+from .worklist import Worklist, unjudged
 from .vocabulary.errors import InputError, MissingDependency, OpenTransaction, OptionError
 from .data.inputs import read_trec
 from .vocabulary.parameters import Options
 from .vocabulary.parameters import DEFAULT_CUTOFFS, VERSION
 from .running.results import Result, WarehouseResult
 
-__all__ = ["evaluate", "compare", "compare_runs", "Comparison", "Comparisons", "to_sql", "read_trec", "Result",
+__all__ = ["evaluate", "compare", "compare_runs", "unjudged", "Worklist", "Comparison", "Comparisons", "to_sql", "read_trec", "Result",
            "WarehouseResult", "Options", "OptionError", "InputError", "OpenTransaction", "MissingDependency",
            "DEFAULT_CUTOFFS"]
 __version__ = VERSION

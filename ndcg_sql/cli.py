@@ -3,6 +3,7 @@
     ndcg-sql evaluate RUN [--judgments FILE] [--k K ...] [--gain ...] [--ties ...] [...]
     ndcg-sql compare RUN RUN [RUN ...] [--names N ...] [--baseline N] [--measures NAME ...] [--correction C] [...]
     ndcg-sql plot RUN [RUN ...] --output FILE [--k ...] [--bootstrap N] [...]
+    ndcg-sql unjudged RUN [RUN ...] --judgments FILE [--depth K] [-o FILE] [--format F] [...]
     ndcg-sql sql (RUN | --table NAME) [--dialect D] [--statement S] [...]   # prints the SQL
 
 Every option's flag, choices, help and default come from
@@ -34,6 +35,7 @@ from .data import writing
 from .vocabulary import activity, dialects
 from .api import evaluate, to_sql
 from .compare import compare, compare_runs
+from .worklist import WORKLIST_FORMATS, unjudged, worklist_format
 from .comparisons import TABLE_FORMATS, checked_alpha
 from .data.connections import close, terminated_as_exit
 from .vocabulary.errors import InputError, MissingDependency, OptionError, out_of_memory
@@ -49,7 +51,8 @@ from .running.results import (MAX_DIGITS, digits_from_text, named_comparison_rec
 #: ("table": text), and every pair's row as JSON or CSV.
 COMPARE_FORMATS = ("table", *(f for f in TABLE_FORMATS if f != "text"), "json", "csv")
 #: The Python function each subcommand calls: its defaults are the ones shown in --help.
-TARGETS: dict[str, Callable[..., object]] = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql}
+TARGETS: dict[str, Callable[..., object]] = {"evaluate": evaluate, "compare": compare, "plot": plot, "sql": to_sql,
+                                             "unjudged": unjudged}
 #: The tables ``ndcg-sql sql`` reads when the engine cannot read the file given (a warehouse,
 #: or a TREC file) and no --table / --judgments-table names them: placeholders to replace.
 PLACEHOLDERS = {"run": "ranking_table", "judgments": "judgments_table"}
@@ -195,6 +198,23 @@ def build_parser() -> argparse.ArgumentParser:
                          help="with --over: a smaller drop is never marked (default 0)")
     picture.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(picture, "plot")
+
+    todo = commands.add_parser("unjudged", help="what to judge next: the unjudged items the runs show within --depth, "
+                                                "highest exposure first")
+    todo.add_argument("runs", metavar="RUN", nargs="+", help="one ranking or more (a log with --segments: each "
+                                                              "segment's values show items as a run does)")
+    todo.add_argument("--names", nargs="+", metavar="NAME",
+                      help="the runs' names in the runs column, one per RUN (default: the shortest ends of the paths "
+                           "that tell them apart)")
+    todo.add_argument("--output", "-o", metavar="FILE",
+                      help="write the worklist here instead of stdout, in the format its ending says (.csv, .json, "
+                           ".parquet; .txt or .pool: a pool file) or --format's" + REPLACED)
+    todo.add_argument("--format", choices=("table", *WORKLIST_FORMATS),
+                      help="table (stdout's default: aligned text), csv, json, parquet (only with --output) or pool: "
+                           "a TREC pool file, a qrels file's layout 'query 0 item -1' a line (-1: in the pool, not "
+                           "judged, as trec_eval reads it), for an assessment tool to load")
+    todo.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_options(todo, "unjudged")
 
     sql = commands.add_parser("sql", help="print the SQL instead of running it")
     sql.add_argument("run", metavar="RUN", nargs="?",
@@ -355,6 +375,31 @@ def _plot(args) -> int:
     return 0
 
 
+def _unjudged(args) -> int:
+    """``ndcg-sql unjudged``: the worklist, to stdout or --output."""
+    options = given(args, "unjudged", leave=("memory_limit", "temp_directory"))
+    writing.refuse_inputs({"--output": args.output}, [*args.runs, options.get("judgments")])
+    fmt = args.format or (worklist_format(args.output) if args.output else "table")
+    if fmt == "parquet" and not args.output:
+        raise OptionError("--format parquet writes a file: give --output FILE")
+    if fmt == "table" and args.output:
+        raise OptionError("--format table prints to stdout; --output takes csv, json, parquet or pool")
+    if args.names is not None and len(args.names) != len(args.runs):
+        raise OptionError(f"--names gives one name per run: {len(args.runs)} here; got {len(args.names)}")
+    with _connected(args) as con:
+        with _progress(args, con):
+            worklist = unjudged(list(args.runs), con=con, names=args.names, **options)
+        with worklist:
+            if args.output:
+                worklist.write(args.output, fmt)
+                sys.stderr.write(f"ndcg-sql: wrote {len(worklist)} unjudged items to {Path(args.output).resolve()}\n")
+            elif fmt == "table":
+                sys.stdout.write(worklist.to_text())
+            else:
+                worklist.write_to(sys.stdout, fmt)
+    return 0
+
+
 def _sql_relation(path: str | None, table: str | None, role: str, dialect: str) -> tuple[str | None, str | None]:
     """(table, file) the SQL reads for one input; when the engine cannot read the file (another
     dialect, a TREC file) the table given or a placeholder, said on stderr with how to load it."""
@@ -432,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    commands = {"evaluate": _evaluate, "compare": _compare, "plot": _plot, "sql": _sql}
+    commands = {"evaluate": _evaluate, "compare": _compare, "plot": _plot, "sql": _sql, "unjudged": _unjudged}
     try:
         return commands[args.command](args)
     except OptionError as error:

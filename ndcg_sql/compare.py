@@ -508,8 +508,10 @@ def compare_runs(
         raise
 
 
-def _named_runs(runs, names) -> tuple[list[str], list]:
-    """The runs' names and sources, from a mapping {name: source} or a sequence (and ``names``)."""
+def _named_runs(runs, names, fewest: int = 2, most: int | None = len(LETTERS),
+                what: str = "compare_runs") -> tuple[list[str], list]:
+    """The runs' names and sources, from a mapping {name: source} or a sequence (and ``names``):
+    ``fewest`` to ``most`` runs (None: no most; OptionError otherwise, naming the function ``what``)."""
     if isinstance(runs, Mapping):
         if names is not None:
             raise OptionError("give the runs' names either as the mapping's keys or as names, not both")
@@ -522,8 +524,9 @@ def _named_runs(runs, names) -> tuple[list[str], list]:
                 names = [f"{name} {i}" for i, name in enumerate(names, 1)]
     else:
         raise OptionError(f"runs must be a sequence of rankings or a mapping {{name: ranking}}; got {type(runs).__name__}")
-    if not 2 <= len(sources) <= len(LETTERS):
-        raise OptionError(f"compare_runs takes 2 to {len(LETTERS)} runs; got {len(sources)}")
+    if len(sources) < fewest or (most is not None and len(sources) > most):
+        upto = f" to {most}" if most is not None else " or more"
+        raise OptionError(f"{what} takes {fewest}{upto} runs; got {len(sources)}")
     if (isinstance(names, str) or not isinstance(names, (list, tuple)) or len(names) != len(sources)
             or not all(isinstance(n, str) and n for n in names)):
         raise OptionError(f"names must be {len(sources)} non-empty strings, one per run; got {names!r}")
@@ -868,6 +871,26 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
             for name in kept:
                 executor.forget(name)
     return tests, unpaired, tukey
+
+
+def _local_rows_table(con, rows: list[dict], columns: list[str], made: list, name: str = "warehouse_rows",
+                      doubles: Sequence[str] = ()) -> str:
+    """Rows fetched from a warehouse as a local DuckDB temp table (listed in ``made``), each column
+    typed by its values' Python type (those named in ``doubles`` DOUBLE); returns its name."""
+    table = new_view_name(name, con)
+    made.append(("TABLE", table))
+    fetched = _fetched_types(columns, rows)
+    types = ["DOUBLE" if column in doubles else fetched[column] for column in columns]
+    con.execute(f"CREATE TEMP TABLE {quote(table)} ("
+                + ", ".join(f"{quote(c)} {t}" for c, t in zip(columns, types)) + ")")
+    if rows:
+        # one statement: each column a list parameter, unnested side by side (row by row, an
+        # INSERT per row, took about 10 minutes a million rows)
+        make = {local: python for python, local in _LOCAL_TYPES.items()}
+        values = [[None if row.get(c) is None else make[t](row.get(c)) for row in rows] for c, t in zip(columns, types)]
+        con.execute(f"INSERT INTO {quote(table)} SELECT "
+                    + ", ".join(f"UNNEST(CAST(${i} AS {t}[]))" for i, t in enumerate(types, 1)), values)
+    return table
 
 
 def _with_t(row: dict, t_dist, only_a: int, only_b: int) -> dict:

@@ -248,3 +248,46 @@ def expected_reciprocal_rank(labels_in_order, k, g_max: int = 4) -> float:
         value += reach * stop / rank
         reach *= 1.0 - stop
     return value
+
+
+def unjudged_worklist(runs: dict, judged: set, depth: int, ties: str = "average", weights: dict | None = None,
+                      kind: str = "log", base: float = 2.0) -> dict:
+    """What to judge next, from the definition: {(query, item): (best rank, [run names], exposure)}
+    of every (query, item) a run shows within depth that is not in ``judged``.
+
+    Args:
+        runs: {name: [(query, item, score)]}, higher scores first.
+        judged: the judged (query, item) pairs.
+        ties: "average": an item of a tie group of m equal scores at positions a..a+m-1 stands at
+            each alike (McSherry & Najork 2008): rank a, shown when a <= depth, exposure the mean
+            discount of the group's positions within depth; "item-asc" / "item-desc": the tie
+            broken by the item id's bytes, rank its position, exposure the discount there.
+        weights: {name: {query: weight}}, multiplying that run's exposures (default 1).
+    """
+    found: dict = {}
+    for name, rows in runs.items():
+        by_query = defaultdict(list)
+        for query, item, score in rows:
+            by_query[query].append((item, float(score)))
+        for query, listed in by_query.items():
+            weight = (weights or {}).get(name, {}).get(query, 1.0)
+            shown = []
+            if ties == "average":
+                scores = np.array([score for _, score in listed])
+                for item, score in listed:
+                    first, size = int(np.sum(scores > score)) + 1, int(np.sum(scores == score))
+                    positions = np.arange(first, first + size)
+                    if first <= depth:
+                        within = discount(positions[positions <= depth], kind, base)
+                        shown.append((item, first, float(np.sum(within)) / size))
+            else:
+                ordered = sorted(listed, key=lambda pair: _item_key(pair[0]), reverse=ties == "item-desc")
+                ordered = sorted(ordered, key=lambda pair: -pair[1])  # stable: the tie-break stays
+                for position, (item, _) in enumerate(ordered[:depth], 1):
+                    shown.append((item, position, float(discount(np.array([position]), kind, base)[0])))
+            for item, rank, exposure in shown:
+                if (query, item) in judged:
+                    continue
+                best, names, total = found.get((query, item), (rank, [], 0.0))
+                found[(query, item)] = (min(best, rank), names + [name], total + weight * exposure)
+    return found

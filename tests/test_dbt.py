@@ -108,10 +108,10 @@ def test_build_passes_every_model_seed_and_generic_test(project):
 
 #: one expected-value seed, and one equals_expected test, per numeric model
 #: (all but dl19_bm25_run, a selection of seed rows)
-EXPECTED_SEEDS = 17
-#: seeds (5 + 17 expected; bad_ranking and regression_log only on demand), models (18) and data
-#: tests (10 + 17 equals_expected) of the project
-NODES = 67
+EXPECTED_SEEDS = 18
+#: seeds (5 + 18 expected; bad_ranking and regression_log only on demand), models (19) and data
+#: tests (10 + 18 equals_expected) of the project
+NODES = 70
 #: of those, built on dbt-duckdb and dbt-postgres only, where the incremental runs are tested
 #: (tests/test_dbt_incremental.py): the seed daily_log and its ndcg_one_partition_per_query test,
 #: the models daily_per_query (incremental) and daily_summary, their expected seeds and tests
@@ -318,6 +318,24 @@ def test_generic_test_fails_the_build_below_the_threshold(project):
 def test_bad_options_stop_compilation(project, call, message):
     project_dir, _, _ = project
     result = invoke(project_dir, "compile", "--inline", "{{ ndcg_sql.ndcg_per_query(" + call + ") }}")
+    assert not result.success
+    assert message in error_text(result.exception)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        ("ref('dl19_runs'), ref('dl19_qrels'), depth=0", "depth must be a positive integer, the ranks shown; got 0"),
+        ("ref('dl19_runs'), ref('dl19_qrels'), depth='10'", "depth must be a positive integer, the ranks shown; got '10'"),
+        ("ref('dl19_runs'), none", "ndcg_unjudged needs judgments"),
+        ("ref('dl19_runs'), ref('dl19_qrels'), ties='random'", "ties must be one of"),
+    ],
+)
+def test_bad_worklist_options_stop_compilation(project, call, message):
+    """ndcg_unjudged refuses what ndcg_sql.unjudged refuses, with the message of the one check
+    (sql/options/depth.sql, the options' macros)."""
+    project_dir, _, _ = project
+    result = invoke(project_dir, "compile", "--inline", "{{ ndcg_sql.ndcg_unjudged(" + call + ") }}")
     assert not result.success
     assert message in error_text(result.exception)
 

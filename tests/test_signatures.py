@@ -22,11 +22,14 @@ from ndcg_sql.vocabulary.parameters import BY_NAME, METRIC, PARAMETERS
 from ndcg_sql.plot import plot
 
 FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare": ndcg_sql.compare,
-             "compare_runs": ndcg_sql.compare_runs, "plot": plot}
+             "compare_runs": ndcg_sql.compare_runs, "plot": plot, "unjudged": ndcg_sql.unjudged}
 #: The metric options a function does not take, and why: compare's cutoffs are in its measures'
 #: names and its paired tests weigh every query alike; plot draws NDCG@k of whole runs.
 LEFT_OUT = {"evaluate": set(), "to_sql": set(), "compare": {"k", "intervals", "bootstrap", "weight_col"},
-            "compare_runs": {"k", "intervals", "bootstrap", "weight_col"}, "plot": {"measures", "intervals"}}
+            "compare_runs": {"k", "intervals", "bootstrap", "weight_col"}, "plot": {"measures", "intervals"},
+            # the worklist ranks the runs as evaluate does, and computes no metric of them
+            "unjudged": {"k", "gain", "no_relevant", "missing_queries", "unjudged", "measures", "intervals",
+                         "bootstrap", "seed"}}
 #: Options the command line handles itself instead of passing them to the Python function.
 CLI_OWN = {"sql": {"judgments"}}
 
@@ -37,7 +40,7 @@ def test_each_option_of_a_signature_is_the_tables(name, tmp_path):
     function = FUNCTIONS[name]
     args = {"evaluate": ("missing.parquet",), "to_sql": ("runs",), "compare": ("a.parquet", "b.parquet"),
             "compare_runs": (["a.parquet", "b.parquet", "c.parquet"],),
-            "plot": (["a.parquet"], str(tmp_path / "p.png"))}[name]
+            "plot": (["a.parquet"], str(tmp_path / "p.png")), "unjudged": ("a.parquet", "q.parquet")}[name]
     with pytest.raises(TypeError, match="itme_col"):
         function(*args, itme_col="x")
     assert not (tmp_path / "p.png").exists()
@@ -54,7 +57,7 @@ def test_each_option_of_a_signature_is_the_tables(name, tmp_path):
         assert option in taken, f"{option} has a variant for {name}, which does not take it"
 
 
-@pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "sql"])
+@pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "sql", "unjudged"])
 def test_every_option_of_a_command_is_a_parameter_of_its_function(command):
     """The command line passes its options by name: its Python function must take each one."""
     taken = set(inspect.signature(cli.TARGETS[command]).parameters)

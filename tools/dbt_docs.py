@@ -46,6 +46,8 @@ ARGUMENTS = {
     "alpha": "the one-sided level of the family, one of the tabulated levels 0.1, 0.05, 0.025, 0.01, ... 1e-6",
     "correction": "'bonferroni' (each of m tests at alpha / m, rounded down to a tabulated level) or 'none'",
     "min_effect": "a drop smaller than this (in the measure's units) is never significant (default 0)",
+    "run_name": "the name of what shows an item in the runs column (default: the relation's name)",
+    "column": "a column of names (engine piece: the names of a group joined by '; ')",
 }
 #: (macro, argument): what the argument means in that macro, where the option's own text (written
 #: for the Python runner) would say something untrue there.
@@ -55,6 +57,10 @@ IN_MACRO = {
                                             "experiment arm), a failing row naming the segment",
     ("test_ndcg_one_partition_per_query", "segment_cols"): "column name(s) of the ranking that act as part of the "
                                                            "query key: one partition per (segment values, query)",
+    ("ndcg_unjudged", "judgments"): "the judgments relation (required): an item is judged when it has a row there, "
+                                    "whatever its label",
+    ("ndcg_unjudged", "segment_cols"): "column name(s) of the ranking (a run or arm column): each segment's values "
+                                       "show items as a run does, named run_name and the values (\"dl19_runs arm=bm25\")",
     ("test_ndcg_valid_input", "segment_cols"): "column name(s) of the ranking that act as part of the query key, "
                                                "as in ndcg_per_query: duplicates are (segment values, query, item) rows",
 }

@@ -25,7 +25,8 @@ from ndcg_sql.vocabulary.parameters import BY_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The public functions whose docstrings list their options: {module: function names}.
-FUNCTIONS = {"ndcg_sql.api": ("evaluate", "to_sql"), "ndcg_sql.compare": ("compare", "compare_runs"), "ndcg_sql.plot": ("plot",)}
+FUNCTIONS = {"ndcg_sql.api": ("evaluate", "to_sql"), "ndcg_sql.compare": ("compare", "compare_runs"), "ndcg_sql.plot": ("plot",),
+             "ndcg_sql.worklist": ("unjudged",)}
 HEADER = "    Keyword Args:\n"
 #: Documentation that gives the default itself ("(default 2)", "; default: ...", "Default: ...").
 STATES_DEFAULT = re.compile(r"\(default|; default|Default")

@@ -304,6 +304,23 @@ def dl19_arms_measures_summary():
     return [row for arm in ARMS for row in measure_summary_rows(arms_measure_values(arm), ARMS_MEASURES, (arm,))]
 
 
+# ---------------------------------------------------------------- what to judge next
+
+UNJUDGED_DEPTH = 15
+
+
+def dl19_unjudged():
+    """The unjudged passages each arm of dl19_runs shows in its top 15 (ties averaged: the tie
+    groups of equal scores), what shows them named "dl19_runs arm=<arm>", joined by "; " in text
+    order, highest exposure first."""
+    runs = {f"dl19_runs arm={arm}": [(q, d, s) for q, d, s, _ in run_rows(arm)] for arm in ARMS}
+    judged = {(q, d) for q, d, _ in judgments()}
+    found = reference.unjudged_worklist(runs, judged, UNJUDGED_DEPTH)
+    rows = [(query, item, "; ".join(sorted(names)), rank, exposure)
+            for (query, item), (rank, names, exposure) in found.items()]
+    return sorted(rows, key=lambda row: (-row[4], row[0], row[3], row[1]))
+
+
 # ---------------------------------------------------------------- the peer tools' conventions
 
 TREC_MEASURES = {"nDCG@10": "ndcg_cut_10", "P@10": "P_10", "R@100": "recall_100", "AP": "map", "RR": "recip_rank"}
@@ -369,6 +386,7 @@ MODELS = {
     "daily_per_query": (["day", "arm", "query_id", "k"], PER_QUERY_VALUES, daily_per_query),
     "daily_summary": (["day", "arm", "k"], SUMMARY_VALUES, daily_summary),
     "steady_arms": (["day", "measure", "arm"], ARM_CHANGE_VALUES, steady_arms),
+    "dl19_unjudged": (["query_id", "item_id", "runs"], ["best_rank", "exposure"], dl19_unjudged),
 }
 
 

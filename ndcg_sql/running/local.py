@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple, TypeVar
 
 import duckdb
 
@@ -29,6 +29,8 @@ from .executors import DuckDB, refuse_open_transaction, transaction_state
 from ..vocabulary.parameters import Request
 from .results import Result
 from ..building.sql_text import file_format
+
+T = TypeVar("T")
 
 
 class Settings(NamedTuple):
@@ -53,6 +55,26 @@ def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Re
     most = settings.max_bootstrap_draws
     if isinstance(most, bool) or not isinstance(most, int) or most < 1:
         raise OptionError(f"max_bootstrap_draws must be a positive integer; got {most!r}")
+
+    def planned(executor: DuckDB, rendered: context.Rendered, leftovers: Leftovers) -> tuple[Result, bool]:
+        result = runner.run(executor, rendered, leftovers=leftovers, max_bootstrap_draws=most)
+        # the per-query rows kept in a table read the inputs no more; else their relation reads them
+        return result, not plan.keeps_per_query(rendered)
+
+    return computed(con, data, judgments, request, resolved, settings, planned)
+
+
+def computed(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Request, resolved: context.Resolved,
+             settings: Settings, compute: Callable[[DuckDB, context.Rendered, Leftovers], tuple[T, bool]]) -> T:
+    """The inputs read and checked as :func:`ndcg_sql.evaluate` reads and checks them on ``con``
+    (None: a connection of the result's own), then ``compute(executor, rendered, leftovers)``:
+    evaluate's plan (:func:`evaluate`), or another computation over the same checked inputs
+    (:func:`ndcg_sql.unjudged`). ``compute`` returns (what this returns, whether it reads the
+    inputs' views still: then they are listed in ``leftovers``, else dropped).
+
+    Raises:
+        OptionError, InputError: as :func:`ndcg_sql.evaluate`.
+    """
     owned = con is None
     if con is None:
         con = connect(settings.memory_limit, settings.threads, settings.temp_directory)
@@ -62,14 +84,14 @@ def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Re
             if not owned:  # DuckDB has no savepoint: a failure inside the caller's transaction would discard it
                 refuse_open_transaction(DuckDB(con).dialect, transaction_state(con))
             set_threads(con, settings.threads)
-            return _evaluate(con, data, judgments, request, resolved, settings, leftovers)
+            return _evaluate(con, data, judgments, request, resolved, settings, leftovers, compute)
     except BaseException:
         leftovers.release()
         raise
 
 
 def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved, settings: Settings,
-              leftovers: Leftovers) -> Result:
+              leftovers: Leftovers, compute: Callable[[DuckDB, context.Rendered, Leftovers], tuple[T, bool]]) -> T:
     options = request.metric()
     views = []
     try:
@@ -111,7 +133,7 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
                                              checks, request.query_col, trusted)
         rendered = context.render(resolved, *relations, replace(seen, longest_list=profile["longest_list"],
                                                                  labels=profile["labels"]))
-        result = runner.run(executor, rendered, leftovers=leftovers, max_bootstrap_draws=settings.max_bootstrap_draws)
+        result, reads_inputs = compute(executor, rendered, leftovers)
     except duckdb.Error as error:
         try:
             if isinstance(error, (duckdb.ResourceInUseException, duckdb.InterruptException)):
@@ -129,10 +151,10 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
         for view in views:
             inputs.drop(con, view)
         raise
-    if plan.keeps_per_query(rendered):
-        for view in views:  # the per-query rows are in a table: the inputs are read no more
+    if not reads_inputs:
+        for view in views:  # what the computation returns reads the inputs no more
             inputs.drop(con, view)
-    else:  # the per-query relation reads them when it is read
+    else:  # what it returns reads them when it is read
         for view in views:
             leftovers.add("VIEW", view)
     return result

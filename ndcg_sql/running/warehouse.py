@@ -8,6 +8,7 @@ templates' context rendered once with what they show, the plan run in the wareho
 from __future__ import annotations
 
 from functools import partial
+from typing import Callable, TypeVar
 
 from ..building import context, plan, validation
 
@@ -17,7 +18,13 @@ from ..vocabulary import conventions
 from ..vocabulary.errors import InputError
 from .executors import StatementFailed, Warehouse
 from .results import Result
+
 from ..building.sql_text import table_name
+
+T = TypeVar("T")
+#: What runs once the tables are probed: (executor, rendered, the checks to count or None, what
+#: raises InputError for a missing table or column after a failed statement) -> what it returns.
+Compute = Callable[[Warehouse, context.Rendered, "list[validation.Check] | None", Callable[[], None]], T]
 
 
 def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, options: dict, item_type,
@@ -25,6 +32,19 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
     """:func:`ndcg_sql.evaluate` on a warehouse connection (table names there). The named columns are checked
     as on DuckDB from what :mod:`ndcg_sql.running.probe` reads (no row); an engine's failure is worded, the
     connection usable again (:class:`ndcg_sql.running.executors.StatementFailed`)."""
+    def planned(executor: Warehouse, rendered: context.Rendered, counted, diagnose) -> Result:
+        return runner.run(executor, rendered, per_query=per_query, checks=counted, diagnose=diagnose)
+
+    return computed(executor, table, judgments, resolved, options, item_type, checks, planned)
+
+
+def computed(executor: Warehouse, table, judgments, resolved: context.Resolved, options: dict, item_type,
+             checks: str, compute: Compute[T]) -> T:
+    """The tables probed and the context rendered as :func:`evaluate` does, then
+    ``compute(executor, rendered, counted, diagnose)``: evaluate's plan, or another computation
+    over the same tables (:func:`ndcg_sql.unjudged`), which counts the input checks ``counted``
+    (None with checks="trusted") and calls ``diagnose`` when a statement failed. A failure of a
+    statement becomes an InputError as evaluate words it."""
     target = executor.dialect
     tables = probe.Tables(table_name(table, target.name),
                           table_name(judgments, target.name) if judgments is not None else None, (table, judgments))
@@ -44,7 +64,7 @@ def evaluate(executor: Warehouse, table, judgments, resolved: context.Resolved, 
                 item_type = probe.item_type(executor, columns, tables)
             seen = context.Seen(segmented_judgments=segmented, item_type=item_type, id_forms=id_forms)
             rendered = plan.reading_input_once(context.render(resolved, tables.ranking, tables.judgments, seen))
-            return runner.run(executor, rendered, per_query=per_query, checks=counted, diagnose=refuse_missing)
+            return compute(executor, rendered, counted, refuse_missing)
         except StatementFailed as failed:  # a statement besides the metric's (the probes, the checks' own)
             refuse_missing()
             cause = failed.__cause__ or failed

@@ -244,6 +244,8 @@ def size_from_text(text: str) -> str | None:
 
 ALL = ("evaluate", "compare", "plot", "sql")
 RUNS = ("evaluate", "compare", "plot")
+#: The options of the ranking and the judgments that ``unjudged`` takes too (it ranks as evaluate does).
+RANKING = ALL + ("unjudged",)
 
 #: Cutoffs of ``plot`` when the caller gives none (the k axis); measures of ``compare``.
 PLOTTED_CUTOFFS: tuple[int, ...] = tuple(range(1, 21))
@@ -287,23 +289,23 @@ class Given:
             "plot": "cutoffs on the x axis: positive integers, not 'all' (default: 1 2 ... 20)"}),
         plot=Variant(PLOTTED_CUTOFFS, Sequence[int], "the cutoffs on the x axis: positive integers (default 1 .. 20)."))
     query_col: str = option("query_id", 'query id column name (case-sensitive; default "query_id").',
-                            Cli(ALL, metavar="NAME"))
-    item_col: str = option("item_id", 'item id column name (default "item_id").', Cli(ALL, metavar="NAME"))
+                            Cli(RANKING, metavar="NAME"))
+    item_col: str = option("item_id", 'item id column name (default "item_id").', Cli(RANKING, metavar="NAME"))
     score_col: str | None = option(None, 'score column, higher is better (default "score").',
-                                      Cli(ALL, metavar="NAME"))
+                                      Cli(RANKING, metavar="NAME"))
     rank_col: str | None = option(
         None, "logged rank column (1 = top; smaller is better), used instead of a score; giving both "
-        "score_col and rank_col raises OptionError.", Cli(ALL, metavar="NAME"))
+        "score_col and rank_col raises OptionError.", Cli(RANKING, metavar="NAME"))
     label_col: str = option(
         "label", 'relevance label column (number >= 0; of the judgments when they are given; default "label").',
-        Cli(ALL, metavar="NAME"))
+        Cli(RANKING, metavar="NAME"))
     label: str | None = option(
         None, "a relevance label computed from the input's columns, instead of label_col: a SQL expression "
         "of column names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, "
         "CASE, COALESCE, LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN "
         "watch_seconds >= 180 THEN 2 WHEN watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' "
         "columns when judgments are given. Parsed by sqlglot, names quoted, nothing else accepted "
-        "(ndcg_sql/building/labels.py).", Cli(ALL, metavar="EXPR"))
+        "(ndcg_sql/building/labels.py).", Cli(RANKING, metavar="EXPR"))
     gain: GainOption = option(
         "exponential",
         '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
@@ -316,16 +318,16 @@ class Given:
         "log",
         'discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval, '
         'scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, '
-        "1/log_b(r) for r >= b. Reported with every result.", Cli(ALL))
+        "1/log_b(r) for r >= b. Reported with every result.", Cli(RANKING))
     log_base: float = option(
         2.0,
         "b of the discount, a finite number > 1 (default 2): with discount \"log\" it scales DCG by "
         "ln(2)/ln(b) as scikit-learn's dcg_score(log_base=b) does (NDCG is unchanged).",
-        Cli(ALL, metavar="B", parse=float))
+        Cli(RANKING, metavar="B", parse=float))
     ties: Ties = option(
         "average",
         '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
-        'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).', Cli(ALL))
+        'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).', Cli(RANKING))
     weight_col: str | None = option(
         None,
         "a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the "
@@ -333,7 +335,7 @@ class Given:
         "(scikit-learn's sample_weight, LightGBM's query weights) and the standard error "
         "sqrt(n / (n - 1) * sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with "
         "bootstrap, compare, or missing_queries='zero' (a query absent from the run has no weight).",
-        Cli(("evaluate", "plot", "sql"), metavar="NAME"))
+        Cli(("evaluate", "plot", "sql", "unjudged"), metavar="NAME"))
     no_relevant: NoRelevant = option(
         "zero", 'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".', Cli(ALL))
     missing_queries: MissingQueries = option(
@@ -365,17 +367,17 @@ class Given:
         '"trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), '
         '"xgboost-minus" (ndcg@k-); see ndcg_sql/vocabulary/conventions.py. A given option with another '
         "non-default value raises OptionError, and so do query weights or measures the tool does not have.",
-        Cli(ALL, metavar="NAME"))
+        Cli(RANKING, metavar="NAME"))
     row_col: str | None = option(
         None,
         'with ties="input-order" (and only then), the column holding each row\'s input position '
-        "(smaller first), e.g. a row number.", Cli(ALL, metavar="NAME"))
+        "(smaller first), e.g. a row number.", Cli(RANKING, metavar="NAME"))
     score_precision: ScorePrecision = option(
         "double",
         '"double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as '
-        "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).", Cli(ALL))
+        "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).", Cli(RANKING))
     negative_labels: NegativeLabels = option(
-        "error", '"error" (InputError), or "zero" (count as label 0, as trec_eval).', Cli(ALL))
+        "error", '"error" (InputError), or "zero" (count as label 0, as trec_eval).', Cli(RANKING))
     segments: Names = option(
         None,
         "column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the "
@@ -383,7 +385,7 @@ class Given:
         "columns and the summary has one row per (segment values, k or measure). Judgments without "
         "the segment columns apply to every segment the query occurs in; judgments with them (same "
         'names) are per (segment, query), and only then may missing_queries be "zero".',
-        Cli(("evaluate", "compare", "plot", "sql"), metavar="COL", nargs="+", helps={
+        Cli(("evaluate", "compare", "plot", "sql", "unjudged"), metavar="COL", nargs="+", helps={
             "plot": "column name(s) of the rankings (experiment arm, date, ...): one line per (run, segment "
                     "values), labelled arm=bm25"}))
     intervals: bool | None = option(
@@ -404,16 +406,21 @@ class Given:
         "non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on "
         "every engine and version: sql/random_draws.sql.j2).",
         Cli(("evaluate", "plot", "compare", "sql"), metavar="S", parse=int))
+    depth: int = option(
+        10, "the ranks shown: a run shows the items it ranks at or above depth (a positive integer).",
+        Cli(("unjudged",), metavar="K", parse=int))
     judgments: Source = option(
         None,
         "relevance judgments (qrels) with the query, item and label columns: labels and the ideal "
-        "ranking come from here.", Cli(RUNS + ("sql",), metavar="FILE"))
+        "ranking come from here.", Cli(RUNS + ("sql", "unjudged"), metavar="FILE"),
+        unjudged=Variant(None, Source, "relevance judgments (qrels) with the query, item and label columns "
+                         "(required): an item is judged when they have a row for it, whatever its label."))
     input_format: Format | None = option(
-        None, "force the ranking file's format (its ending decides otherwise).", Cli(RUNS))
-    judgments_format: Format | None = option(None, "force the judgments file's format.", Cli(RUNS))
+        None, "force the ranking file's format (its ending decides otherwise).", Cli(RUNS + ("unjudged",)))
+    judgments_format: Format | None = option(None, "force the judgments file's format.", Cli(RUNS + ("unjudged",)))
     threads: int | None = option(
         None, f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core).",
-        Cli(("evaluate",), metavar="N", parse=int))
+        Cli(("evaluate", "unjudged"), metavar="N", parse=int))
     # 1500MB: large logs spill to disk instead of growing hash tables and sorts up to DuckDB's own
     # default (80 % of RAM); a 100M-row log peaks at about 1.6 GB with it and runs as fast as
     # without (README, Performance).
@@ -421,12 +428,12 @@ class Given:
         "1500MB",
         "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
         "(None, command line 'none': DuckDB's own, 80% of RAM).",
-        Cli(RUNS, metavar="SIZE", parse=size_from_text))
+        Cli(RUNS + ("unjudged",), metavar="SIZE", parse=size_from_text))
     temp_directory: str | os.PathLike[str] | None = option(
         None,
         "the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB "
         "to spill to (default: the system's temp dir); that folder is removed when the result is closed "
-        "or collected, on an error, and at exit.", Cli(RUNS, metavar="DIR"))
+        "or collected, on an error, and at exit.", Cli(RUNS + ("unjudged",), metavar="DIR"))
     max_bootstrap_draws: int = option(
         MAX_BOOTSTRAP_DRAWS,
         "largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local run "
@@ -437,14 +444,14 @@ class Given:
         '"all": every input check (bad input raises InputError naming the column); "trusted": none, for '
         "input gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad "
         "input gives wrong numbers, not an error (docs/safety.md). An empty input is still refused, and "
-        "every result reports checks=trusted.", Cli(RUNS))
+        "every result reports checks=trusted.", Cli(RUNS + ("unjudged",)))
     dialect: DialectName = option(
         "duckdb", "the engine the SQL is for (transpiled by sqlglot).", Cli(("sql",)), **{
-            entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "compare_runs", "plot")})
+            entry: ON_A_CONNECTION["dialect"] for entry in ("evaluate", "compare", "compare_runs", "plot", "unjudged")})
     item_type: ItemType = option(
         "text",
         "the item ids' type, needed for an item-id tie-break when no data is read (text compares in "
-        "byte order).", Cli(("sql",)), **{entry: ON_A_CONNECTION["item_type"] for entry in ("evaluate", "compare", "compare_runs", "plot")})
+        "byte order).", Cli(("sql",)), **{entry: ON_A_CONNECTION["item_type"] for entry in ("evaluate", "compare", "compare_runs", "plot", "unjudged")})
     id_types: Mapping[str, str] | Iterable[str] | None = option(
         None,
         "the id columns' types as the engine writes them, by role (query, item, judgments_query, "

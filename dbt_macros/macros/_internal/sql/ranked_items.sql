@@ -19,22 +19,30 @@
     equals the gain when they are all equal: the ranking then needs no item
     order inside a tie group and no MIN/MAX guard (a cheaper sort, the same
     numbers to the bit). -#}
+{#- A query's ranking order, for ROW_NUMBER() OVER (PARTITION BY qid ORDER BY ...): the order
+    value (scores descending, logged ranks ascending), then with tie_break the order inside a tie
+    group (input-order: row_order, then the item's byte order ascending, or descending for
+    item-desc). Keys are never NULL (checked); NULLs are placed as the smallest value,
+    BigQuery's fixed rule for windowed aggregates, so every engine agrees. -#}
+{%- macro _rank_order(ctx, tie_break) -%}
+{%- set item_direction = 'DESC' if ctx['ties'] == 'item-desc' else 'ASC' -%}
+{%- set order_direction = 'DESC' if ctx['input_kind'] == 'score' else 'ASC' -%}
+{%- set nulls = {'ASC': 'NULLS FIRST', 'DESC': 'NULLS LAST'} -%}
+order_value {{ order_direction }} {{ nulls[order_direction] }}{% if tie_break %}, {% if ctx['ties'] == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ ctx['item_order'] }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
+{%- endmacro -%}
+{#- A window over a row's tie group: the peers of a row in the order-value window (BigQuery cannot
+    PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
+{%- macro _tie_group(ctx) -%}
+{%- set order_direction = 'DESC' if ctx['input_kind'] == 'score' else 'ASC' -%}
+PARTITION BY qid ORDER BY order_value {{ order_direction }} {{ {'ASC': 'NULLS FIRST', 'DESC': 'NULLS LAST'}[order_direction] }} RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+{%- endmacro -%}
 {% macro _ranked_items(ctx) -%}
 {%- set exact_gains = ctx['exact_gains'] -%}
-{%- set input_kind = ctx['input_kind'] -%}
-{%- set item_order = ctx['item_order'] -%}
 {%- set judged_needed = ctx['judged_needed'] -%}
 {%- set ties = ctx['ties'] -%}
 {%- set with_assessed = ctx['pool_thresholds'] | default([]) | length > 0 -%}
-{%- set item_direction = 'DESC' if ties == 'item-desc' else 'ASC' -%}
 {%- set exact_ties = ties == 'average' and exact_gains -%}
-{%- set order_direction = 'DESC' if input_kind == 'score' else 'ASC' -%}
-{#- Keys are never NULL (checked); NULLs are placed as the smallest value,
-    BigQuery's fixed rule for windowed aggregates, so every engine agrees. -#}
-{%- set nulls = {'ASC': 'NULLS FIRST', 'DESC': 'NULLS LAST'} -%}
-{#- a tie group: the peers of a row in the order-value window (BigQuery cannot
-    PARTITION BY a DOUBLE; a RANGE frame over it is fine) -#}
-{%- set tie_group = 'PARTITION BY qid ORDER BY order_value ' ~ order_direction ~ ' ' ~ nulls[order_direction] ~ ' RANGE BETWEEN CURRENT ROW AND CURRENT ROW' -%}
+{%- set tie_group = ndcg_sql._tie_group(ctx) -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
   SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %}{% if with_assessed %} assessed,{% endif %} {{ ndcg_sql._gain_of(ctx, 'label') }} AS gain
   FROM labelled_items
@@ -48,7 +56,7 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
     assessed,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
-      ORDER BY order_value {{ order_direction }} {{ nulls[order_direction] }}{% if not exact_ties %}, {% if ties == 'input-order' %}row_order ASC NULLS FIRST, {% endif %}{{ item_order }} {{ item_direction }} {{ nulls[item_direction] }}{% endif %}
+      ORDER BY {{ ndcg_sql._rank_order(ctx, not exact_ties) }}
     ) AS rank,
     {% if exact_ties -%}
     AVG(gain) OVER ({{ tie_group }})
