@@ -134,3 +134,5 @@ def test_one_sort_where_the_sums_are_exact_and_a_position_lies_past_the_head():
     assert not tail_sums(labels=(0, 30, 0))  # more labels than are counted: the ideal ranking is sorted
     assert not tail_sums(ties="item-asc")
     assert not tail_sums(dialect="bigquery")  # no lists indexed by position
+    assert tail_sums(longest=2**20 - 1)  # 4 labels: a prefix table of 2^22 decimals
+    assert not tail_sums(longest=2**20)  # past it: the ideal ranking is sorted
