@@ -50,6 +50,19 @@ def floor(run, out, judgments=None, memory_limit=None):
     return timing
 
 
+def sort_floor(run, out, judgments=None, memory_limit=None):
+    """The sort floor: one ``ROW_NUMBER() OVER (PARTITION BY query ORDER BY score DESC)`` over the
+    log (the ranking window of every exact whole-list measure, carrying the label), its ranks read by
+    one ungrouped sum (nothing stored): the least any exact ranking of every item needs."""
+    con = _connect(memory_limit)
+    timer = Timer()
+    con.execute(
+        "SELECT SUM(rank * label) FROM (SELECT label, ROW_NUMBER() OVER (PARTITION BY query_id ORDER BY score DESC) "
+        "AS rank FROM read_parquet(?))", [run]
+    ).fetchall()
+    return timer.stop()
+
+
 def _ndcg_sql(run, out, judgments=None, memory_limit=None, **options):
     """``ndcg_sql.evaluate`` with the default options (validation included) and ``options``;
     without a memory limit given here, on the connection evaluate opens itself (its default
@@ -229,6 +242,7 @@ def spill_folder() -> str:
 
 APPROACHES = {
     "floor": floor,
+    "sort_floor": sort_floor,
     "ndcg_sql": ndcg_sql_evaluate,
     "ndcg_sql_trusted": ndcg_sql_trusted,
     "ndcg_sql_numeric": ndcg_sql_numeric,

@@ -274,7 +274,8 @@ def test_engine_pieces_are_sqlglots_translation(dialect):
     byte_order = target.byte_order.format(item="item")
     assert macros.item_byte_order() == sqlglot.parse_one(byte_order, read="duckdb").sql(dialect=target.sqlglot)
     assert macros.name_fold() == target.fold
-    assert macros._engine() == {"name": target.name, "float32": target.float32, "top_n": target.top_n}
+    assert macros._engine() == {"name": target.name, "float32": target.float32, "top_n": target.top_n,
+                                "position_lists": target.position_lists}
     assert (macros.sql_type("FLOAT") in ("FLOAT", "REAL")) if target.float32 else macros.sql_type("FLOAT") is None
     literal = macros.string_literal("it's a \\ name")
     assert sqlglot.parse_one(literal, read=target.sqlglot).this == "it's a \\ name"

@@ -163,9 +163,11 @@ def engine_pieces(types: set[str]) -> dict[str, str]:
             "    read by _id_kind (sql/options/id_forms.sql).",
         ),
         "_internal/_engine.sql": head + _dispatched(
-            "_engine", "", {n: {"name": n, "float32": d.float32, "top_n": d.top_n} for n, d in engines.items()},
+            "_engine", "", {n: {"name": n, "float32": d.float32, "top_n": d.top_n, "position_lists": d.position_lists}
+                       for n, d in engines.items()},
             "  {{ return(value) }}\n",
-            "The engine's name (as ndcg_sql names it), whether it has a 4-byte float and a top-N aggregate.",
+            "The engine's name (as ndcg_sql names it), whether it has a 4-byte float, a top-N aggregate and\n"
+            "    lists indexed by position.",
         ),
     }
 

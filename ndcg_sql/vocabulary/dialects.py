@@ -42,6 +42,13 @@ context (``ndcg_sql.building.sql_text``):
 * ``top_n`` - the engine has a top-N aggregate, DuckDB's ``MAX(x, n)`` (the n largest values of
   a group as a list): with numeric cutoffs and long lists the metric SQL ranks only each query's
   top tie groups (``sql/top_items.sql.j2``); elsewhere every item is ranked by a window.
+* ``position_lists`` - the engine has lists indexed by position, built by an ordered aggregate
+  (DuckDB's ``LIST(x ORDER BY n)[i]``) over a generated range: with the whole list (or a cutoff past
+  the top positions) on long lists, whole-number gains and few labels, the ideal ranking's DCG past
+  the top positions is read from one prefix table of the discount per label, and the run's is a
+  conditional exact sum in the per-query group-by (``sql/ideal_items.sql.j2``,
+  ``sql/dcg_at_cutoffs.sql.j2``: one sort in all); elsewhere both rankings' positions past the top
+  are summed by a running sum in position order.
 * ``aborts_transaction`` - a failed statement aborts the connection's open transaction, which
   then refuses every statement until it is rolled back, and a rollback discards the caller's
   uncommitted work with ours (Postgres, Redshift, DuckDB; Snowflake rolls back the failed
@@ -95,6 +102,7 @@ class Dialect:
     aborts_transaction: bool = False
     savepoints: bool = False
     top_n: bool = False
+    position_lists: bool = False
     id_types: tuple[tuple[str, tuple], ...] = ()  # (kind, the driver's type codes of that kind)
     type_names: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (kind, the engine's type names of that kind)
 
@@ -214,7 +222,7 @@ DIALECTS: dict[str, Dialect] = {
     for d in (
         Dialect("duckdb", "duckdb", "{item}", None, ("database", "schema", "table"), nan="ISNAN({x})",
                 id_types=_DUCKDB_TYPES, type_names=_DUCKDB_NAMES, columns_ignore_case=True, top_n=True,
-                aborts_transaction=True),
+                position_lists=True, aborts_transaction=True),
         Dialect("bigquery", "bigquery", "{item}", None, ("project", "dataset", "table"), float32=False,
                 nan="ISNAN({x})", id_types=_BIGQUERY_TYPES, type_names=_BIGQUERY_NAMES, columns_ignore_case=True),
         Dialect("snowflake", "snowflake", "COLLATE({item}, 'utf8')", "upper", ("database", "schema", "table"),

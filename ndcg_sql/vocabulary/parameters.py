@@ -209,6 +209,10 @@ HEAD_LENGTH = {"default": 20, "max": 32}
 MAX_COUNTED_LABELS = 16
 #: Whole numbers up to this are exact doubles, and so are their sums while they stay below it.
 EXACT_WHOLE = 2**53
+#: Most entries (positions of the longest list x labels counted) of the ideal ranking's prefix table
+#: past the head (sql/ideal_items.sql.j2, tail_sums): 16 bytes a decimal, so at most 64 MiB; a
+#: longer list's ideal ranking is sorted instead.
+MAX_PREFIX_ENTRIES = 2**22
 K_BEYOND_LIST = ("DCG@k sums the items present; IDCG@k comes from the ideal ranking of the "
                  "list (or of all judged items) cut at k")
 
@@ -512,6 +516,7 @@ def option_table() -> dict:
         "head_length": dict(HEAD_LENGTH),
         "max_counted_labels": MAX_COUNTED_LABELS,
         "exact_whole": EXACT_WHOLE,
+        "max_prefix_entries": MAX_PREFIX_ENTRIES,
     }
 
 

@@ -17,7 +17,14 @@
       top_items     the engine has a top-N aggregate, exact_gains, every cutoff a number, and a
                     list longer than the largest (then the head): only each query's top tie groups
                     are ranked
-    None of these changes a number. And id_forms: how each id column is read (the rule of
+      tail_sums     tail_cutoffs, exact_gains, ideal_labels known and the engine's lists indexed by
+                    position: the run's DCG past the head is an exact (decimal) conditional sum in
+                    its per-query group-by, and the ideal's is read from one prefix table of the
+                    discount per label, built for positions 0..positions (the longest list; at most
+                    max_prefix_entries entries in all): one sort in all, none for the ideal ranking
+                    and none for running sums
+    None of these changes a number but tail_sums, which moves the last digits of DCG past the head
+    (exact sums for running sums in double: docs/performance.md). And id_forms: how each id column is read (the rule of
     sql/options/id_forms.sql), from hints['id_forms'] (the forms the Python runner chose from the
     types it inspected) or hints['id_types'] (the columns' types as the engine writes them, by
     'query', 'item', 'judgments_query', 'judgments_item': to_sql's id_types=, the types dbt's
@@ -92,6 +99,12 @@
   {%- if top_items -%}
     {%- set head, tail_cutoffs = finite | max, [] -%}
   {%- endif -%}
+  {#- every term past the head is at most the largest gain times the largest discount (ln(b)/ln(2) < 1025
+      for any finite double b) and every list's gains add up to at most 2^53, so each sum fits a
+      DECIMAL(38, 18) (below 10^20) -#}
+  {%- set tail_sums = ndcg_sql._engine()['position_lists'] and exact_gains and ideal_labels is not none
+                      and tail_cutoffs | length > 0
+                      and (longest + 1) * ([1, ideal_labels | length] | max) <= table['max_prefix_entries'] -%}
 
   {#- how the convention reads labels (ndcg_sql/vocabulary/conventions.py): 'atol' counts a label's whole
       part, as trec_eval reads a relevance level -#}
@@ -143,6 +156,8 @@
       'tail_cutoffs': tail_cutoffs,
       'exact_gains': exact_gains,
       'top_items': top_items,
+      'tail_sums': tail_sums,
+      'positions': longest if tail_sums else none,
       'id_forms': id_forms,
       'whole_labels': reading.get('label_reading') == 'atol'} -%}
   {%- do context.update(decided['context']) -%}

@@ -7,7 +7,13 @@
     fixed order (sum_of); positions past the head (the whole list of a long
     list, cutoffs beyond head_length) are summed in position order by a
     running sum. Every sum has a fixed order, so results do not depend on row
-    order or threads.
+    order or threads. With tail_sums (sql/options/ranking_context.sql) the positions past
+    the head are summed in the per-query group-by instead, with no second sort: each term rounded
+    to a decimal with 18 places and summed exactly (gains whole and each list's below 2^53, so
+    every sum fits DECIMAL(38, 18)), the same terms as the ideal's prefix table
+    (sql/ideal_items.sql.j2); the sum is order-independent, and its rounding moves DCG past the
+    head by at most 5e-19 per position, against a running sum's up to one unit of the last
+    place per position.
     Past the list a position holds no gain: DCG@k sums the items present.
     With ranking none, {name}_by_query (the gain at each head position) is
     already defined by the caller. The head's discounts are the columns of the
@@ -34,8 +40,9 @@ COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * discount_{{ p }}{% endif 
 {%- set cutoffs = ctx['cutoffs'] -%}
 {%- set head_length = ctx['head_length'] -%}
 {%- set tail_cutoffs = ctx['tail_cutoffs'] -%}
+{%- set tail_sums = ctx['tail_sums'] -%}
 {%- if ranking is not none %}
-{%- if tail_cutoffs %}
+{%- if tail_cutoffs and not tail_sums %}
 {{ name }}_by_position AS ( -- one row per (query, position): its gain, and CG and DCG of the positions from the head's end through it
   SELECT
     qid,
@@ -59,10 +66,16 @@ COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * discount_{{ p }}{% endif 
     MAX(CASE WHEN position = {{ p }} THEN gain END) AS gain_at_{{ p }}
     {%- endfor %}
     {%- for cutoff in tail_cutoffs %},
+    {%- if tail_sums %}
+    {%- set past_head = 'position > ' ~ head_length ~ ((' AND position <= ' ~ cutoff.k) if cutoff.k is not none else '') %}
+    CAST(SUM(CASE WHEN {{ past_head }} THEN CAST(gain AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }}) END) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS tail_cg_{{ cutoff.id }},
+    CAST(SUM(CASE WHEN {{ past_head }} THEN CAST(gain * {{ ndcg_sql._discount_of(ctx, 'position') }} AS {{ ndcg_sql.sql_type('DECIMAL(38, 18)') }}) END) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS tail_dcg_{{ cutoff.id }}
+    {%- else %}
     MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_cg END{% else %}tail_cg{% endif %}) AS tail_cg_{{ cutoff.id }},
     MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_dcg END{% else %}tail_dcg{% endif %}) AS tail_dcg_{{ cutoff.id }}
+    {%- endif %}
     {%- endfor %}
-  FROM {% if tail_cutoffs %}{{ name }}_by_position{% else %}{{ ranking }}{% endif %}
+  FROM {% if tail_cutoffs and not tail_sums %}{{ name }}_by_position{% else %}{{ ranking }}{% endif %}
   GROUP BY qid
 ),
 {%- endif %}

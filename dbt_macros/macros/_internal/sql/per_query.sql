@@ -38,7 +38,7 @@ run_positions AS ( -- one row per ranked (query, item): its position and the gai
 {%- endif %}
 {{ ndcg_sql._discounts(ctx) }},
 {{ ndcg_sql._dcg_at_cutoffs(ctx, 'run_dcg', none if top_items else 'run_positions', '') }},
-{{ ndcg_sql._dcg_at_cutoffs(ctx, 'ideal_dcg', none if (ideal_labels is not none and not tail_cutoffs) else 'ideal_items', 'ideal_') }},
+{{ ndcg_sql._dcg_at_cutoffs(ctx, 'ideal_dcg', none if ndcg_sql._ideal_counted(ctx) else 'ideal_items', 'ideal_') }},
 {{ ndcg_sql._cutoffs(ctx) }},
 {%- if weighted | default(false) %}
 {{ ndcg_sql._query_weights(ctx) }},
