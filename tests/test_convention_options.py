@@ -274,6 +274,10 @@ TABLE.update({
     ("trec_eval", "intervals, bootstrap"): None,
     ("trec_eval", "missing_queries"): None,
     ("trec_eval", "unjudged"): None,
+    # trec_eval reads a judgment below 0 as not judged (form_res_rels.c): negative_labels="zero" is Sakai's
+    # reading (tests/test_condensed.py runs both against pytrec_eval)
+    ("trec_eval", "negative_labels"): (dict(negative_labels="zero", k=[5]),
+                                       r"convention 'trec_eval' sets negative_labels='unjudged'; got negative_labels='zero'"),
 })
 # trec_eval's judgments: every trec_eval row above has them (its ideal ranking is all judged items)
 

@@ -15,7 +15,7 @@ depend on it).
 
 | convention    | gain        | ties             | ideal           | no relevant | scores  | negative labels |
 |---------------|-------------|------------------|-----------------|-------------|---------|-----------------|
-| trec_eval     | linear      | item-desc (text) | judgments/list  | 0           | float32 | 0               |
+| trec_eval     | linear      | item-desc (text) | judgments/list  | 0           | float32 | 0, not judged   |
 | sklearn       | linear      | average          | list            | 0           | double  | error           |
 | lightgbm      | 2^label - 1 | input-order      | list            | 1           | double  | error           |
 | xgboost       | 2^label - 1 | input-order      | list            | 1           | float32 | error           |
@@ -45,7 +45,10 @@ comes after "10" in item-desc order).
 
 Sources: trec_eval 10.0 (``trec_eval.h``: ``float sim``; ``form_res_rels.c``:
 ties by docno descending, compared with ``strcmp``; ``get_qrels.c``: ``atol`` of the
-relevance field; ``m_ndcg_cut.c``: gain = relevance level, negative levels gain 0); scikit-learn ``ndcg_score`` docs (``ignore_ties=False``, tie
+relevance field; ``m_ndcg_cut.c``: gain = relevance level, negative levels gain 0; ``form_res_rels.c``: a relevance
+below 0 marks a document in the pool but not judged, which ``-J`` drops with the documents never
+judged, so ``negative_labels="unjudged"``, where Sakai's condensed lists keep every judged
+item: ``negative_labels="zero"``); scikit-learn ``ndcg_score`` docs (``ignore_ties=False``, tie
 averaging of McSherry & Najork 2008; rows with IDCG 0 give 0); LightGBM
 ``rank_metric.hpp`` / ``dcg_calculator.cpp`` (``label_gain`` 2^i - 1,
 ``std::stable_sort`` by score so ties keep input order, a query with IDCG 0
@@ -60,7 +63,7 @@ from __future__ import annotations
 
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
-                      score_precision="float32", negative_labels="zero", label_reading="atol", ids="text",
+                      score_precision="float32", negative_labels="unjudged", label_reading="atol", ids="text",
                       peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success"), weights=False),
     "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
                     negative_labels="error", judgments_allowed=False,

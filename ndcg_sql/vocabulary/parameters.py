@@ -129,8 +129,9 @@ UNJUDGED: tuple[str, ...] = get_args(Unjudged)
 #: Scores compared as doubles, or rounded to the nearest float32 first (trec_eval, XGBoost).
 ScorePrecision = Literal["double", "float32"]
 SCORE_PRECISIONS: tuple[str, ...] = get_args(ScorePrecision)
-#: Negative labels: an error, or counted as label 0 (trec_eval).
-NegativeLabels = Literal["error", "zero"]
+#: Negative labels: an error; counted as label 0, the item judged (Sakai's condensed lists keep it); or
+#: counted as label 0, the item not judged (trec_eval's form_res_rels.c: -J drops it).
+NegativeLabels = Literal["error", "zero", "unjudged"]
 NEGATIVE_LABELS: tuple[str, ...] = get_args(NegativeLabels)
 #: The item ids' type where the SQL text is written before any data is read (byte order for text).
 ItemType = Literal["text", "number"]
@@ -373,7 +374,12 @@ class Given:
         '"double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as '
         "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).", Cli(ALL))
     negative_labels: NegativeLabels = option(
-        "error", '"error" (InputError), or "zero" (count as label 0, as trec_eval).', Cli(ALL))
+        "error",
+        '"error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a condensed '
+        'list keeps it, as Sakai\'s condensed lists keep every judged item), or "unjudged" (count as label 0; '
+        "with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in "
+        'the pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not '
+        'count it). convention="trec_eval" sets "unjudged".', Cli(ALL))
     segments: Names = option(
         None,
         "column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the "

@@ -72,7 +72,7 @@
     {%- if not fractional -%}{%- set largest = gains | map('abs') | max -%}{%- endif -%}
   {%- elif known -%}
     {%- set lowest, highest = labels[0] | float, labels[1] | float -%}
-    {%- if resolved['negative_labels'] == 'zero' -%}
+    {%- if resolved['negative_labels'] in ('zero', 'unjudged') -%}
       {%- set lowest, highest = [lowest, 0.0] | max, [highest, 0.0] | max -%}
     {%- endif -%}
     {%- if resolved['gain'] == 'linear' -%}
