@@ -50,6 +50,7 @@ def evaluate(
     missing_queries: MissingQueries = DEFAULTS.missing_queries,
     unjudged: Unjudged = DEFAULTS.unjudged,
     measures: Names = DEFAULTS.measures,
+    max_grade: int = DEFAULTS.max_grade,
     convention: str | None = DEFAULTS.convention,
     row_col: str | None = DEFAULTS.row_col,
     score_precision: ScorePrecision = DEFAULTS.score_precision,
@@ -141,6 +142,9 @@ def evaluate(
             default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
             Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
             measure, value) and the summary one row per measure. Default: None.
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
             ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
@@ -245,6 +249,7 @@ def to_sql(
     missing_queries: MissingQueries = DEFAULTS.missing_queries,
     unjudged: Unjudged = DEFAULTS.unjudged,
     measures: Names = DEFAULTS.measures,
+    max_grade: int = DEFAULTS.max_grade,
     convention: str | None = DEFAULTS.convention,
     row_col: str | None = DEFAULTS.row_col,
     score_precision: ScorePrecision = DEFAULTS.score_precision,
@@ -317,6 +322,9 @@ def to_sql(
             default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
             Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
             measure, value) and the summary one row per measure. Default: None.
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
             ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and

@@ -106,6 +106,7 @@ def compare(
     run_a: Source,
     run_b: Source,
     measures: str | Sequence[str] = COMPARED_MEASURES,
+    max_grade: int = DEFAULTS.max_grade,
     *,
     judgments: Source = DEFAULTS.judgments,
     con: object = None,
@@ -173,6 +174,9 @@ def compare(
             default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
             Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
             measure, value) and the summary one row per measure. Default: ('nDCG@10',).
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -293,6 +297,7 @@ def compare(
 def compare_runs(
     runs: Sequence[Source] | Mapping[str, Source],
     measures: str | Sequence[str] = COMPARED_MEASURES,
+    max_grade: int = DEFAULTS.max_grade,
     *,
     judgments: Source = DEFAULTS.judgments,
     con: object = None,
@@ -371,6 +376,9 @@ def compare_runs(
             default; MAP, MRR, Hit@k are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR,
             Success and ERR need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
             measure, value) and the summary one row per measure. Default: ('nDCG@10',).
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").

@@ -98,7 +98,8 @@ def engine_of(item) -> str | None:
 #: fakesnow environment) without starting an engine of tests/engines.py through the ``engine``
 #: fixture: a fixture's name, a file, or a test (file::function), or (file, fixture, parameter).
 SYSTEM_FIXTURES = ("postgres_project",)
-SYSTEM_TESTS = ("test_dbt_adapters.py", "test_beyond_measures.py::test_err_is_gdevals_through_ir_measures")
+SYSTEM_TESTS = ("test_dbt_adapters.py", "test_beyond_measures.py::test_err_is_gdevals_through_ir_measures",
+                "test_beyond_measures.py::test_err_with_a_top_grade_of_three_is_gdevals_with_max_judgment_three")
 SYSTEM_PARAMETERS = (("test_dbt_incremental.py", "target", "postgres"),)
 
 

@@ -247,6 +247,8 @@ BAD = [
     {"weight_col": "w", "convention": "trec_eval"},
     {"convention": "xgboost", "row_col": "rn", "measures": ["nDCG@5", "AP@5"]},
     {"convention": "trec_eval", "measures": ["ERR@10"]},
+    {"measures": ["ERR@10"], "ties": "item-asc", "max_grade": 0},
+    {"measures": ["nDCG@10"], "max_grade": 3},
     {"discount": "cosine"},
     {"log_base": 1},
     {"log_base": "e"},

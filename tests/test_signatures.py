@@ -26,7 +26,7 @@ FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare"
 #: The metric options a function does not take, and why: compare's cutoffs are in its measures'
 #: names and its paired tests weigh every query alike; plot draws NDCG@k of whole runs.
 LEFT_OUT = {"evaluate": set(), "to_sql": set(), "compare": {"k", "intervals", "bootstrap", "weight_col"},
-            "compare_runs": {"k", "intervals", "bootstrap", "weight_col"}, "plot": {"measures", "intervals"}}
+            "compare_runs": {"k", "intervals", "bootstrap", "weight_col"}, "plot": {"measures", "max_grade", "intervals"}}
 #: Options the command line handles itself instead of passing them to the Python function.
 CLI_OWN = {"sql": {"judgments"}}
 

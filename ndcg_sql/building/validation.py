@@ -156,6 +156,12 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
         checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
                             f"labels{where} missing from the gain mapping", values=counted,
                             named=f"{{values}} missing from the gain mapping{where}"))
+    if options.max_grade is not None:
+        checks.append(Check(relation, f"{finite} AND {value} > {options.max_grade}", column,
+                            f"labels{where} above {options.max_grade}, the top grade ERR reads", values=value,
+                            named=f"{{values}} above the top grade {options.max_grade}{where}",
+                            hint=f"max_grade=G (--max-grade G) gives the scale's top grade: R = (2^g - 1) / 2^G "
+                                 f"(gdeval.pl refuses labels above its 4)"))
     checks.append(_gain_total_check(relation, column, options, value, finite, where))
     if expression:
         checks = [dataclasses.replace(check, column_kind="label expression") for check in checks]

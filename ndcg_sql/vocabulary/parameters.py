@@ -32,6 +32,7 @@ from typing import Any, Callable, Literal, TypeVar, Union, get_args, get_origin,
 
 from .dialects import DialectName
 from .errors import OptionError
+from .measures import ERR_MAX_GRADE
 
 # ----------------------------------------------------------------- declarations
 # The shape of an option's declaration in PARAMETERS: a Parameter, how the command line takes
@@ -358,6 +359,13 @@ class Given:
             helps={"compare": "measures in ir_measures notation (default: nDCG@10)"}),
         compare=Variant(COMPARED_MEASURES, str | Sequence[str]),
         compare_runs=Variant(COMPARED_MEASURES, str | Sequence[str]))
+    max_grade: int = option(
+        ERR_MAX_GRADE,
+        "the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g "
+        "(Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to "
+        f"{MAX_EXPONENTIAL_LABEL}. With ERR a label above it raises InputError (gdeval.pl refuses it too); "
+        "without ERR it must be left as it is.",
+        Cli(("evaluate", "compare", "sql"), metavar="G", parse=int))
     convention: str | None = option(
         None,
         'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
@@ -489,7 +497,7 @@ BY_NAME = {p.name: p for p in PARAMETERS}
 #: (sql/options/ndcg_context.sql).
 METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "discount", "log_base",
           "ties", "weight_col", "no_relevant",
-          "missing_queries", "unjudged", "measures", "convention", "row_col", "score_precision", "negative_labels",
+          "missing_queries", "unjudged", "measures", "max_grade", "convention", "row_col", "score_precision", "negative_labels",
           "segments", "intervals", "bootstrap", "seed")
 
 
@@ -560,6 +568,8 @@ class Options:
     input_kind: str = "score"  # "score" (higher is better) or "rank" (1 = top)
     score_precision: str = "double"
     negative_labels: str = "error"
+    #: with ERR among the measures, its top grade (labels above it are refused); else None
+    max_grade: int | None = None
 
     @classmethod
     def of(cls, resolved: dict) -> "Options":
@@ -578,6 +588,7 @@ class Options:
             input_kind=resolved["input_kind"],
             score_precision=resolved["score_precision"],
             negative_labels=resolved["negative_labels"],
+            max_grade=resolved.get("max_grade"),
         )
 
     def report(self) -> dict:
@@ -598,6 +609,7 @@ class Options:
             "k_beyond_list": K_BEYOND_LIST,
             "score_precision": self.score_precision,
             "negative_labels": self.negative_labels,
+            **({"max_grade": self.max_grade} if self.max_grade is not None else {}),
         }
 
 

@@ -83,7 +83,8 @@
   {%- set summary = ndcg_sql._summary_context({
       'k': options['k'], 'measures': options['measures'], 'segments': options['segments'],
       'intervals': options['intervals'], 'bootstrap': options['bootstrap'], 'seed': options['seed'],
-      'query_col': options['query_col'], 'ties': ties}) -%}
+      'query_col': options['query_col'], 'ties': ties,
+      'max_grade': options.get('max_grade', table['defaults']['max_grade'])}) -%}
   {%- set segmented = options['segmented_judgments'] -%}
   {%- if segmented is not boolean -%}
     {{ fail("segmented_judgments must be true or false; got " ~ ndcg_sql._shown(segmented)) }}
@@ -149,6 +150,7 @@
       'intervals': summary['intervals'],
       'bootstrap': summary['bootstrap'],
       'seed': summary['seed'],
+      'max_grade': summary['max_grade'],
       'order_col': order_col,
       'item_type': item_type,
       'segmented_judgments': segmented and judged,

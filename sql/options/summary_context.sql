@@ -7,7 +7,7 @@
     their places; none for NDCG), graded_measures, binary_measures, thresholds,
     unbounded_measures, ndcg_value_range (the range of NDCG's values, for the interval of an
     NDCG summary: sql/options/value_range.sql), segments (names), segment_cols (quoted),
-    intervals, bootstrap, seed. -#}
+    intervals, bootstrap, seed, and max_grade (ERR's top grade, none without ERR). -#}
 {% macro _summary_context(options) -%}
   {%- set fail = ndcg_sql._option_error -%}
   {%- set table = ndcg_sql._option_table() -%}
@@ -45,9 +45,10 @@
       'intervals': (measures is not none or segments | length > 0) if intervals is none else intervals,
       'ndcg_value_range': ndcg_sql._value_range({'family': 'nDCG', 'k': none}),
       'bootstrap': bootstrap,
-      'seed': seed} -%}
+      'seed': seed,
+      'max_grade': ndcg_sql._max_grade(options.get('max_grade', table['defaults']['max_grade']), measures)} -%}
   {%- if measures is not none -%}
-    {%- do out.update(ndcg_sql._measure_context(measures, options['ties'])) -%}
+    {%- do out.update(ndcg_sql._measure_context(measures, options['ties'], out['max_grade'])) -%}
   {%- else -%}
     {%- do out.update({'measures': none}) -%}
   {%- endif -%}
