@@ -156,6 +156,12 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
         checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
                             f"labels{where} missing from the gain mapping", values=counted,
                             named=f"{{values}} missing from the gain mapping{where}"))
+    if options.binary_labels is not None:
+        checks.append(Check(relation, f"{finite} AND {value} NOT IN (0.0, 1.0)", column,
+                            f"labels{where} other than 0 and 1 ({options.binary_labels}: for labels 0 and 1 only)",
+                            values=value,
+                            named=f"{{values}} not 0 or 1 ({options.binary_labels}: for labels 0 and 1 only)",
+                            hint="drop the convention for AP and P of graded labels (relevant: label >= rel)"))
     if options.max_grade is not None:
         checks.append(Check(relation, f"{finite} AND {value} > {options.max_grade}", column,
                             f"labels{where} above {options.max_grade}, the top grade ERR reads", values=value,

@@ -28,14 +28,20 @@ bootstrap among them, gives the tool's numbers):
 |---------------|-------------------------------------------|----------------------------------|-----------|
 | trec_eval     | refused (``weights=False``)               | nDCG, P, R, AP, RR, Success      | yes       |
 | sklearn       | ``sample_weight``: sum(w x) / sum(w)      | nDCG, DCG (``dcg_score``)        | refused   |
-| lightgbm      | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
-| xgboost       | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
-| xgboost-minus | one weight per query: sum(w x) / sum(w)   | nDCG                             | refused   |
+| lightgbm      | no relevant item adds 1, not w; k only    | nDCG, AP (``map@k``)             | refused   |
+| xgboost       | no relevant item adds 1, not w; k only    | nDCG, AP (``map@k``), P (``pre@k``) | refused |
+| xgboost-minus | one weight per query: sum(w x) / sum(w)   | nDCG, AP (``map@k-``), P (``pre@k``) | refused |
 
-A measure outside ``peer_measures`` is refused: the tool does not compute it, or computes it
-otherwise (XGBoost's ``map@k`` divides by min(R, k) and counts 1 without a relevant item, its
-``pre@k`` divides by min(k, list length); ERR, RBP and Judged come from other tools than trec_eval, each
-with its own tie order). ``peer`` names the tool in messages.
+A measure outside ``peer_measures`` is refused: the tool does not compute it (ERR, RBP and Judged come
+from other tools than trec_eval, each with its own tie order). Under the conventions of LightGBM and
+XGBoost the measures their tools compute are read as the tools read them (``thresholds=False``: no
+``rel=`` parameter, relevant is a label of 1 or more, LightGBM's ``label > 0.5`` on whole labels);
+``ap_reading="min(R,k)"``: AP@k divides by min(R, k), and a query without a relevant item counts
+the convention's ``no_relevant`` (1; 0 under xgboost-minus: LightGBM ``map_metric.hpp``
+``CalMapAtK``, XGBoost ``rank_metric.cc`` ``EvalMAPScore``); ``p_reading="min(k,n)"``: P@k divides
+by min(k, list length) (XGBoost ``EvalPrecision``); ``binary_labels``: the measures XGBoost computes
+only on labels 0 and 1 ("map can only be used with binary labels"), so another label is an
+``InputError``. ``peer`` names the tool in messages.
 
 Besides the options, two keys say how a convention reads its input: ``label_reading="atol"``
 (a label counts with its whole part, as trec_eval's ``get_qrels.c`` reads the relevance level with
@@ -71,15 +77,17 @@ CONVENTIONS: dict[str, dict] = {
     "lightgbm": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                      no_relevant="one", score_precision="double",
                      negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
-                     peer="LightGBM", peer_measures=("nDCG",)),
+                     peer="LightGBM", peer_measures=("nDCG", "AP"), thresholds=False, ap_reading="min(R,k)"),
     "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                     no_relevant="one", score_precision="float32",
                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
-                    peer="XGBoost", peer_measures=("nDCG",)),
+                    peer="XGBoost", peer_measures=("nDCG", "AP", "P"), thresholds=False, ap_reading="min(R,k)",
+                    p_reading="min(k,n)", binary_labels=("AP", "P")),
     "xgboost-minus": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                           no_relevant="zero", score_precision="float32",
                           negative_labels="error", judgments_allowed=False,
-                          peer="XGBoost", peer_measures=("nDCG",)),
+                          peer="XGBoost", peer_measures=("nDCG", "AP", "P"), thresholds=False, ap_reading="min(R,k)",
+                          p_reading="min(k,n)", binary_labels=("AP", "P")),
 }
 #: Other names accepted for ``convention=`` (after lower-casing and "_" -> "-", trec-eval -> trec_eval).
 ALIASES = {"pytrec_eval": "trec_eval", "ir_measures": "trec_eval", "scikit-learn": "sklearn",

@@ -570,6 +570,8 @@ class Options:
     negative_labels: str = "error"
     #: with ERR among the measures, its top grade (labels above it are refused); else None
     max_grade: int | None = None
+    #: the measures whose tool takes labels 0 and 1 only (e.g. "XGBoost's AP@5"), or None
+    binary_labels: str | None = None
 
     @classmethod
     def of(cls, resolved: dict) -> "Options":
@@ -589,6 +591,7 @@ class Options:
             score_precision=resolved["score_precision"],
             negative_labels=resolved["negative_labels"],
             max_grade=resolved.get("max_grade"),
+            binary_labels=resolved.get("binary_labels"),
         )
 
     def report(self) -> dict:

@@ -65,8 +65,15 @@
       'negative_labels': ndcg_sql._option_choice('negative_labels', options['negative_labels'], choices['negative_labels'])} -%}
   {%- set chosen = ndcg_sql._resolve_convention(options['convention'], given, judged) -%}
   {#- what the convention combines with (query weights, measures), refused before other checks of them -#}
-  {%- do ndcg_sql._convention_scope(chosen.get('convention'), options['weight_col'] is not none,
-                                    none if options['measures'] is none else ndcg_sql._parse_measures(options['measures'])) -%}
+  {%- set scope = ndcg_sql._convention_scope(chosen.get('convention'), options['weight_col'] is not none,
+                                             none if options['measures'] is none else ndcg_sql._parse_measures(options['measures'])) -%}
+  {#- the measures its tool computes on labels 0 and 1 only (XGBoost's map@k, pre@k): the input checks refuse other labels -#}
+  {%- set binary_labels = [] -%}
+  {%- if scope is not none and options['measures'] is not none -%}
+    {%- for m in ndcg_sql._parse_measures(options['measures']) if m['family'] in scope['preset'].get('binary_labels', []) -%}
+      {%- do binary_labels.append(m['name']) -%}
+    {%- endfor -%}
+  {%- endif -%}
   {%- set gain = ndcg_sql._parse_gain(chosen['gain']) -%}
   {%- set ties = chosen['ties'] -%}
   {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
@@ -151,6 +158,7 @@
       'bootstrap': summary['bootstrap'],
       'seed': summary['seed'],
       'max_grade': summary['max_grade'],
+      'binary_labels': (scope['preset']['peer'] ~ "'s " ~ binary_labels | join(', ')) if binary_labels else none,
       'order_col': order_col,
       'item_type': item_type,
       'segmented_judgments': segmented and judged,

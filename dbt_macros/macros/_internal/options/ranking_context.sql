@@ -144,7 +144,9 @@
       'exact_gains': exact_gains,
       'top_items': top_items,
       'id_forms': id_forms,
-      'whole_labels': reading.get('label_reading') == 'atol'} -%}
+      'whole_labels': reading.get('label_reading') == 'atol',
+      'ap_reading': reading.get('ap_reading'),
+      'p_reading': reading.get('p_reading')} -%}
   {%- do context.update(decided['context']) -%}
   {%- if resolved['segments'] -%}
     {%- set segmented = hints['segmented_judgments'] if 'segmented_judgments' in hints else resolved['segmented_judgments'] -%}
