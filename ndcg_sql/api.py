@@ -58,6 +58,7 @@ def evaluate(
     segments: Names = DEFAULTS.segments,
     intervals: bool | None = DEFAULTS.intervals,
     bootstrap: int = DEFAULTS.bootstrap,
+    sample: float | None = DEFAULTS.sample,
     seed: int = DEFAULTS.seed,
     input_format: Format | None = DEFAULTS.input_format,
     judgments_format: Format | None = DEFAULTS.judgments_format,
@@ -171,6 +172,13 @@ def evaluate(
         bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the 95%
             percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
             Tibshirani 1993, ch. 13). Default: 0.
+        sample: a fraction in (0, 1]: evaluate only a sample of the queries, each (segment values, query) drawn with
+            this probability by a seeded hash of its key (sql/query_sample.sql.j2: the same queries on every engine,
+            for a seed), for logs too large to evaluate whole. The summary is then an estimate: it gets the column
+            population (the queries the sample was drawn from, per segment: each segment is a stratum) and its standard
+            error and interval carry the finite-population correction sqrt(1 - n/N) (Cochran, Sampling Techniques,
+            1977, ch. 2-5), with the normal interval for every measure. Not with bootstrap or missing_queries='zero'.
+            Default: None.
         seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
             engine and version: sql/random_draws.sql.j2). Default: 0.
         input_format: force the ranking file's format (its ending decides otherwise). Default: None.
@@ -257,6 +265,7 @@ def to_sql(
     segments: Names = DEFAULTS.segments,
     intervals: bool | None = DEFAULTS.intervals,
     bootstrap: int = DEFAULTS.bootstrap,
+    sample: float | None = DEFAULTS.sample,
     seed: int = DEFAULTS.seed,
     dialect: DialectName = DEFAULTS.dialect,
     item_type: ItemType = DEFAULTS.item_type,
@@ -351,6 +360,13 @@ def to_sql(
         bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the 95%
             percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
             Tibshirani 1993, ch. 13). Default: 0.
+        sample: a fraction in (0, 1]: evaluate only a sample of the queries, each (segment values, query) drawn with
+            this probability by a seeded hash of its key (sql/query_sample.sql.j2: the same queries on every engine,
+            for a seed), for logs too large to evaluate whole. The summary is then an estimate: it gets the column
+            population (the queries the sample was drawn from, per segment: each segment is a stratum) and its standard
+            error and interval carry the finite-population correction sqrt(1 - n/N) (Cochran, Sampling Techniques,
+            1977, ch. 2-5), with the normal interval for every measure. Not with bootstrap or missing_queries='zero'.
+            Default: None.
         seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
             engine and version: sql/random_draws.sql.j2). Default: 0.
         dialect: the engine the SQL is for (transpiled by sqlglot). Default: 'duckdb'.

@@ -199,7 +199,7 @@ MAX_BOOTSTRAP_DRAWS = 200_000_000
 THREADS_PER_CORE = 4
 #: Output column names: a query or segment column of one of these names would be ambiguous.
 OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value", "weight")
-SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method",
+SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method", "population",
                    "bootstrap_low", "bootstrap_high")
 #: Positions 1..head of each ranking are summed column-wise (sql/dcg_at_cutoffs.sql.j2): at least
 #: the default, at most the maximum (exactly the longest list when it is known and shorter).
@@ -411,6 +411,16 @@ class Given:
         "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
         "95% percentile bootstrap interval of each mean from N resamples of the queries, computed in "
         "SQL (Efron & Tibshirani 1993, ch. 13).", Cli(("evaluate", "plot", "sql"), metavar="N", parse=int))
+    sample: float | None = option(
+        None,
+        "a fraction in (0, 1]: evaluate only a sample of the queries, each (segment values, query) drawn with "
+        "this probability by a seeded hash of its key (sql/query_sample.sql.j2: the same queries on every "
+        "engine, for a seed), for logs too large to evaluate whole. The summary is then an estimate: it gets "
+        "the column population (the queries the sample was drawn from, per segment: each segment is a "
+        "stratum) and its standard error and interval carry the finite-population correction sqrt(1 - n/N) "
+        "(Cochran, Sampling Techniques, 1977, ch. 2-5), with the normal interval for every measure. Not with "
+        "bootstrap or missing_queries='zero'.",
+        Cli(("evaluate", "sql"), metavar="FRACTION", parse=float))
     seed: int = option(
         0,
         "non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on "
@@ -498,7 +508,7 @@ BY_NAME = {p.name: p for p in PARAMETERS}
 METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "discount", "log_base",
           "ties", "weight_col", "no_relevant",
           "missing_queries", "unjudged", "measures", "max_grade", "convention", "row_col", "score_precision", "negative_labels",
-          "segments", "intervals", "bootstrap", "seed")
+          "segments", "intervals", "bootstrap", "sample", "seed")
 
 
 def option_table() -> dict:
@@ -572,6 +582,8 @@ class Options:
     max_grade: int | None = None
     #: the measures whose tool takes labels 0 and 1 only (e.g. "XGBoost's AP@5"), or None
     binary_labels: str | None = None
+    #: the fraction of queries sampled (the summary is an estimate), or None
+    sample: float | None = None
 
     @classmethod
     def of(cls, resolved: dict) -> "Options":
@@ -592,6 +604,7 @@ class Options:
             negative_labels=resolved["negative_labels"],
             max_grade=resolved.get("max_grade"),
             binary_labels=resolved.get("binary_labels"),
+            sample=resolved.get("sample"),
         )
 
     def report(self) -> dict:
@@ -613,6 +626,7 @@ class Options:
             "score_precision": self.score_precision,
             "negative_labels": self.negative_labels,
             **({"max_grade": self.max_grade} if self.max_grade is not None else {}),
+            **({"sample": self.sample} if self.sample is not None else {}),
         }
 
 
