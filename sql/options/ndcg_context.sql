@@ -191,7 +191,7 @@
       'weight_col': q(options['weight_col']) if options['weight_col'] is not none else none} -%}
 
   {%- set context = {'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range'],
-                     'sample': summary['sample'], 'seed_state': summary['seed'] % 2147483647,
+                     'sample': summary['sample'], 'sample_seed_state': summary['seed'] % 2147483647,
                      'weighted': weight_col is not none, 'unweighted_no_relevant': unweighted_no_relevant,
                      'segment_cols': summary['segment_cols']} -%}
   {%- if summary['parsed_measures'] is not none -%}

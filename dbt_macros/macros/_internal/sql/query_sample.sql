@@ -15,7 +15,7 @@
       source      the relation the ranking's rows are read from -#}
 {%- macro _query_sample(ctx, query_key, source) -%}
 {%- set sample = ctx['sample'] -%}
-{%- set seed_state = ctx['seed_state'] -%}
+{%- set seed_state = ctx['sample_seed_state'] -%}
 {%- set key_text = 'qid' if ctx['segment_cols'] else ndcg_sql._key_of(['qid']) -%}
 sample_frame AS ( -- one row per query key of the ranking: the queries the sample is drawn from
   SELECT DISTINCT {{ query_key }} AS qid
