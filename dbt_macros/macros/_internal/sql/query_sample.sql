@@ -10,7 +10,7 @@
     id stay in (the input checks report them).
 
     CTEs: sample_frame (one row per query key of the ranking: the population the sample is drawn
-    from), sample_draws (its draw) and sampled_queries (the keys in the sample).
+    from), sample_hashes, sample_starts, sample_rounds, sample_draws (its draw) and sampled_queries (the keys in the sample).
       query_key   SQL of a row's query key (as sql/normalised_rows.sql.j2 computes it)
       source      the relation the ranking's rows are read from -#}
 {%- macro _query_sample(ctx, query_key, source) -%}
@@ -21,14 +21,24 @@ sample_frame AS ( -- one row per query key of the ranking: the queries the sampl
   SELECT DISTINCT {{ query_key }} AS qid
   FROM {{ source }}
 ),
-sample_starts AS ( -- one row per query key: the generator's starting state, keyed by the two hashes of its text
-  SELECT qid, {{ ndcg_sql._random_start3(seed_state, ndcg_sql._random_prime() | int - 1, 'hash_1', 'hash_2') }} AS state
+sample_hashes AS ( -- one row per query key: the two hashes of its text, grouped so that engines compute them once instead of inlining them into each use of the draw (Spark ran out of memory planning that)
+  SELECT qid, hash_1, hash_2
   FROM (
     SELECT qid, {{ ndcg_sql._hash_of(key_text, 31) }} AS hash_1, {{ ndcg_sql._hash_of(key_text, 37) }} AS hash_2
     FROM sample_frame
   ) AS hashed
+  GROUP BY qid, hash_1, hash_2
 ),
-{{ ndcg_sql._random_rounds('sample_draws', 'sample_starts', ['qid']) }},
+sample_starts AS ( -- one row per query key: the generator's starting state, keyed by the two hashes of its text
+  SELECT qid, {{ ndcg_sql._random_start3(seed_state, ndcg_sql._random_prime() | int - 1, 'hash_1', 'hash_2') }} AS state
+  FROM sample_hashes
+),
+{{ ndcg_sql._random_rounds('sample_rounds', 'sample_starts', ['qid']) }},
+sample_draws AS ( -- one row per query key: its draw, grouped likewise (the rounds' arithmetic computed once)
+  SELECT qid, MAX(state) AS state
+  FROM sample_rounds
+  GROUP BY qid
+),
 sampled_queries AS ( -- one row per query key in the sample: its draw below {{ sample.threshold }} (a fraction {{ sample.fraction }} of 2^31 - 1)
   SELECT qid
   FROM sample_draws
