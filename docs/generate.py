@@ -85,7 +85,7 @@ def _values(family: measures.Family) -> str:
 
 #: What each relevance kind of measures.RELEVANCE reads, as the table says it.
 _RELEVANCE = {"gain": "gain", "judged": "whether judged", "threshold": "label ≥ rel (default 1)",
-              "grade": f"graded: the label, above {measures.ERR_MAX_GRADE} counted as {measures.ERR_MAX_GRADE}",
+              "grade": f"graded: the label, at most max_grade (default {measures.ERR_MAX_GRADE})",
               "pool": "label ≥ rel (default 1); judged or not, a label below 0 pooled but unjudged"}
 
 

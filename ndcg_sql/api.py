@@ -50,6 +50,7 @@ def evaluate(
     missing_queries: MissingQueries = DEFAULTS.missing_queries,
     unjudged: Unjudged = DEFAULTS.unjudged,
     measures: Names = DEFAULTS.measures,
+    max_grade: int = DEFAULTS.max_grade,
     convention: str | None = DEFAULTS.convention,
     row_col: str | None = DEFAULTS.row_col,
     score_precision: ScorePrecision = DEFAULTS.score_precision,
@@ -57,6 +58,7 @@ def evaluate(
     segments: Names = DEFAULTS.segments,
     intervals: bool | None = DEFAULTS.intervals,
     bootstrap: int = DEFAULTS.bootstrap,
+    sample: float | None = DEFAULTS.sample,
     seed: int = DEFAULTS.seed,
     input_format: Format | None = DEFAULTS.input_format,
     judgments_format: Format | None = DEFAULTS.judgments_format,
@@ -142,6 +144,9 @@ def evaluate(
             default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
             RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
             Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
             ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
@@ -150,7 +155,11 @@ def evaluate(
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+            condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
+            0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
+            pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
+            convention="trec_eval" sets "unjudged". Default: 'error'.
         segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
             every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
             row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
@@ -164,6 +173,13 @@ def evaluate(
         bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the 95%
             percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
             Tibshirani 1993, ch. 13). Default: 0.
+        sample: a fraction in (0, 1]: evaluate only a sample of the queries, each (segment values, query) drawn with
+            this probability by a seeded hash of its key (sql/query_sample.sql.j2: the same queries on every engine,
+            for a seed), for logs too large to evaluate whole. The summary is then an estimate: it gets the column
+            population (the queries the sample was drawn from, per segment: each segment is a stratum) and its standard
+            error and interval carry the finite-population correction sqrt(1 - n/N) (Cochran, Sampling Techniques,
+            1977, ch. 2-5), with the normal interval for every measure. Not with bootstrap or missing_queries='zero'.
+            Default: None.
         seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
             engine and version: sql/random_draws.sql.j2). Default: 0.
         input_format: force the ranking file's format (its ending decides otherwise). Default: None.
@@ -242,6 +258,7 @@ def to_sql(
     missing_queries: MissingQueries = DEFAULTS.missing_queries,
     unjudged: Unjudged = DEFAULTS.unjudged,
     measures: Names = DEFAULTS.measures,
+    max_grade: int = DEFAULTS.max_grade,
     convention: str | None = DEFAULTS.convention,
     row_col: str | None = DEFAULTS.row_col,
     score_precision: ScorePrecision = DEFAULTS.score_precision,
@@ -249,6 +266,7 @@ def to_sql(
     segments: Names = DEFAULTS.segments,
     intervals: bool | None = DEFAULTS.intervals,
     bootstrap: int = DEFAULTS.bootstrap,
+    sample: float | None = DEFAULTS.sample,
     seed: int = DEFAULTS.seed,
     dialect: DialectName = DEFAULTS.dialect,
     item_type: ItemType = DEFAULTS.item_type,
@@ -315,6 +333,9 @@ def to_sql(
             default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
             RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
             Per-query rows are then (query, measure, value) and the summary one row per measure. Default: None.
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
             ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
@@ -323,7 +344,11 @@ def to_sql(
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+            condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
+            0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
+            pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
+            convention="trec_eval" sets "unjudged". Default: 'error'.
         segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
             every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
             row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
@@ -337,6 +362,13 @@ def to_sql(
         bootstrap: with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the 95%
             percentile bootstrap interval of each mean from N resamples of the queries, computed in SQL (Efron &
             Tibshirani 1993, ch. 13). Default: 0.
+        sample: a fraction in (0, 1]: evaluate only a sample of the queries, each (segment values, query) drawn with
+            this probability by a seeded hash of its key (sql/query_sample.sql.j2: the same queries on every engine,
+            for a seed), for logs too large to evaluate whole. The summary is then an estimate: it gets the column
+            population (the queries the sample was drawn from, per segment: each segment is a stratum) and its standard
+            error and interval carry the finite-population correction sqrt(1 - n/N) (Cochran, Sampling Techniques,
+            1977, ch. 2-5), with the normal interval for every measure. Not with bootstrap or missing_queries='zero'.
+            Default: None.
         seed: non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on every
             engine and version: sql/random_draws.sql.j2). Default: 0.
         dialect: the engine the SQL is for (transpiled by sqlglot). Default: 'duckdb'.

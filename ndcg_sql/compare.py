@@ -109,6 +109,7 @@ def compare(
     run_a: Source,
     run_b: Source,
     measures: str | Sequence[str] = COMPARED_MEASURES,
+    max_grade: int = DEFAULTS.max_grade,
     *,
     judgments: Source = DEFAULTS.judgments,
     con: object = None,
@@ -179,6 +180,9 @@ def compare(
             default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
             RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
             Per-query rows are then (query, measure, value) and the summary one row per measure. Default: ('nDCG@10',).
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -218,7 +222,11 @@ def compare(
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+            condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
+            0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
+            pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
+            convention="trec_eval" sets "unjudged". Default: 'error'.
         segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
             every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
             row per (segment values, k or measure). Judgments without the segment columns apply to every segment the
@@ -296,6 +304,7 @@ def compare(
 def compare_runs(
     runs: Sequence[Source] | Mapping[str, Source],
     measures: str | Sequence[str] = COMPARED_MEASURES,
+    max_grade: int = DEFAULTS.max_grade,
     *,
     judgments: Source = DEFAULTS.judgments,
     con: object = None,
@@ -381,6 +390,9 @@ def compare_runs(
             default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP,
             RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", "item-desc" or "input-order".
             Per-query rows are then (query, measure, value) and the summary one row per measure. Default: ('nDCG@10',).
+        max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
+            (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
+            above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         judgments: relevance judgments (qrels) with the query, item and label columns: labels and the ideal ranking
             come from here. Default: None.
         query_col: query id column name (case-sensitive; default "query_id").
@@ -420,7 +432,11 @@ def compare_runs(
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+            condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
+            0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
+            pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
+            convention="trec_eval" sets "unjudged". Default: 'error'.
         segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
             every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
             row per (segment values, k or measure). Judgments without the segment columns apply to every segment the

@@ -281,7 +281,11 @@ def unjudged(
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), or "zero" (count as label 0, as trec_eval). Default: 'error'.
+        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+            condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
+            0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
+            pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
+            convention="trec_eval" sets "unjudged". Default: 'error'.
         segments: column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the query key:
             every metric per (segment values, query); per-query rows carry the segment columns and the summary has one
             row per (segment values, k or measure). Judgments without the segment columns apply to every segment the

@@ -221,11 +221,83 @@ def test_err_against_the_reference_on_trec_dl():
         assert value == pytest.approx(want, **TOL), (qid, name)
 
 
-def test_err_by_hand_with_a_label_above_four():
-    """Labels 5, 0, 2: R = 15/16 (5 counts as 4), 0, 3/16; ERR = 15/16 + 0 + (3/16) / 3 * (1/16) * 1."""
+def test_err_refuses_a_label_above_the_top_grade_and_names_the_option():
+    """gdeval.pl refuses a judgment above its MAX_JUDGMENT (4); so does ERR, naming max_grade."""
     data = pd.DataFrame({"query_id": 1, "item_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0], "label": [5, 0, 2]})
-    got = per_query(ndcg_sql.evaluate(data, ties="item-asc", measures=["ERR", "ERR@1", "ERR@2"]))
-    assert [got[(1, n)] for n in ("ERR", "ERR@1", "ERR@2")] == pytest.approx([0.94140625, 0.9375, 0.9375], **TOL)
+    with pytest.raises(ndcg_sql.InputError, match=r"label 5 is above the top grade 4 .* max_grade=G \(--max-grade G\)"):
+        ndcg_sql.evaluate(data, ties="item-asc", measures=["ERR"])
+    with pytest.raises(ndcg_sql.InputError, match="label 5 is above the top grade 3"):
+        ndcg_sql.evaluate(data, ties="item-asc", measures=["ERR@2"], max_grade=3)
+    # a label in the judgments, where ERR reads them
+    qrels = data[["query_id", "item_id", "label"]]
+    with pytest.raises(ndcg_sql.InputError, match="label 5 is above the top grade 4 in the judgments"):
+        ndcg_sql.evaluate(data.drop(columns="label"), judgments=qrels, ties="item-asc", measures=["ERR"])
+
+
+def test_err_by_hand_with_a_top_grade_of_five():
+    """Labels 5, 0, 2 with max_grade=5: R = 31/32, 0, 3/32; ERR = 31/32 + 0 + (3/32) / 3 * (1/32) * 1."""
+    data = pd.DataFrame({"query_id": 1, "item_id": ["a", "b", "c"], "score": [3.0, 2.0, 1.0], "label": [5, 0, 2]})
+    result = ndcg_sql.evaluate(data, ties="item-asc", measures=["ERR", "ERR@1", "ERR@2"], max_grade=5)
+    got = per_query(result)
+    assert [got[(1, n)] for n in ("ERR", "ERR@1", "ERR@2")] == pytest.approx([0.9697265625, 0.96875, 0.96875], **TOL)
+    assert result.options["max_grade"] == 5
+
+
+@pytest.mark.parametrize("value, words", [
+    (0, r"max_grade \(--max-grade\) must be an integer from 1 to 1023; got 0"),
+    (2.5, r"max_grade \(--max-grade\) must be an integer from 1 to 1023; got 2.5"),
+    (True, r"max_grade \(--max-grade\) must be an integer from 1 to 1023; got True"),
+    (1024, r"max_grade \(--max-grade\) must be an integer from 1 to 1023; got 1024"),
+])
+def test_max_grade_must_be_a_grade(value, words):
+    with pytest.raises(ndcg_sql.OptionError, match=words):
+        ndcg_sql.to_sql("runs", ties="item-asc", measures=["ERR@5"], max_grade=value)
+
+
+def test_max_grade_without_err_is_refused():
+    with pytest.raises(ndcg_sql.OptionError, match=r"max_grade \(--max-grade\) is the top grade ERR reads"):
+        ndcg_sql.to_sql("runs", measures=["nDCG@5"], max_grade=3)
+    with pytest.raises(ndcg_sql.OptionError, match=r"max_grade \(--max-grade\) is the top grade ERR reads"):
+        ndcg_sql.to_sql("runs", k=[5], max_grade=3)
+
+
+def gdeval_per_query(run: pd.DataFrame, k: int, max_judgment: int) -> dict:
+    """gdeval.pl (ir_measures' copy) with its MAX_JUDGMENT set to ``max_judgment``, run by perl on the
+    DL19 qrels and ``run``: {query: ERR@k} (it prints 5 decimals)."""
+    import pkgutil
+    import re
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    script = pkgutil.get_data("ir_measures", "bin/gdeval.pl").decode()
+    script, replaced = re.subn(r"\$MAX_JUDGMENT = 4;", f"$MAX_JUDGMENT = {max_judgment};", script)
+    assert replaced == 1
+    with tempfile.TemporaryDirectory() as folder:
+        path, run_path = Path(folder) / "gdeval.pl", Path(folder) / "run.txt"
+        path.write_text(script)
+        ranked = run.sort_values(["query_id", "score"], ascending=[True, False])
+        run_path.write_text("".join(f"{q} Q0 {d} {i} {s!r} run\n" for i, (q, d, s) in
+                                    enumerate(ranked.itertuples(index=False), start=1)))
+        output = subprocess.run(["perl", str(path), str(QRELS), str(run_path), str(k)], check=True,
+                                capture_output=True, text=True).stdout
+    rows = [line.split(",") for line in output.splitlines()[1:] if line.strip()]
+    return {topic: float(err) for _, topic, _, err in rows if topic != "amean"}
+
+
+@pytest.mark.engines  # perl runs gdeval.pl
+def test_err_with_a_top_grade_of_three_is_gdevals_with_max_judgment_three():
+    """DL19's grades are 0..3: with max_grade=3, R = (2^g - 1) / 8, gdeval.pl's ERR with MAX_JUDGMENT = 3."""
+    run = read_run(DL / RUNS[0])
+    expected = gdeval_per_query(run, 10, 3)
+    result = ndcg_sql.evaluate(run, judgments=str(QRELS), ties="item-desc", measures=["ERR@10"], max_grade=3)
+    got = per_query(result)
+    assert {q for q, _ in got} == set(expected)
+    for qid, value in expected.items():
+        assert got[(qid, "ERR@10")] == pytest.approx(value, abs=5.1e-6), qid
+    # and the top grade matters: gdeval's own 4 gives other numbers
+    default = per_query(ndcg_sql.evaluate(run, judgments=str(QRELS), ties="item-desc", measures=["ERR@10"]))
+    assert sum(abs(default[key] - got[key]) > 1e-3 for key in got) > 10
 
 
 def test_err_on_lambdarank_against_the_reference():

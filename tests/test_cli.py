@@ -83,7 +83,7 @@ def test_table_options_line_has_every_option_of_the_json():
     for name in ("gain", "ties", "ideal", "no_relevant", "missing_queries", "score_precision", "negative_labels",
                  "convention", "ranking_by"):
         assert f" {name}={options[name]}" in line, name
-    assert "score_precision=float32" in line and "negative_labels=zero" in line and "convention=trec_eval" in line
+    assert "score_precision=float32" in line and "negative_labels=unjudged" in line and "convention=trec_eval" in line
 
 
 def test_gain_mapping_on_the_command_line():

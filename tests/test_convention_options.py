@@ -89,6 +89,55 @@ def xgboost_means(data, cutoffs, weighted, minus):
     return {k: values[name] for k, name in names.items()}
 
 
+def lightgbm_maps(data, cutoffs, weighted=False):
+    """LightGBM's map@k of fixed scores (its metric "map", map_metric.hpp), as lightgbm_means runs ndcg@k."""
+    sizes = data.groupby("query_id", sort=False).size().to_numpy()
+    dataset = lgb.Dataset(np.zeros((len(data), 1)), label=data["label"], group=sizes,
+                          init_score=data["score"].to_numpy(), weight=data["w"] if weighted else None)
+    ks = [WHOLE if k is None else k for k in cutoffs]
+    history = {}
+    lgb.train({"objective": "lambdarank", "metric": "map", "eval_at": ks, "verbosity": -1, "num_threads": 1},
+              dataset, num_boost_round=1, valid_sets=[dataset], valid_names=["data"],
+              callbacks=[lgb.record_evaluation(history)])
+    return {k: history["data"][f"map@{WHOLE if k is None else k}"][0] for k in cutoffs}
+
+
+def xgboost_metrics(data, names, weighted=False):
+    """XGBoost's metrics ``names`` (e.g. "map@5-", "pre@3") of fixed scores, as xgboost_means runs ndcg@k."""
+    matrix = xgb.DMatrix(np.zeros((len(data), 1)), label=data["label"], base_margin=data["score"].to_numpy())
+    matrix.set_group(data.groupby("query_id", sort=False).size().to_numpy())
+    if weighted:
+        matrix.set_weight(data.groupby("query_id", sort=False)["w"].first().to_numpy())
+    booster = xgb.train({"objective": "rank:ndcg", "eval_metric": list(names)}, matrix, num_boost_round=0)
+    text = booster.eval(matrix, "data")
+    return {part.split(":")[0].removeprefix("data-"): float(part.split(":")[1]) for part in text.split("\t")[1:]}
+
+
+def binary(data):
+    """The data with labels 0 and 1 (label > 0): XGBoost computes map@k and pre@k of those only."""
+    return data.assign(label=(data["label"] > 0).astype(int))
+
+
+def check_peer_ap(convention, data, weighted):
+    """AP@k (and XGBoost's P@k) under a convention of LightGBM or XGBoost: the tool's map@k (AP@k divided by
+    min(R, k), a query without a relevant item counting the convention's no_relevant) and pre@k (divided by
+    min(k, list length)). Per query the values differ from trec_eval's AP@k, so the means do too."""
+    minus = "-" if convention == "xgboost-minus" else ""
+    if convention == "lightgbm":
+        names, expected = ["AP@5", "AP"], dict(zip(["AP@5", "AP"], lightgbm_maps(data, [5, None], weighted).values()))
+    else:
+        data = binary(data)
+        names = ["AP@5", "AP", "P@3", "P@20"]
+        theirs = xgboost_metrics(data, [f"map@5{minus}", f"map@{WHOLE}{minus}", "pre@3", "pre@20"], weighted)
+        expected = dict(zip(names, [theirs[f"map@5{minus}"], theirs[f"map@{WHOLE}{minus}"], theirs["pre@3"],
+                                    theirs["pre@20"]]))
+    got = by_measure(lambdarank_means(convention, data, measures=names, weight_col="w" if weighted else None))
+    assert got == pytest.approx(expected, **TOL)
+    plain = by_measure(ndcg_sql.evaluate(data, item_col="item", ties="input-order", row_col="row", gain="exponential",
+                                         measures=["AP@5"], weight_col="w" if weighted else None).summary_records())
+    assert plain["AP@5"] != pytest.approx(got["AP@5"], **TOL)
+
+
 def sklearn_means(data, cutoffs, weighted, score=ndcg_score):
     """scikit-learn's ndcg_score (or dcg_score) of all queries in one call: equal-length rows, each
     list padded with label-0 items scored below every real one; sample_weight the query weights."""
@@ -167,6 +216,8 @@ def check_list_convention(convention, option):
         if convention == "sklearn":
             dcg = sklearn_means(data, [5, 10], weighted, score=dcg_score)
             assert got["DCG@5"] == pytest.approx(dcg[5], **TOL) and got["DCG@10"] == pytest.approx(dcg[10], **TOL)
+        else:
+            check_peer_ap(convention, data, weighted)
     elif option in ("segments", "segments, weight_col"):
         weighted = option != "segments"
         rows = lambdarank_means(convention, data, k=[3, None], segments="arm", weight_col="w" if weighted else None)
@@ -245,9 +296,9 @@ for _c in LIST_CONVENTIONS:
             dict(measures=["nDCG@5"], weight_col="w"),
             rf"convention '{_c}' with weight_col \(--weight-col\) is {_peer}'s weighted ndcg@k: give k, not measures"),
         (_c, "other measures"): (
-            dict(measures=["nDCG@5", "P@5", "AP@5"]),
-            rf"convention '{_c}' reproduces {_peer}'s measures only \(nDCG(, DCG)?\), not P@5, AP@5: drop the "
-            r"convention"),
+            dict(measures=["nDCG@5", "RR@5", "AP(rel=2)@5"]),
+            rf"convention '{_c}' reproduces {_peer}'s measures only \(nDCG(, DCG|, AP|, AP, P)?\), not RR@5, "
+            r"AP\(rel=2\)@5: drop the convention"),
         (_c, "segments"): None,
         (_c, "segments, weight_col"): None,
         (_c, "intervals, bootstrap"): None,
@@ -275,6 +326,10 @@ TABLE.update({
     ("trec_eval", "intervals, bootstrap"): None,
     ("trec_eval", "missing_queries"): None,
     ("trec_eval", "unjudged"): None,
+    # trec_eval reads a judgment below 0 as not judged (form_res_rels.c): negative_labels="zero" is Sakai's
+    # reading (tests/test_condensed.py runs both against pytrec_eval)
+    ("trec_eval", "negative_labels"): (dict(negative_labels="zero", k=[5]),
+                                       r"convention 'trec_eval' sets negative_labels='unjudged'; got negative_labels='zero'"),
 })
 # trec_eval's judgments: every trec_eval row above has them (its ideal ranking is all judged items)
 
@@ -320,3 +375,15 @@ def test_a_refused_measure_names_every_option_the_convention_sets(convention):
     options = [name for name in preset if name in parameters.BY_NAME]
     assert len(options) >= 5
     assert told == ", ".join(f"{name}={preset[name]!r}" for name in options)
+
+
+@pytest.mark.parametrize("convention", ["xgboost", "xgboost-minus"])
+def test_xgboost_map_and_pre_refuse_labels_other_than_0_and_1(convention):
+    """XGBoost stops with "map can only be used with binary labels" (and pre likewise); so does the convention."""
+    data = lambdarank()
+    with pytest.raises(xgb.core.XGBoostError, match="binary labels"):
+        xgboost_metrics(data, ["map@5"])
+    with pytest.raises(ndcg_sql.InputError, match=r"labels 2, 3, 4 are not 0 or 1 \(XGBoost's AP@5, P@3: for labels 0 "
+                                                  r"and 1 only\)"):
+        lambdarank_means(convention, data, measures=["AP@5", "P@3"])
+    lambdarank_means(convention, data, measures=["nDCG@5"])  # its ndcg@k takes graded labels

@@ -105,6 +105,11 @@ SUITE_CASES = {
                                   unjudged="condense")),
     "query-weights": dict(weight=True, options=dict(k=[1, 3, None], weight_col="traffic", intervals=True)),
     "lightgbm-convention-input-order": dict(row=True, options=dict(k=[2, 5], convention="lightgbm", row_col="row_number")),
+    # the same sampled queries (sql/query_sample.sql.j2) and strata on every engine
+    "sampled-queries-segments": dict(
+        segments=True, judged="per query", options=dict(segments="arm", measures=["nDCG@3", "AP"], ties="item-desc",
+                                                        sample=0.5, seed=11)),
+    "sampled-queries": dict(options=dict(k=[1, 3], sample=0.6, seed=4)),
 }
 
 

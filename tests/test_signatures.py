@@ -25,11 +25,12 @@ FUNCTIONS = {"evaluate": ndcg_sql.evaluate, "to_sql": ndcg_sql.to_sql, "compare"
              "compare_runs": ndcg_sql.compare_runs, "plot": plot, "unjudged": ndcg_sql.unjudged}
 #: The metric options a function does not take, and why: compare's cutoffs are in its measures'
 #: names and its paired tests weigh every query alike; plot draws NDCG@k of whole runs.
-LEFT_OUT = {"evaluate": set(), "to_sql": set(), "compare": {"k", "intervals", "bootstrap", "weight_col"},
-            "compare_runs": {"k", "intervals", "bootstrap", "weight_col"}, "plot": {"measures", "intervals"},
+LEFT_OUT = {"evaluate": set(), "to_sql": set(), "compare": {"k", "intervals", "bootstrap", "sample", "weight_col"},
+            "compare_runs": {"k", "intervals", "bootstrap", "sample", "weight_col"},
+            "plot": {"measures", "max_grade", "intervals", "sample"},
             # the worklist ranks the runs as evaluate does, and computes no metric of them
-            "unjudged": {"k", "gain", "no_relevant", "missing_queries", "unjudged", "measures", "intervals",
-                         "bootstrap", "seed"}}
+            "unjudged": {"k", "gain", "no_relevant", "missing_queries", "unjudged", "measures", "max_grade", "intervals",
+                         "bootstrap", "sample", "seed"}}
 #: Options the command line handles itself instead of passing them to the Python function.
 CLI_OWN = {"sql": {"judgments"}}
 

@@ -251,7 +251,7 @@ def test_cli_compare_table_and_per_query_csv(tmp_path):
     assert header.split()[:3] == ["measure", "queries", "mean_a"] and row.split()[:2] == ["nDCG@10", "43"]
     assert options.split() == ["options:", "gain=linear", "discount=1/log2(rank", "+", "1)", "ties=item-desc",
                                "ranking_by=score", "ideal=judgments", "no_relevant=zero", "missing_queries=ignore",
-                               "unjudged=zero", "score_precision=float32", "negative_labels=zero", "convention=trec_eval",
+                               "unjudged=zero", "score_precision=float32", "negative_labels=unjudged", "convention=trec_eval",
                                "permutations=10000", "seed=0"]
     rows = list(csv.DictReader(open(path)))
     assert len(rows) == 43

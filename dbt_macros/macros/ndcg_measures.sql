@@ -6,6 +6,7 @@
       measures      names in ir_measures notation: 'nDCG@10', 'P@5', 'R@100', 'AP', 'AP@10',
                     'RR', 'Success@10', 'P(rel=2)@5' (relevant: label >= rel, default 1),
                     aliases NDCG, MAP, MRR, Hit; a list, or one string separated by commas or spaces
+      max_grade     the top grade of the relevance scale, which ERR reads (default 4, gdeval.pl's)
       other options: as ndcg_per_query, but not k (the cutoffs are in the names).
     AP, RR and Success need a tie order (ties 'item-asc', 'item-desc' or 'input-order', or a
     convention that sets one). Returns one SELECT statement. -#}
@@ -14,7 +15,8 @@
                        missing_queries='ignore', judgments_query_col=none, judgments_item_col=none,
                        judgments_label_col=none, item_type='text', convention=none, row_col=none,
                        score_precision='double', negative_labels='error', segment_cols=[],
-                       segmented_judgments=false, discount='log', log_base=2.0, weight_col=none, unjudged='zero') -%}
+                       segmented_judgments=false, discount='log', log_base=2.0, weight_col=none, unjudged='zero',
+                       max_grade=4) -%}
   {#- the arguments as one dict by name, for the engine's variant -#}
   {{ return(adapter.dispatch('ndcg_measures', 'ndcg_sql')({
       'relation': relation, 'measures': measures, 'query_col': query_col, 'item_col': item_col,
@@ -24,7 +26,7 @@
       'judgments_label_col': judgments_label_col, 'item_type': item_type, 'convention': convention,
       'row_col': row_col, 'score_precision': score_precision, 'negative_labels': negative_labels,
       'segment_cols': segment_cols, 'segmented_judgments': segmented_judgments, 'discount': discount,
-      'log_base': log_base, 'weight_col': weight_col, 'unjudged': unjudged})) }}
+      'log_base': log_base, 'weight_col': weight_col, 'unjudged': unjudged, 'max_grade': max_grade})) }}
 {%- endmacro %}
 
 {#- arguments: ndcg_measures' arguments by name -#}

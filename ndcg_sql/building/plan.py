@@ -44,6 +44,7 @@ from .sql_text import file_relation, over_ctes, table_name
 PER_QUERY = "per_query_rows"
 MEASURE_ROWS = "measure_rows"
 PLAIN_SUMMARY = "plain_summary"
+SAMPLE_STRATA = "sample_strata"
 INPUT_CHECKS = "input_checks"
 QUERY_COVERAGE = "query_coverage"
 #: The columns of sql/coverage.sql.j2's row with judgments (without per_query_relation).
@@ -106,9 +107,11 @@ def per_query_statement(resolved: Rendered, ordered: bool = False) -> str | exp.
     return over_ctes([], templates.render("measure_rows.sql.j2", **resolved.context))
 
 
-def summary_sql(resolved: Rendered, per_query: str) -> str:
-    """The summary over the per-query relation (sql/summary.sql.j2)."""
-    return templates.render("summary.sql.j2", **{**resolved.context, "per_query_relation": per_query})
+def summary_sql(resolved: Rendered, per_query: str, sample_strata: str | None = None) -> str:
+    """The summary over the per-query relation (sql/summary.sql.j2), with a sample of the queries
+    over its strata too (``sample_strata``: the relation of sql/sample_strata.sql.j2)."""
+    return templates.render("summary.sql.j2", **{**resolved.context, "per_query_relation": per_query,
+                                                 "sample_relation": sample_strata})
 
 
 def poisson_thresholds(prime: int = RANDOM_PRIME, tail: float = 1e-12) -> list[int]:
@@ -153,7 +156,11 @@ def build(resolved: Rendered, named: Callable[[str], str] = _as_cte,
     kept = keeps_per_query(resolved)
     steps = [per_query_step(resolved, kept, named)]
     per_query = steps[0].name
-    summary = summary_sql(resolved, per_query)
+    strata = None
+    if resolved.context.get("sample"):  # a sample of the queries: its strata, for the finite-population correction
+        steps.append(Step(named(SAMPLE_STRATA), templates.render("sample_strata.sql.j2", **resolved.context)))
+        strata = steps[-1].name
+    summary = summary_sql(resolved, per_query, strata)
     if resolved.bootstrap:
         steps.append(Step(named(PLAIN_SUMMARY), summary, True))
         summary = bootstrap_sql(resolved, per_query, steps[-1].name)

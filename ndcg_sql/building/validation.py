@@ -105,7 +105,8 @@ class Numbers:
 
 
 #: The hint of the negative-label message: the option (Python, CLI) that accepts them.
-NEGATIVE_HINT = "negative_labels='zero' (--negative-labels zero) counts them as label 0, as trec_eval does"
+NEGATIVE_HINT = ("negative_labels='zero' (--negative-labels zero) counts them as label 0; 'unjudged' also as not judged, "
+                 "as trec_eval does")
 
 
 #: The hint of non-numeric labels: words are labels once a gain mapping gives each its gain.
@@ -151,10 +152,22 @@ def _label_checks(relation: str, column: str, options: Options, numbers: Numbers
         )
     elif options.gain == "mapping":
         labels = ", ".join(repr(label) for label, _ in options.gain_mapping)
-        counted = f"GREATEST({value}, 0.0)" if options.negative_labels == "zero" else value
+        counted = f"GREATEST({value}, 0.0)" if options.negative_labels in ("zero", "unjudged") else value
         checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
                             f"labels{where} missing from the gain mapping", values=counted,
                             named=f"{{values}} missing from the gain mapping{where}"))
+    if options.binary_labels is not None:
+        checks.append(Check(relation, f"{finite} AND {value} NOT IN (0.0, 1.0)", column,
+                            f"labels{where} other than 0 and 1 ({options.binary_labels}: for labels 0 and 1 only)",
+                            values=value,
+                            named=f"{{values}} not 0 or 1 ({options.binary_labels}: for labels 0 and 1 only)",
+                            hint="drop the convention for AP and P of graded labels (relevant: label >= rel)"))
+    if options.max_grade is not None:
+        checks.append(Check(relation, f"{finite} AND {value} > {options.max_grade}", column,
+                            f"labels{where} above {options.max_grade}, the top grade ERR reads", values=value,
+                            named=f"{{values}} above the top grade {options.max_grade}{where}",
+                            hint=f"max_grade=G (--max-grade G) gives the scale's top grade: R = (2^g - 1) / 2^G "
+                                 f"(gdeval.pl refuses labels above its 4)"))
     checks.append(_gain_total_check(relation, column, options, value, finite, where))
     if expression:
         checks = [dataclasses.replace(check, column_kind="label expression") for check in checks]
@@ -182,7 +195,7 @@ def _gain_total_check(relation: str, column: str, options: Options, value: str, 
         counted = f"CASE WHEN {finite} AND {value} > 0 THEN {value} * {2.0 ** -GAIN_SCALE!r} ELSE 0.0 END"
         cause = "with linear gain the gain is the label; dividing the labels by a constant leaves NDCG as it is"
     else:
-        label = f"CASE WHEN {value} > 0 THEN {value} ELSE 0.0 END" if options.negative_labels == "zero" else value
+        label = f"CASE WHEN {value} > 0 THEN {value} ELSE 0.0 END" if options.negative_labels in ("zero", "unjudged") else value
         scaled = " ".join(f"WHEN {pair[0]!r} THEN {float(pair[1]) / 2.0 ** GAIN_SCALE!r}" for pair in options.gain_mapping)
         counted = f"CASE WHEN {finite} THEN (CASE {label} {scaled} ELSE 0.0 END) ELSE 0.0 END"
         cause = "gains of the mapping too large"

@@ -15,7 +15,7 @@ depend on it).
 
 | convention    | gain        | ties             | ideal           | no relevant | scores  | negative labels |
 |---------------|-------------|------------------|-----------------|-------------|---------|-----------------|
-| trec_eval     | linear      | item-desc (text) | judgments/list  | 0           | float32 | 0               |
+| trec_eval     | linear      | item-desc (text) | judgments/list  | 0           | float32 | 0, not judged   |
 | sklearn       | linear      | average          | list            | 0           | double  | error           |
 | lightgbm      | 2^label - 1 | input-order      | list            | 1           | double  | error           |
 | xgboost       | 2^label - 1 | input-order      | list            | 1           | float32 | error           |
@@ -30,14 +30,20 @@ bootstrap among them, gives the tool's numbers):
 |               |                                           | Bpref, infAP, Rprec, IPrec,      |           |
 |               |                                           | gm_map                           |           |
 | sklearn       | ``sample_weight``: sum(w x) / sum(w)      | nDCG, DCG (``dcg_score``)        | refused   |
-| lightgbm      | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
-| xgboost       | no relevant item adds 1, not w; k only    | nDCG                             | refused   |
-| xgboost-minus | one weight per query: sum(w x) / sum(w)   | nDCG                             | refused   |
+| lightgbm      | no relevant item adds 1, not w; k only    | nDCG, AP (``map@k``)             | refused   |
+| xgboost       | no relevant item adds 1, not w; k only    | nDCG, AP (``map@k``), P (``pre@k``) | refused |
+| xgboost-minus | one weight per query: sum(w x) / sum(w)   | nDCG, AP (``map@k-``), P (``pre@k``) | refused |
 
-A measure outside ``peer_measures`` is refused: the tool does not compute it, or computes it
-otherwise (XGBoost's ``map@k`` divides by min(R, k) and counts 1 without a relevant item, its
-``pre@k`` divides by min(k, list length); ERR, RBP and Judged come from other tools than trec_eval, each
-with its own tie order). ``peer`` names the tool in messages.
+A measure outside ``peer_measures`` is refused: the tool does not compute it (ERR, RBP and Judged come
+from other tools than trec_eval, each with its own tie order). Under the conventions of LightGBM and
+XGBoost the measures their tools compute are read as the tools read them (``thresholds=False``: no
+``rel=`` parameter, relevant is a label of 1 or more, LightGBM's ``label > 0.5`` on whole labels);
+``ap_reading="min(R,k)"``: AP@k divides by min(R, k), and a query without a relevant item counts
+the convention's ``no_relevant`` (1; 0 under xgboost-minus: LightGBM ``map_metric.hpp``
+``CalMapAtK``, XGBoost ``rank_metric.cc`` ``EvalMAPScore``); ``p_reading="min(k,n)"``: P@k divides
+by min(k, list length) (XGBoost ``EvalPrecision``); ``binary_labels``: the measures XGBoost computes
+only on labels 0 and 1 ("map can only be used with binary labels"), so another label is an
+``InputError``. ``peer`` names the tool in messages.
 
 Besides the options, two keys say how a convention reads its input: ``label_reading="atol"``
 (a label counts with its whole part, as trec_eval's ``get_qrels.c`` reads the relevance level with
@@ -47,7 +53,10 @@ comes after "10" in item-desc order).
 
 Sources: trec_eval 10.0 (``trec_eval.h``: ``float sim``; ``form_res_rels.c``:
 ties by docno descending, compared with ``strcmp``; ``get_qrels.c``: ``atol`` of the
-relevance field; ``m_ndcg_cut.c``: gain = relevance level, negative levels gain 0); scikit-learn ``ndcg_score`` docs (``ignore_ties=False``, tie
+relevance field; ``m_ndcg_cut.c``: gain = relevance level, negative levels gain 0; ``form_res_rels.c``: a relevance
+below 0 marks a document in the pool but not judged, which ``-J`` drops with the documents never
+judged, so ``negative_labels="unjudged"``, where Sakai's condensed lists keep every judged
+item: ``negative_labels="zero"``); scikit-learn ``ndcg_score`` docs (``ignore_ties=False``, tie
 averaging of McSherry & Najork 2008; rows with IDCG 0 give 0); LightGBM
 ``rank_metric.hpp`` / ``dcg_calculator.cpp`` (``label_gain`` 2^i - 1,
 ``std::stable_sort`` by score so ties keep input order, a query with IDCG 0
@@ -62,7 +71,7 @@ from __future__ import annotations
 
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
-                      score_precision="float32", negative_labels="zero", label_reading="atol", ids="text",
+                      score_precision="float32", negative_labels="unjudged", label_reading="atol", ids="text",
                       peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success", "Bpref", "infAP", "Rprec",
                                                           "IPrec", "gm_map"), weights=False),
     "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
@@ -71,15 +80,17 @@ CONVENTIONS: dict[str, dict] = {
     "lightgbm": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                      no_relevant="one", score_precision="double",
                      negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
-                     peer="LightGBM", peer_measures=("nDCG",)),
+                     peer="LightGBM", peer_measures=("nDCG", "AP"), thresholds=False, ap_reading="min(R,k)"),
     "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                     no_relevant="one", score_precision="float32",
                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
-                    peer="XGBoost", peer_measures=("nDCG",)),
+                    peer="XGBoost", peer_measures=("nDCG", "AP", "P"), thresholds=False, ap_reading="min(R,k)",
+                    p_reading="min(k,n)", binary_labels=("AP", "P")),
     "xgboost-minus": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                           no_relevant="zero", score_precision="float32",
                           negative_labels="error", judgments_allowed=False,
-                          peer="XGBoost", peer_measures=("nDCG",)),
+                          peer="XGBoost", peer_measures=("nDCG", "AP", "P"), thresholds=False, ap_reading="min(R,k)",
+                          p_reading="min(k,n)", binary_labels=("AP", "P")),
 }
 #: Other names accepted for ``convention=``, each written as a name given is read (lower-cased,
 #: "_" -> "-", then trec-eval -> trec_eval: ir_measures is looked up as ir-measures).

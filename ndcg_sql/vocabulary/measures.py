@@ -49,7 +49,7 @@ GM_FLOOR = 1e-5
 #: infAP's epsilon, which keeps its ratio of relevant to judged items above a rank defined when no item
 #: above it is judged (trec_eval.h: INFAP_EPSILON).
 INFAP_EPSILON = 1e-5
-#: ERR's largest grade: R = (2^g - 1) / 2^ERR_MAX_GRADE, labels above it counted as it (gdeval.pl: MAX_JUDGMENT = 4).
+#: ERR's top grade by default (the max_grade option): R = (2^g - 1) / 2^max_grade (gdeval.pl: MAX_JUDGMENT = 4).
 ERR_MAX_GRADE = 4
 #: The default persistence p of the families that take one (Moffat & Zobel 2008: 0.8 in ir_measures;
 #: names leave a default out, as ir_measures writes them).
@@ -179,9 +179,9 @@ FAMILIES: tuple[Family, ...] = (
            "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4 (residuals)",
            relevance="judged", linear=True, persistence=True),
     Family("ERR",
-           "sum_{r<=k} R_r / r * prod_{i<r} (1 - R_i), R = (2^g - 1) / 2^g_max with g = min(label, g_max), g_max = 4 "
-           "(gdeval.pl's MAX_JUDGMENT; it refuses larger labels, here they count as 4, R = 15/16); k = the whole "
-           "list without @k",
+           "sum_{r<=k} R_r / r * prod_{i<r} (1 - R_i), R = (2^g - 1) / 2^g_max for label g, g_max the max_grade "
+           "option (default 4, gdeval.pl's MAX_JUDGMENT; a larger label raises InputError, as gdeval.pl refuses "
+           "it); k = the whole list without @k",
            "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; gdeval.pl (TREC Web track) through ir_measures ERR",
            relevance="grade", linear=False),
     Family("Bpref",

@@ -32,6 +32,7 @@ from typing import Any, Callable, Literal, TypeVar, Union, get_args, get_origin,
 
 from .dialects import DialectName
 from .errors import OptionError
+from .measures import ERR_MAX_GRADE
 
 # ----------------------------------------------------------------- declarations
 # The shape of an option's declaration in PARAMETERS: a Parameter, how the command line takes
@@ -129,8 +130,9 @@ UNJUDGED: tuple[str, ...] = get_args(Unjudged)
 #: Scores compared as doubles, or rounded to the nearest float32 first (trec_eval, XGBoost).
 ScorePrecision = Literal["double", "float32"]
 SCORE_PRECISIONS: tuple[str, ...] = get_args(ScorePrecision)
-#: Negative labels: an error, or counted as label 0 (trec_eval).
-NegativeLabels = Literal["error", "zero"]
+#: Negative labels: an error; counted as label 0, the item judged (Sakai's condensed lists keep it); or
+#: counted as label 0, the item not judged (trec_eval's form_res_rels.c: -J drops it).
+NegativeLabels = Literal["error", "zero", "unjudged"]
 NEGATIVE_LABELS: tuple[str, ...] = get_args(NegativeLabels)
 #: The item ids' type where the SQL text is written before any data is read (byte order for text).
 ItemType = Literal["text", "number"]
@@ -197,7 +199,7 @@ MAX_BOOTSTRAP_DRAWS = 200_000_000
 THREADS_PER_CORE = 4
 #: Output column names: a query or segment column of one of these names would be ambiguous.
 OUTPUT_COLUMNS = ("k", "cg", "dcg", "idcg", "ndcg", "measure", "value", "weight")
-SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method",
+SUMMARY_COLUMNS = ("mean", "queries", "no_relevant", "evaluated", "stderr", "ci_low", "ci_high", "ci_method", "population",
                    "bootstrap_low", "bootstrap_high")
 #: Positions 1..head of each ranking are summed column-wise (sql/dcg_at_cutoffs.sql.j2): at least
 #: the default, at most the maximum (exactly the longest list when it is known and shorter).
@@ -365,6 +367,13 @@ class Given:
             helps={"compare": "measures in ir_measures notation (default: nDCG@10)"}),
         compare=Variant(COMPARED_MEASURES, str | Sequence[str]),
         compare_runs=Variant(COMPARED_MEASURES, str | Sequence[str]))
+    max_grade: int = option(
+        ERR_MAX_GRADE,
+        "the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g "
+        "(Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to "
+        f"{MAX_EXPONENTIAL_LABEL}. With ERR a label above it raises InputError (gdeval.pl refuses it too); "
+        "without ERR it must be left as it is.",
+        Cli(("evaluate", "compare", "sql"), metavar="G", parse=int))
     convention: str | None = option(
         None,
         'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
@@ -381,7 +390,12 @@ class Given:
         '"double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as '
         "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).", Cli(RANKING))
     negative_labels: NegativeLabels = option(
-        "error", '"error" (InputError), or "zero" (count as label 0, as trec_eval).', Cli(RANKING))
+        "error",
+        '"error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a condensed '
+        'list keeps it, as Sakai\'s condensed lists keep every judged item), or "unjudged" (count as label 0; '
+        "with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in "
+        'the pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not '
+        'count it). convention="trec_eval" sets "unjudged".', Cli(ALL))
     segments: Names = option(
         None,
         "column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the "
@@ -405,6 +419,16 @@ class Given:
         "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
         "95% percentile bootstrap interval of each mean from N resamples of the queries, computed in "
         "SQL (Efron & Tibshirani 1993, ch. 13).", Cli(("evaluate", "plot", "sql"), metavar="N", parse=int))
+    sample: float | None = option(
+        None,
+        "a fraction in (0, 1]: evaluate only a sample of the queries, each (segment values, query) drawn with "
+        "this probability by a seeded hash of its key (sql/query_sample.sql.j2: the same queries on every "
+        "engine, for a seed), for logs too large to evaluate whole. The summary is then an estimate: it gets "
+        "the column population (the queries the sample was drawn from, per segment: each segment is a "
+        "stratum) and its standard error and interval carry the finite-population correction sqrt(1 - n/N) "
+        "(Cochran, Sampling Techniques, 1977, ch. 2-5), with the normal interval for every measure. Not with "
+        "bootstrap or missing_queries='zero'.",
+        Cli(("evaluate", "sql"), metavar="FRACTION", parse=float))
     seed: int = option(
         0,
         "non-negative integer fixing the bootstrap resamples and the sampled permutations (the same on "
@@ -496,8 +520,8 @@ BY_NAME = {p.name: p for p in PARAMETERS}
 #: (sql/options/ndcg_context.sql).
 METRIC = ("k", "query_col", "item_col", "score_col", "rank_col", "label_col", "label", "gain", "discount", "log_base",
           "ties", "weight_col", "no_relevant",
-          "missing_queries", "unjudged", "measures", "convention", "row_col", "score_precision", "negative_labels",
-          "segments", "intervals", "bootstrap", "seed")
+          "missing_queries", "unjudged", "measures", "max_grade", "convention", "row_col", "score_precision", "negative_labels",
+          "segments", "intervals", "bootstrap", "sample", "seed")
 
 
 def option_table() -> dict:
@@ -568,6 +592,12 @@ class Options:
     input_kind: str = "score"  # "score" (higher is better) or "rank" (1 = top)
     score_precision: str = "double"
     negative_labels: str = "error"
+    #: with ERR among the measures, its top grade (labels above it are refused); else None
+    max_grade: int | None = None
+    #: the measures whose tool takes labels 0 and 1 only (e.g. "XGBoost's AP@5"), or None
+    binary_labels: str | None = None
+    #: the fraction of queries sampled (the summary is an estimate), or None
+    sample: float | None = None
 
     @classmethod
     def of(cls, resolved: dict) -> "Options":
@@ -586,6 +616,9 @@ class Options:
             input_kind=resolved["input_kind"],
             score_precision=resolved["score_precision"],
             negative_labels=resolved["negative_labels"],
+            max_grade=resolved.get("max_grade"),
+            binary_labels=resolved.get("binary_labels"),
+            sample=resolved.get("sample"),
         )
 
     def report(self) -> dict:
@@ -606,6 +639,8 @@ class Options:
             "k_beyond_list": K_BEYOND_LIST,
             "score_precision": self.score_precision,
             "negative_labels": self.negative_labels,
+            **({"max_grade": self.max_grade} if self.max_grade is not None else {}),
+            **({"sample": self.sample} if self.sample is not None else {}),
         }
 
 

@@ -9,7 +9,7 @@
     summary is a geometric mean: gm_map), gm_floor and infap_epsilon (trec_eval's constants). AP,
     RR and Success are not linear in the relevance at each rank, so they need a tie order: with
     ties='average' an option error naming the orders (and, on the command line, their flags). -#}
-{% macro _measure_context(parsed, ties) -%}
+{% macro _measure_context(parsed, ties, max_grade=none) -%}
   {%- set grammar = ndcg_sql._measure_grammar() -%}
   {%- set nonlinear = [] -%}
   {%- for m in parsed if m['family'] not in grammar['linear'] -%}{%- do nonlinear.append(m['name']) -%}{%- endfor -%}
@@ -39,7 +39,7 @@
                             'threshold_id': threshold_values.index(value) + 1,
                             'p': (m['p'] | float | string) if m.get('p') is not none else none,
                             'recall': (m['recall'] | float | string) if m.get('recall') is not none else none,
-                            'g_max': grammar['err_max_grade']}) -%}
+                            'g_max': grammar['err_max_grade'] if max_grade is none else max_grade}) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set judged_needed, pool_thresholds, geometric = [], [], [] -%}
@@ -52,4 +52,22 @@
              'pool_thresholds': pool_thresholds, 'geometric_measures': geometric,
              'gm_floor': grammar['gm_floor'], 'infap_epsilon': grammar['infap_epsilon'],
              'err_measures': err_measures}) }}
+{%- endmacro %}
+
+{#- The top grade of the relevance scale (the max_grade option), which ERR reads: R = (2^g - 1) /
+    2^max_grade (gdeval.pl's MAX_JUDGMENT, 4 by default). An integer from 1 to the largest
+    exponential label; a value other than the default without ERR among the measures (parsed, or
+    none) is an option error, as nothing would read it. Returns it with ERR, else none. -#}
+{% macro _max_grade(value, parsed) -%}
+  {%- set table = ndcg_sql._option_table() -%}
+  {%- if value is not integer or value is boolean or not 1 <= value <= table['max_exponential_label'] -%}
+    {{ ndcg_sql._option_error(ndcg_sql._spelled('max_grade') ~ " must be an integer from 1 to " ~ table['max_exponential_label']
+       ~ "; got " ~ ndcg_sql._shown(value)) }}
+  {%- endif -%}
+  {%- set err = [] -%}
+  {%- for m in parsed or [] if m['family'] == 'ERR' -%}{%- do err.append(m['name']) -%}{%- endfor -%}
+  {%- if not err and value != table['defaults']['max_grade'] -%}
+    {{ ndcg_sql._option_error(ndcg_sql._spelled('max_grade') ~ " is the top grade ERR reads; without ERR among the measures leave it out") }}
+  {%- endif -%}
+  {{ return(value if err else none) }}
 {%- endmacro %}

@@ -65,8 +65,15 @@
       'negative_labels': ndcg_sql._option_choice('negative_labels', options['negative_labels'], choices['negative_labels'])} -%}
   {%- set chosen = ndcg_sql._resolve_convention(options['convention'], given, judged) -%}
   {#- what the convention combines with (query weights, measures), refused before other checks of them -#}
-  {%- do ndcg_sql._convention_scope(chosen.get('convention'), options['weight_col'] is not none,
-                                    none if options['measures'] is none else ndcg_sql._parse_measures(options['measures'])) -%}
+  {%- set scope = ndcg_sql._convention_scope(chosen.get('convention'), options['weight_col'] is not none,
+                                             none if options['measures'] is none else ndcg_sql._parse_measures(options['measures'])) -%}
+  {#- the measures its tool computes on labels 0 and 1 only (XGBoost's map@k, pre@k): the input checks refuse other labels -#}
+  {%- set binary_labels = [] -%}
+  {%- if scope is not none and options['measures'] is not none -%}
+    {%- for m in ndcg_sql._parse_measures(options['measures']) if m['family'] in scope['preset'].get('binary_labels', []) -%}
+      {%- do binary_labels.append(m['name']) -%}
+    {%- endfor -%}
+  {%- endif -%}
   {%- set gain = ndcg_sql._parse_gain(chosen['gain']) -%}
   {%- set ties = chosen['ties'] -%}
   {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
@@ -83,7 +90,9 @@
   {%- set summary = ndcg_sql._summary_context({
       'k': options['k'], 'measures': options['measures'], 'segments': options['segments'],
       'intervals': options['intervals'], 'bootstrap': options['bootstrap'], 'seed': options['seed'],
-      'query_col': options['query_col'], 'ties': ties}) -%}
+      'sample': options.get('sample'),
+      'query_col': options['query_col'], 'ties': ties,
+      'max_grade': options.get('max_grade', table['defaults']['max_grade'])}) -%}
   {%- set segmented = options['segmented_judgments'] -%}
   {%- if segmented is not boolean -%}
     {{ fail("segmented_judgments must be true or false; got " ~ ndcg_sql._shown(segmented)) }}
@@ -91,6 +100,14 @@
   {%- if summary['segments'] and judged and missing_queries == 'zero' and not segmented -%}
     {{ fail(ndcg_sql._spelled('segments') ~ " with missing_queries='zero' need judgments per (segment, query) (segmented_judgments=True"
             ~ ndcg_sql._flag('segmented_judgments') ~ ": the judgments carry the segment columns)") }}
+  {%- endif -%}
+
+  {#- a sample of the queries (sql/query_sample.sql.j2), drawn from the run's queries -#}
+  {%- if summary['sample'] is not none and summary['bootstrap'] -%}
+    {{ fail(ndcg_sql._spelled('sample') ~ " with " ~ ndcg_sql._spelled('bootstrap') ~ ": the bootstrap interval has no finite-population correction; the summary's interval (intervals) has") }}
+  {%- endif -%}
+  {%- if summary['sample'] is not none and missing_queries == 'zero' -%}
+    {{ fail(ndcg_sql._spelled('sample') ~ " with missing_queries='zero': the sample is drawn from the run's queries, which a judged query absent from the run is not") }}
   {%- endif -%}
 
   {#- query weights: a column of the ranking; every query of the run has one -#}
@@ -149,6 +166,9 @@
       'intervals': summary['intervals'],
       'bootstrap': summary['bootstrap'],
       'seed': summary['seed'],
+      'max_grade': summary['max_grade'],
+      'sample': summary['sample']['fraction'] if summary['sample'] is not none else none,
+      'binary_labels': (scope['preset']['peer'] ~ "'s " ~ binary_labels | join(', ')) if binary_labels else none,
       'order_col': order_col,
       'item_type': item_type,
       'segmented_judgments': segmented and judged,
@@ -171,6 +191,7 @@
       'weight_col': q(options['weight_col']) if options['weight_col'] is not none else none} -%}
 
   {%- set context = {'intervals': summary['intervals'], 'ndcg_value_range': summary['ndcg_value_range'],
+                     'sample': summary['sample'], 'sample_seed_state': summary['seed'] % 2147483647,
                      'weighted': weight_col is not none, 'unweighted_no_relevant': unweighted_no_relevant,
                      'segment_cols': summary['segment_cols']} -%}
   {%- if summary['parsed_measures'] is not none -%}

@@ -55,7 +55,11 @@
        ~ ndcg_sql._spelled('weight_col') ~ " or the convention") }}
   {%- endif -%}
   {%- set foreign = [] -%}
-  {%- for m in measures or [] if m['family'] not in preset['peer_measures'] -%}{%- do foreign.append(m['name']) -%}{%- endfor -%}
+  {#- a measure the tool does not compute, or (thresholds=false) one with a relevance threshold it has not -#}
+  {%- for m in measures or [] if m['family'] not in preset['peer_measures']
+        or (not preset.get('thresholds', true) and m['rel'] is not none and m['rel'] != 1) -%}
+    {%- do foreign.append(m['name']) -%}
+  {%- endfor -%}
   {%- if foreign -%}
     {#- every option the convention sets, with its value: what to give instead of the convention -#}
     {%- set sets = [] -%}

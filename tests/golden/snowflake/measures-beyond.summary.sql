@@ -2,7 +2,7 @@
 -- and 95% interval.
 -- Options: gain='exponential', discount='1/log2(rank + 1)', ties='item-desc', ranking_by='score',
 -- ideal='judgments', no_relevant='zero', missing_queries='ignore', unjudged='zero',
--- score_precision='double', negative_labels='error', measures=['Judged@10', 'P@5',
+-- score_precision='double', negative_labels='error', max_grade=4, measures=['Judged@10', 'P@5',
 -- 'RBP(rel=2,p=0.9)', 'RBPResidual@10', 'ERR@10'], item_type='text'.
 -- Input checks: none in this statement. NULL or NaN scores, NULL, NaN, negative or non-numeric
 -- labels and duplicate (query, item) rows give wrong numbers here, not an error. Gate on the

@@ -79,7 +79,7 @@
     {%- if not fractional -%}{%- set largest = gains | map('abs') | max -%}{%- endif -%}
   {%- elif known -%}
     {%- set lowest, highest = labels[0] | float, labels[1] | float -%}
-    {%- if resolved['negative_labels'] == 'zero' -%}
+    {%- if resolved['negative_labels'] in ('zero', 'unjudged') -%}
       {%- set lowest, highest = [lowest, 0.0] | max, [highest, 0.0] | max -%}
     {%- endif -%}
     {%- if resolved['gain'] == 'linear' -%}
@@ -159,7 +159,9 @@
       'tail_sums': tail_sums,
       'positions': longest if tail_sums else none,
       'id_forms': id_forms,
-      'whole_labels': reading.get('label_reading') == 'atol'} -%}
+      'whole_labels': reading.get('label_reading') == 'atol',
+      'ap_reading': reading.get('ap_reading'),
+      'p_reading': reading.get('p_reading')} -%}
   {%- do context.update(decided['context']) -%}
   {%- if resolved['segments'] -%}
     {%- set segmented = hints['segmented_judgments'] if 'segmented_judgments' in hints else resolved['segmented_judgments'] -%}

@@ -27,6 +27,7 @@
 {%- set ties = ctx['ties'] -%}
 {%- set unjudged = ctx['unjudged'] -%}
 {%- set counted_label = ndcg_sql._counted_label(ctx, 'label_raw') %}
+{%- set judgment_counts = ndcg_sql._judgment_counts(ctx, 'label_raw') %}
 {%- set with_judged = judged_needed | default(false) %}
 {#- Bpref and infAP: the assessed flag, a judgment at or above 0 (sql/gain.sql.j2) -#}
 {%- set with_assessed = ctx['pool_thresholds'] | default([]) | length > 0 %}
@@ -48,6 +49,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     FROM judgment_rows
     {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
+    {%- elif judgment_counts is not none %}
+    WHERE {{ judgment_counts }}
     {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
 )
@@ -59,7 +62,7 @@ labelled_items AS ( -- one row per ranked (query, item)
     {{ ndcg_sql._order_value_of(ctx, 'order_raw') }} AS order_value,
     {{ counted_label }} AS label{% if ties == 'input-order' %},
     row_order{% endif %}{% if with_judged %},
-    1.0 AS judged{% endif %}{% if with_assessed %},
+    {% if judgment_counts is not none %}CASE WHEN {{ judgment_counts }} THEN 1.0 ELSE 0.0 END{% else %}1.0{% endif %} AS judged{% endif %}{% if with_assessed %},
     {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed{% endif %}
   FROM run_rows
 )

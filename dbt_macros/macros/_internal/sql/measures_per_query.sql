@@ -17,6 +17,10 @@
     With ties = average the tie group's mean relevance is credited at each of
     its ranks (P and R only: their expected value over the tie's orders).
     R (relevant items of a query) counts the judgments, or the list itself.
+    Under the conventions of LightGBM and XGBoost (ndcg_sql/vocabulary/conventions.py) AP and P are read as
+    those tools compute map@k and pre@k: ap_reading 'min(R,k)' divides AP@k by min(R, k), a query
+    without a relevant item counting the convention's no_relevant (LightGBM map_metric.hpp, XGBoost
+    rank_metric.cc); p_reading 'min(k,n)' divides P@k by min(k, list length) (XGBoost).
     Running sums go in rank order, so results do not depend on threads. -#}
 {% macro _measures_per_query(ctx) -%}
 {%- set binary_measures = ctx['binary_measures'] -%}
@@ -36,6 +40,8 @@
 {%- set counted_families = ('Rprec', 'IPrec', 'Bpref', 'infAP') -%}
 {%- set counted = [] -%}
 {%- for m in binary_measures if m.family in counted_families %}{% do counted.append(m) %}{% endfor -%}
+{%- set ap_reading = ctx['ap_reading'] | default(none) -%}
+{%- set p_reading = ctx['p_reading'] | default(none) -%}
 WITH
 {{ ndcg_sql._normalised_rows(ctx) }},
 {{ ndcg_sql._labelled_items(ctx) }},
@@ -221,7 +227,7 @@ ranked_measures AS ( -- one row per ranked query: the numerator of every measure
     MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN 1.0 END)
     {%- endif %} AS numerator_{{ m.id }}
     {%- endfor %}
-    {%- if judged_needed | default(false) %},
+    {%- if judged_needed | default(false) or p_reading is not none %},
     MAX(rank) AS list_length
     {%- endif %}
   FROM precision_sums
@@ -237,7 +243,9 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     {%- if weighted | default(false) %}
     w.weight,
     {%- endif %}
-    {%- if m.family == 'P' %}
+    {%- if m.family == 'P' and p_reading == 'min(k,n)' %}
+    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CASE WHEN r.list_length < {{ m.k }} THEN r.list_length ELSE {{ m.k }} END, 0) AS value
+    {%- elif m.family == 'P' %}
     CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
     {%- elif m.family == 'ERR' %}
     CAST(COALESCE(e.err_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
@@ -262,6 +270,10 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     CASE WHEN c.relevant_{{ m.threshold_id }} > 0
       THEN CAST(COALESCE(x.counted_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
       ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
+    {%- elif m.family == 'AP' and ap_reading == 'min(R,k)' %}
+    CASE WHEN c.relevant_{{ m.threshold_id }} > 0
+      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({% if m.k is not none %}CASE WHEN c.relevant_{{ m.threshold_id }} < {{ m.k }} THEN c.relevant_{{ m.threshold_id }} ELSE {{ m.k }} END{% else %}c.relevant_{{ m.threshold_id }}{% endif %}, 0)
+      ELSE CAST({{ '1.0' if ctx['no_relevant'] == 'one' else '0.0' }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
     {%- elif m.family in ('R', 'AP') %}
     CASE WHEN c.relevant_{{ m.threshold_id }} > 0
       THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)

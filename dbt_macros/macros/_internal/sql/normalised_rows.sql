@@ -13,7 +13,8 @@
     run_input and judgment_input read the columns used, under our names, and every CTE
     below reads them instead of the tables. (An engine may still read a CTE once per
     reference: BigQuery and Spark inline CTEs, while Postgres computes a CTE read twice
-    once.) -#}
+    once.) With a sample of the queries (the sample option: sql/query_sample.sql.j2) every CTE
+    of input rows keeps the rows of the sampled query keys (and those of a NULL query id). -#}
 {% macro _normalised_rows(ctx) -%}
 {%- set id_forms = ctx['id_forms'] -%}
 {%- set item_col = ctx['item_col'] -%}
@@ -32,6 +33,7 @@
 {%- set segmented_judgments = ctx['segmented_judgments'] -%}
 {%- set ties = ctx['ties'] -%}
 {%- set weight_col = ctx['weight_col'] -%}
+{%- set sample = ctx['sample'] | default(none) -%}
 {#- ids read in the form ndcg_sql/building/id_types.py chose from their types (sql/ids.sql.j2):
     explicit casts here, never an engine's implicit one later -#}
 
@@ -137,6 +139,9 @@ segment_keys AS ( -- one row per (segment values, query) of the run{% if segment
   ) AS segment_pairs
 ),
 {%- endif %}
+{%- if sample %}
+{{ ndcg_sql._query_sample(ctx, query_key, run_source) }},
+{%- endif %}
 run_rows AS ( -- one row per (query, item) of the ranking, as given
   SELECT
     {{ query_key }} AS qid,
@@ -150,6 +155,9 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     {{ run_weight }} AS weight_raw
     {%- endif %}
   FROM {{ run_source }}
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample(query_key) }}
+  {%- endif %}
 )
 {%- if not judgments %},
 run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
@@ -160,6 +168,9 @@ run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
     {{ query_key }} AS qid,
     {{ run_label }} AS label_raw
   FROM {{ run_source }}
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample(query_key) }}
+  {%- endif %}
 )
 {%- endif %}
 {%- if judgments %},
@@ -170,6 +181,9 @@ judgment_rows AS ( -- one row per judged (query, item), as given
     {{ j_item }} AS item,
     {{ j_label }} AS label_raw
   FROM {{ j_source }}
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample(ndcg_sql._key_of(input_segments + [j_query])) }}
+  {%- endif %}
   {%- elif segment_cols %}
   SELECT keys.qid, j.item, j.label_raw
   FROM (
@@ -177,13 +191,20 @@ judgment_rows AS ( -- one row per judged (query, item), as given
     FROM {{ j_source }}
   ) AS j
   LEFT JOIN segment_keys AS keys ON j.query = keys.query
+  {%- if sample %}
+  WHERE (keys.qid IS NOT NULL OR j.query IS NULL) AND {{ ndcg_sql._in_sample('keys.qid') }}
+  {%- else %}
   WHERE keys.qid IS NOT NULL OR j.query IS NULL
+  {%- endif %}
   {%- else %}
   SELECT
     {{ j_query }} AS qid,
     {{ j_item }} AS item,
     {{ j_label }} AS label_raw
   FROM {{ j_source }}
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample(j_query) }}
+  {%- endif %}
   {%- endif %}
 ),
 judgment_labels AS ( -- one row per judged (query, item): its label, as given (read apart, like run_labels)
@@ -192,6 +213,9 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     {{ ndcg_sql._key_of(input_segments + [j_query]) }} AS qid,
     {{ j_label }} AS label_raw
   FROM {{ j_source }}
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample(ndcg_sql._key_of(input_segments + [j_query])) }}
+  {%- endif %}
   {%- elif segment_cols %}
   SELECT keys.qid, j.label_raw
   FROM (
@@ -199,11 +223,17 @@ judgment_labels AS ( -- one row per judged (query, item): its label, as given (r
     FROM {{ j_source }}
   ) AS j
   INNER JOIN segment_keys AS keys ON j.query = keys.query
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample('keys.qid') }}
+  {%- endif %}
   {%- else %}
   SELECT
     {{ j_query }} AS qid,
     {{ j_label }} AS label_raw
   FROM {{ j_source }}
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample(j_query) }}
+  {%- endif %}
   {%- endif %}
 )
 {%- endif %}
@@ -213,6 +243,9 @@ run_scores AS ( -- one row per (query, item) of the ranking: its order value, as
     {{ query_key }} AS qid,
     {{ run_order }} AS order_raw
   FROM {{ run_source }}
+  {%- if sample %}
+  WHERE {{ ndcg_sql._in_sample(query_key) }}
+  {%- endif %}
 )
 {%- endif %}
 {% endmacro %}

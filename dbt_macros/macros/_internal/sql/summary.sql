@@ -48,7 +48,12 @@
     Context: per_query_relation, segment_cols (quoted column names of those rows),
     output_query_col, cutoffs, measures (none for NDCG rows, else the asked measures with
     their place, name and value_range; unbounded_measures: the names of CG and DCG ones),
-    ndcg_value_range (the range of NDCG's values), intervals. -#}
+    ndcg_value_range (the range of NDCG's values), intervals; with a sample of the queries,
+    sample_relation (its strata: sql/sample_strata.sql.j2): the standard error is multiplied by the
+    finite-population correction sqrt(1 - f), f = sampled / population of the row's segment
+    (Cochran, Sampling Techniques, 3rd ed. 1977, eq. 2.12 and ch. 5), values 0 or 1 get the
+    clipped normal interval (Wilson's is for a count among n independent queries), and the row
+    says it is an estimate with population, the queries the sample was drawn from. -#}
 {%- macro _summary_segments(ctx, prefix) -%}
 {%- set segment_cols = ctx['segment_cols'] -%}
 {% for s in segment_cols %}{{ prefix }}{{ s }}, {% endfor %}{%- endmacro -%}
@@ -87,6 +92,10 @@ CASE WHEN {{ x }} < 0 THEN 0.0 WHEN {{ x }} > 1 THEN 1.0 ELSE {{ x }} END
 {%- set unbounded_measures = ctx['unbounded_measures'] -%}
 {%- set unweighted_no_relevant = ctx['unweighted_no_relevant'] -%}
 {%- set weighted = ctx['weighted'] -%}
+{#- a sample of the queries (sql/query_sample.sql.j2): its strata (sql/sample_strata.sql.j2) give the
+    finite-population correction of the standard error -#}
+{%- set sample_relation = ctx['sample_relation'] | default(none) -%}
+{%- set sampled = sample_relation is not none -%}
 {%- set by_measure = (measures | default(none)) is not none -%}
 {%- set group = 'measure' if by_measure else 'k' -%}
 {%- set scaled = by_measure and (unbounded_measures | default([])) -%}
@@ -97,14 +106,14 @@ CASE WHEN {{ x }} < 0 THEN 0.0 WHEN {{ x }} > 1 THEN 1.0 ELSE {{ x }} END
 {%- set lightgbm_rule = is_weighted and (unweighted_no_relevant | default(false)) and not by_measure -%}
 {#- weighted: the Wilson interval is for a count of successes among n queries, which a weighted mean
     is not: values 0 or 1 get the normal interval clipped to [0, 1], as values in [0, 1] -#}
-{%- set ci_methods = {'zero_one': 'normal, clipped to [0, 1]' if is_weighted else 'wilson', 'unit': 'normal, clipped to [0, 1]', 'unbounded': 'normal',
+{%- set ci_methods = {'zero_one': 'normal, clipped to [0, 1]' if is_weighted or sampled else 'wilson', 'unit': 'normal, clipped to [0, 1]', 'unbounded': 'normal',
                       'log': 'normal of the mean log, exponentiated, clipped to [0, 1]'} -%}
 {#- the measures whose summary is a geometric mean (gm_map): their values are logarithms, and the mean,
     its standard error and its interval's ends are taken back by exp at the end -#}
 {%- set geometric = (ctx['geometric_measures'] | default([])) if by_measure else [] -%}
 
 {%- set ranges = (measures | map(attribute='value_range') | unique | list) if by_measure else [ndcg_value_range] -%}
-{%- if is_weighted -%}
+{%- if is_weighted or sampled -%}
 {%- set ranges = ranges | map('replace', 'zero_one', 'unit') | unique | list -%}
 {%- endif -%}
 
@@ -203,14 +212,24 @@ summary_errors AS ( -- one row per ([segment,] {{ group }}): the standard error 
       CAST(m.scale * SQRT(CAST(d.scaled_squares AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(m.queries - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0)) AS {{ ndcg_sql.sql_type('DOUBLE') }})
         / NULLIF(SQRT(CAST(m.queries AS {{ ndcg_sql.sql_type('DOUBLE') }})), 0)
       {%- endif %}
-    END AS stderr
+      {%- if sampled %}
+        * SQRT(1.0 - CAST(p.sampled AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CAST(p.population AS {{ ndcg_sql.sql_type('DOUBLE') }}), 0))
+      {%- endif %}
+    END AS stderr{% if sampled %},
+    p.population{% endif %}
   FROM summary_means AS m
   INNER JOIN summary_spreads AS d ON {{ ndcg_sql._summary_same(ctx, 'm', 'd', group) }}
+  {%- if sampled and segment_cols %}
+  INNER JOIN {{ sample_relation }} AS p ON {% for s in segment_cols %}{% if not loop.first %} AND {% endif %}m.{{ s }} IS NOT DISTINCT FROM p.{{ s }}{% endfor %}
+  {%- elif sampled %}
+  CROSS JOIN {{ sample_relation }} AS p
+  {%- endif %}
 ),
 summary_bounds AS ( -- one row per ([segment,] {{ group }}): the standard error and the ends of the interval, before clipping
   SELECT
     {{ ndcg_sql._summary_segments(ctx, 'e.') }}e.{{ group }},
-    e.stderr,
+    e.stderr,{% if sampled %}
+    e.population,{% endif %}
     {%- for side, sign in [('low', '-'), ('high', '+')] %}
     {% if ranges == ['zero_one'] -%}
     {{ ndcg_sql._wilson_end(sign) }}
@@ -247,7 +266,8 @@ SELECT
   CASE WHEN g.ci_method = '{{ ci_methods['unbounded'] }}' THEN e.ci_{{ side }} ELSE {{ ndcg_sql._clipped(end) }} END
   {%- endif %} AS ci_{{ side }},
   {%- endfor %}
-  g.ci_method
+  g.ci_method{% if sampled %},
+  e.population{% endif %}
   {%- endif %}
 {#- Without segments every group asked gets a row; with segments the groups of each segment are
     those of its rows (every evaluated query has a row for every cutoff or measure), with no
