@@ -64,10 +64,11 @@ class Worklist:
     """
 
     def __init__(self, rows: duckdb.DuckDBPyRelation, names: tuple[str, ...], options: dict, leftovers: Leftovers,
-                 query_col: str, item_col: str):
+                 query_col: str, item_col: str, inputs: tuple = ()):
         self.rows, self.names, self.options = rows, names, options
         self.query_col, self.item_col = query_col, item_col
         self._leftovers = leftovers
+        self._inputs = inputs  # the runs and judgments read: write() never replaces one of them
 
     def records(self) -> list[dict]:
         """The rows as dicts (runs a list of names), highest exposure first.
@@ -117,15 +118,18 @@ class Worklist:
         """Write the worklist to ``path``, atomically (:func:`ndcg_sql.data.writing.atomic`).
 
         Args:
-            path: the file; an existing one is replaced.
+            path: the file; an existing one is replaced, unless it is one of the runs or the
+                judgments the worklist was made from.
             format: "csv" (runs joined by "; "), "json" (:meth:`to_dict`), "parquet" (runs a list)
                 or "pool" (:meth:`pool`); default: from the ending (.csv, .json, .parquet; .txt,
                 .pool or .qrels: pool).
 
         Raises:
-            OptionError: an unknown format or ending.
+            OptionError: an unknown format or ending, or ``path`` is one of the inputs
+                (:func:`ndcg_sql.data.writing.refuse_inputs`), before anything is written.
             OSError: the file cannot be written.
         """
+        writing.refuse_inputs({"path": path}, self._inputs)
         fmt = format if format is not None else worklist_format(path)
         if fmt not in WORKLIST_FORMATS:
             raise OptionError(f"format must be one of {', '.join(WORKLIST_FORMATS)}; got {fmt!r}")
@@ -369,7 +373,8 @@ def unjudged(
             drop(local_con, list(reversed(made)))
             made = []
             report = {"depth": depth, **_reported(resolved.report())}
-            return Worklist(local_con.table(quote(worklist)), tuple(run_names), report, leftovers, query_col, item_col)
+            return Worklist(local_con.table(quote(worklist)), tuple(run_names), report, leftovers, query_col, item_col,
+                            (*sources, judgments))
     except BaseException:
         drop(local_con, list(reversed(made)))
         leftovers.release()

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import shutil
 
 import duckdb
 import pandas as pd
@@ -285,3 +286,19 @@ def test_the_sql_is_portable_and_transpiles(ties):
         assert lint(sql) == []
         for dialect in dialects.DIALECTS.values():
             sqlglot.transpile(sql, read="duckdb", write=dialect.sqlglot, unsupported_level=sqlglot.ErrorLevel.RAISE)
+
+
+def test_write_never_replaces_an_input(tmp_path):
+    """Worklist.write refuses the runs' and the judgments' own files, however named (a new user's
+    trial once replaced the DL19 qrels with a two-line pool file), and leaves them as they were."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    shutil.copy(RUNS["bm25"], run)
+    shutil.copy(DL / "qrels.dl19-passage.txt", qrels)
+    before = {path: path.read_bytes() for path in (run, qrels)}
+    with ndcg_sql.unjudged([str(run)], str(qrels), 10) as worklist:
+        for target in (qrels, run, tmp_path / "." / "qrels.txt"):
+            with pytest.raises(ndcg_sql.OptionError, match="input"):
+                worklist.write(target, "pool")
+        worklist.write(tmp_path / "pool.txt")
+    assert {path: path.read_bytes() for path in (run, qrels)} == before
+    assert (tmp_path / "pool.txt").is_file()
