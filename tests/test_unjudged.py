@@ -302,3 +302,21 @@ def test_write_never_replaces_an_input(tmp_path):
         worklist.write(tmp_path / "pool.txt")
     assert {path: path.read_bytes() for path in (run, qrels)} == before
     assert (tmp_path / "pool.txt").is_file()
+
+
+def test_a_pool_files_items_stay_on_the_worklist_until_graded(tmp_path):
+    """A pool file's -1 lines appended to the judgments: under trec_eval's reading (a relevance
+    below 0 is in the pool, not judged) its items are still to judge; read as 0 they are judged."""
+    with ndcg_sql.unjudged([RUNS["splade"]], QRELS, 10) as worklist:
+        pool = worklist.pool()
+        listed = {(row["query_id"], row["item_id"]) for row in worklist.records()}
+    pooled = {(line.split()[0], line.split()[2]) for line in pool.splitlines()}
+    assert pooled == listed and len(listed) > 0
+    qrels = tmp_path / "qrels_and_pool.txt"
+    qrels.write_text(open(QRELS).read() + pool)
+    for options in ({"convention": "trec_eval"}, {"negative_labels": "unjudged"}):
+        with ndcg_sql.unjudged([RUNS["splade"]], str(qrels), 10, **options) as worklist:
+            assert {(str(r["query_id"]), str(r["item_id"])) for r in worklist.records()} == {
+                (str(q), str(i)) for q, i in listed}
+    with ndcg_sql.unjudged([RUNS["splade"]], str(qrels), 10, negative_labels="zero") as worklist:
+        assert len(worklist) == 0
