@@ -33,6 +33,10 @@
 {%- set with_assessed = ctx['pool_thresholds'] | default([]) | length > 0 %}
 {#- unjudged 'condense': only judged items are ranked (Sakai, SIGIR 2007; trec_eval -J) -#}
 {%- set condensed = (unjudged | default('zero')) == 'condense' %}
+{#- Bpref and infAP read a judgment below 0 as in the pool though not judged (trec_eval's
+    form_res_rels.c): with negative_labels 'unjudged' such a row stays, not judged but pooled,
+    unless a condensed list drops it (trec_eval -J) -#}
+{%- set pooled_unjudged = with_assessed and judgment_counts is not none and not condensed %}
 {%- if judgments %}
 labelled_items AS ( -- one row per ranked (query, item)
   SELECT
@@ -42,14 +46,15 @@ labelled_items AS ( -- one row per ranked (query, item)
     COALESCE(j.label, 0.0) AS label{% if ties == 'input-order' %},
     r.row_order{% endif %}{% if with_judged %},
     COALESCE(j.judged, 0.0) AS judged{% endif %}{% if with_assessed %},
-    COALESCE(j.assessed, 0.0) AS assessed{% endif %}
+    COALESCE(j.assessed, 0.0) AS assessed,
+    COALESCE(j.pooled, 0.0) AS pooled{% endif %}
   FROM run_rows AS r
   {% if condensed %}INNER{% else %}LEFT{% endif %} JOIN (
-    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, 1.0 AS judged{% endif %}{% if with_assessed %}, {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed{% endif %}
+    SELECT qid, item, {{ counted_label }} AS label{% if with_judged %}, {% if pooled_unjudged %}CASE WHEN {{ judgment_counts }} THEN 1.0 ELSE 0.0 END{% else %}1.0{% endif %} AS judged{% endif %}{% if with_assessed %}, {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed, 1.0 AS pooled{% endif %}
     FROM judgment_rows
     {%- if not with_judged and not condensed %}
     WHERE {{ counted_label }} <> 0.0
-    {%- elif judgment_counts is not none %}
+    {%- elif judgment_counts is not none and not pooled_unjudged %}
     WHERE {{ judgment_counts }}
     {%- endif %}
   ) AS j ON r.qid = j.qid AND r.item = j.item
@@ -63,7 +68,8 @@ labelled_items AS ( -- one row per ranked (query, item)
     {{ counted_label }} AS label{% if ties == 'input-order' %},
     row_order{% endif %}{% if with_judged %},
     {% if judgment_counts is not none %}CASE WHEN {{ judgment_counts }} THEN 1.0 ELSE 0.0 END{% else %}1.0{% endif %} AS judged{% endif %}{% if with_assessed %},
-    {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed{% endif %}
+    {{ ndcg_sql._assessed_flag(ctx, 'label_raw') }} AS assessed,
+    1.0 AS pooled{% endif %}
   FROM run_rows
 )
 {%- endif %}

@@ -33,7 +33,6 @@
 {%- set thresholds = ctx['thresholds'] -%}
 {%- set ties = ctx['ties'] -%}
 {%- set gm_floor = ctx['gm_floor'] -%}
-{%- set infap_epsilon = ctx['infap_epsilon'] -%}
 {%- set weighted = ctx['weighted'] -%}
 {%- set pool_thresholds = ctx['pool_thresholds'] | default([]) -%}
 {#- the families whose value reads R (and Bpref's N) at each rank, not only at the end -#}
@@ -118,7 +117,8 @@ relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (cr
     qid,
     rank{% if pool_thresholds %},
     judged,
-    assessed{% endif %}
+    assessed,
+    pooled{% endif %}
     {%- for t in thresholds %},
     {%- set indicator = 'judged' if t.judged else 'CASE WHEN label >= ' ~ t.value ~ ' THEN 1.0 ELSE 0.0 END' %}
     {% if ties == 'average' -%}
@@ -134,7 +134,8 @@ running_relevance AS ( -- one row per ranked (query, item): relevant items at or
     qid,
     rank{% if pool_thresholds %},
     judged,
-    assessed{% endif %}
+    assessed,
+    pooled{% endif %}
     {%- for t in thresholds %},
     relevant_{{ t.id }},
     SUM(relevant_{{ t.id }}) OVER (
@@ -162,54 +163,7 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
     {%- endfor %}
   FROM running_relevance
 ),
-{%- if pool_thresholds %}
-pool_ranks AS ( -- one row per ranked (query, item): for Bpref and infAP, the items above its rank with a judgment, and the relevant and non-relevant ones among them
-  SELECT
-    *,
-    COALESCE(SUM(judged) OVER (
-      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-    ), 0.0) AS judged_above
-    {%- for t in pool_thresholds %},
-    relevant_through_{{ t }} - relevant_{{ t }} AS relevant_above_{{ t }},
-    COALESCE(SUM(assessed * (1.0 - relevant_{{ t }})) OVER (
-      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-    ), 0.0) AS nonrelevant_above_{{ t }}
-    {%- endfor %}
-  FROM running_relevance
-),
-{%- endif %}
-{%- if counted %}
-counted_measures AS ( -- one row per ranked query: the numerators that read R at each rank (Rprec, IPrec) or R and N (Bpref), summed over relevant ranks (Bpref, infAP)
-  SELECT
-    p.qid
-    {%- for m in counted %},
-    {%- set t = m.threshold_id %}
-    {%- set relevant = 'c.relevant_' ~ t %}
-    {%- if m.family == 'Rprec' %}
-    SUM(CASE WHEN p.rank <= {{ relevant }} THEN p.relevant_{{ t }} ELSE 0.0 END)
-    {%- elif m.family == 'IPrec' %}
-    {#- the interpolated precision at the rank of the c-th relevant item: the best P@j at or below it (every j once c = 0) #}
-    MAX(CASE WHEN p.relevant_through_{{ t }} >= FLOOR(CAST({{ m.recall }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * {{ relevant }} + 0.9) THEN CAST(p.relevant_through_{{ t }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0) END)
-    {%- elif m.family == 'Bpref' %}
-    {%- set above = 'p.nonrelevant_above_' ~ t %}
-    {%- set nonrelevant = 'c.nonrelevant_' ~ t %}
-    SUM(CASE WHEN p.relevant_{{ t }} = 1.0 AND p.assessed = 1.0 THEN
-      CASE WHEN {{ above }} > 0 THEN 1.0 - CAST(CASE WHEN {{ above }} < {{ relevant }} THEN {{ above }} ELSE {{ relevant }} END AS {{ ndcg_sql.sql_type('DOUBLE') }})
-        / NULLIF(CASE WHEN {{ nonrelevant }} < {{ relevant }} THEN {{ nonrelevant }} ELSE {{ relevant }} END, 0) ELSE 1.0 END
-      ELSE 0.0 END)
-    {%- else %}
-    {%- set epsilon = 'CAST(' ~ ('%.10f' | format(infap_epsilon)) ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
-    SUM(CASE WHEN p.relevant_{{ t }} = 1.0 AND p.assessed = 1.0 THEN
-      CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0) + (CAST(p.judged_above AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0))
-        * (p.relevant_above_{{ t }} + {{ epsilon }}) / (p.relevant_above_{{ t }} + p.nonrelevant_above_{{ t }} + 2.0 * {{ epsilon }})
-      ELSE 0.0 END)
-    {%- endif %} AS counted_{{ m.id }}
-    {%- endfor %}
-  FROM {{ 'pool_ranks' if pool_thresholds else 'running_relevance' }} AS p
-  INNER JOIN relevant_counts AS c ON p.qid = c.qid
-  GROUP BY p.qid
-),
-{%- endif %}
+{{- ndcg_sql._counted_measures(ctx, counted) }}
 ranked_measures AS ( -- one row per ranked query: the numerator of every measure
   SELECT
     qid

@@ -44,7 +44,7 @@ PARTITION BY qid ORDER BY order_value {{ order_direction }} {{ {'ASC': 'NULLS FI
 {%- set exact_ties = ties == 'average' and exact_gains -%}
 {%- set tie_group = ndcg_sql._tie_group(ctx) -%}
 gained_items AS ( -- one row per ranked (query, item) with its gain
-  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %}{% if with_assessed %} assessed,{% endif %} {{ ndcg_sql._gain_of(ctx, 'label') }} AS gain
+  SELECT qid, item, order_value, label,{% if ties == 'input-order' %} row_order,{% endif %}{% if judged_needed | default(false) %} judged,{% endif %}{% if with_assessed %} assessed, pooled,{% endif %} {{ ndcg_sql._gain_of(ctx, 'label') }} AS gain
   FROM labelled_items
 ),
 ranked_items AS ( -- one row per ranked (query, item): its rank, label, order value and the gain credited at that rank
@@ -53,7 +53,8 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
     label,
     order_value,{% if judged_needed | default(false) %}
     judged,{% endif %}{% if with_assessed %}
-    assessed,{% endif %}
+    assessed,
+    pooled,{% endif %}
     ROW_NUMBER() OVER (
       PARTITION BY qid
       ORDER BY {{ ndcg_sql._rank_order(ctx, not exact_ties) }}
