@@ -3,6 +3,7 @@ result, NDCG lies in [0, 1], and the ideal ranking scores exactly 1."""
 
 import duckdb
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

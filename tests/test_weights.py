@@ -197,7 +197,7 @@ def test_dbt_summaries_refuse_what_the_convention_refuses():
         macros.ndcg_summary("per_query_rows", k=[5], weighted=True, convention="trec_eval")
     with pytest.raises(dbt_standin.CompilerError, match="'xgboost' with weight_col is XGBoost's weighted ndcg@k"):
         macros.ndcg_measures_summary("per_query_rows", ["nDCG@5"], weighted=True, convention="xgboost")
-    with pytest.raises(dbt_standin.CompilerError, match=r"reproduces XGBoost's measures only \(nDCG\), not AP@5"):
-        macros.ndcg_measures_summary("per_query_rows", ["nDCG@5", "AP@5"], convention="xgboost")
+    with pytest.raises(dbt_standin.CompilerError, match=r"reproduces XGBoost's measures only \(nDCG, AP, P\), not RR@5"):
+        macros.ndcg_measures_summary("per_query_rows", ["nDCG@5", "RR@5"], convention="xgboost")
     # unweighted, nDCG only: accepted
     assert "WITH" in macros.ndcg_measures_summary("per_query_rows", ["nDCG@5"], convention="xgboost")
