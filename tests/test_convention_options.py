@@ -10,6 +10,7 @@ Dataset's weights); XGBoost's ``ndcg@k`` and ``ndcg@k-`` with per-group weights
 (``DMatrix.set_weight`` after ``set_group``). A segment is the peer run on that segment's queries;
 intervals and the bootstrap add columns and leave the mean the peer's."""
 
+import re
 from collections import defaultdict
 
 import lightgbm as lgb
@@ -387,3 +388,14 @@ def test_xgboost_map_and_pre_refuse_labels_other_than_0_and_1(convention):
                                                   r"and 1 only\)"):
         lambdarank_means(convention, data, measures=["AP@5", "P@3"])
     lambdarank_means(convention, data, measures=["nDCG@5"])  # its ndcg@k takes graded labels
+
+
+@pytest.mark.parametrize("measure", ["P(rel=0)@5", "AP(rel=0)", "R(rel=-1)@10"])
+def test_a_relevance_level_below_trec_evals_lowest_is_refused(measure):
+    """pytrec_eval refuses a relevance level of 0 or less (it computes no such measure), so under
+    its convention a threshold below 1 is refused, not computed."""
+    with pytest.raises(TypeError, match="relevance_level should be positive"):
+        pytrec_eval.RelevanceEvaluator({"q": {"d": 1}}, {"P_5"}, relevance_level=0)
+    with pytest.raises(ndcg_sql.OptionError, match=re.escape(measure)):
+        ndcg_sql.to_sql(table="t", convention="trec_eval", measures=[measure])
+    ndcg_sql.to_sql(table="t", convention="trec_eval", measures=[measure.replace("rel=0", "rel=1").replace("rel=-1", "rel=2")])

@@ -43,7 +43,9 @@ the convention's ``no_relevant`` (1; 0 under xgboost-minus: LightGBM ``map_metri
 ``CalMapAtK``, XGBoost ``rank_metric.cc`` ``EvalMAPScore``); ``p_reading="min(k,n)"``: P@k divides
 by min(k, list length) (XGBoost ``EvalPrecision``); ``binary_labels``: the measures XGBoost computes
 only on labels 0 and 1 ("map can only be used with binary labels"), so another label is an
-``InputError``. ``peer`` names the tool in messages.
+``InputError``. ``min_rel``: the lowest ``rel=`` the tool takes (trec_eval 1: pytrec_eval refuses
+a relevance level of 0 or less, so ``P(rel=0)@5`` is refused under its convention). ``peer``
+names the tool in messages.
 
 Besides the options, two keys say how a convention reads its input: ``label_reading="atol"``
 (a label counts with its whole part, as trec_eval's ``get_qrels.c`` reads the relevance level with
@@ -73,7 +75,7 @@ CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
                       score_precision="float32", negative_labels="unjudged", label_reading="atol", ids="text",
                       peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success", "Bpref", "infAP", "Rprec",
-                                                          "IPrec", "gm_map"), weights=False),
+                                                          "IPrec", "gm_map"), weights=False, min_rel=1),
     "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
                     negative_labels="error", judgments_allowed=False,
                     peer="scikit-learn", peer_measures=("nDCG", "DCG")),

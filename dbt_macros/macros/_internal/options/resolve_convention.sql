@@ -56,9 +56,11 @@
        ~ ndcg_sql._spelled('weight_col') ~ " or the convention") }}
   {%- endif -%}
   {%- set foreign = [] -%}
-  {#- a measure the tool does not compute, or (thresholds=false) one with a relevance threshold it has not -#}
+  {#- a measure the tool does not compute, or (thresholds=false) one with a relevance threshold it has not,
+      or (min_rel) one with a threshold below the tool's lowest relevance level (pytrec_eval refuses 0) -#}
   {%- for m in measures or [] if m['family'] not in preset['peer_measures']
-        or (not preset.get('thresholds', true) and m['rel'] is not none and m['rel'] != 1) -%}
+        or (not preset.get('thresholds', true) and m['rel'] is not none and m['rel'] != 1)
+        or (preset.get('min_rel') is not none and m['rel'] is not none and m['rel'] < preset['min_rel']) -%}
     {%- do foreign.append(m['name']) -%}
   {%- endfor -%}
   {%- if foreign -%}
