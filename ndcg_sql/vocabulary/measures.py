@@ -257,6 +257,9 @@ FAMILIES: tuple[Family, ...] = (
            "Robertson, CIKM 2006 (GMAP); trec_eval gm_map (m_gm_map.c, MIN_GEO_MEAN)",
            relevance="threshold", linear=False, values="log", at="none", mean="geometric", aliases=("gmap",),
            sql="gm_map"),
+    Family("SetP", "sum_{r<=n} rel(r) / n, the precision of the whole list (n its length; 0 for a query missing "
+           "from the run)", "trec_eval set_P (m_set_P.c: num_rel_ret / num_ret); ir_measures SetP",
+           relevance="threshold", linear=True, at="none", aliases=("set_p",), sql="setp"),
 )
 #: Each family's record by its name.
 BY_NAME: dict[str, Family] = {family.name: family for family in FAMILIES}
