@@ -2,7 +2,7 @@
 pytrec_eval per query (to 1e-9) on trec_eval's own test data (with judgments below 0) and the
 bundled DL19 runs, at relevance levels 1 and 2; its name and mean against ir_measures; a
 hand-worked list; tie averaging (its value does not depend on the order) and a query missing
-from the run (trec_eval -c: 0)."""
+from the run (trec_eval -c: 0); every engine of tests/engines.py against pytrec_eval."""
 
 from collections import defaultdict
 
@@ -15,6 +15,7 @@ import pytrec_eval
 import ndcg_sql
 from conftest import EXAMPLES
 from test_peers import read_qrels, read_trec_run
+from test_warehouses import engine  # noqa: F401 (engine is a fixture)
 
 TOL = dict(rel=1e-9, abs=1e-9)
 CASES = [
@@ -93,3 +94,21 @@ def test_takes_no_cutoff():
     with pytest.raises(ndcg_sql.OptionError, match="takes no cutoff"):
         ndcg_sql.evaluate(pd.DataFrame({"query_id": [1], "item_id": ["a"], "score": [1.0], "label": [1]}),
                           measures=["SetP@5"])
+
+
+def test_per_query_on_engine_equal_to_pytrec_eval(engine):  # noqa: F811
+    """On every engine of tests/engines.py (trec_eval's test data, judgments of -1 included)."""
+    from test_incomplete_judgments import engine_data
+    from test_measures_warehouses import _load
+
+    run, qrels = engine_data()
+    judgments = [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()]
+    run_name = _load(engine, "setp_runs", ["query_id", "item_id", "score"], list(run.itertuples(index=False, name=None)))
+    qrels_name = _load(engine, "setp_qrels", ["query_id", "item_id", "label"], judgments)
+    got = per_query(ndcg_sql.evaluate(run_name, judgments=qrels_name, con=engine.connection(), dialect=engine.dialect,
+                                      measures=["SetP", "SetP(rel=2)"], item_type="text", **TREC))
+    for level, name in ((1, "SetP"), (2, "SetP(rel=2)")):
+        expected = set_p(run, qrels, level)
+        assert {q for q, n in got if n == name} == set(expected)
+        for qid, value in expected.items():
+            assert float(got[(qid, name)]) == pytest.approx(value, **TOL), (engine.dialect, qid, name)
