@@ -6,9 +6,9 @@ below, the documentation's measures table (``docs/generate.py``) and the range o
 values are read. The names are parsed by
 ``sql/options/parse_measures.sql`` from :func:`grammar` (rendered by the Python runner and
 dbt alike; :func:`ndcg_sql.building.context.parse_measures` calls it), and the SQL that computes them
-is ``sql/measures_per_query.sql.j2`` (binary-relevance measures over the ranked
-rows) and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table
-by ``sql/measure_rows.sql.j2``.
+is each family's macro file ``sql/measures/<sql>.sql.j2`` (:attr:`Family.sql`), called by name from
+``sql/measures_per_query.sql.j2`` (the frame of the binary-relevance measures over the ranked rows),
+and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table by ``sql/measure_rows.sql.j2``.
 
 Names follow ir_measures (MacAvaney et al., ECIR 2022): ``nDCG@10``, ``P@5``,
 ``R@100``, ``AP``, ``AP@100``, ``RR``, ``RR@10``, ``Success@10``, ``Judged@10``, with an
@@ -16,8 +16,8 @@ optional relevance threshold ``P(rel=2)@5`` for the binary measures (an item is
 relevant when its label >= rel; default 1, trec_eval's ``-l``). ``CG@k`` and
 ``DCG@k`` are this package's additions. For incomplete judgments: ``Bpref``, ``infAP``,
 ``Rprec``, ``IPrec@0.5`` (the part after @ a recall level) and ``gm_map`` (trec_eval's name; the
-summary is the geometric mean of AP). Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
-``AP``, ``MRR`` = ``RR``, ``Hit@k`` = ``Success@k``, ``GMAP`` = ``gm_map`` (the mean over queries is
+summary is the geometric mean of AP); ``SetP``, the precision of the whole list (trec_eval's set_P). Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
+``AP``, ``MRR`` = ``RR``, ``Hit@k`` = ``Success@k``, ``GMAP`` = ``gm_map``, ``set_P`` = ``SetP`` (the mean over queries is
 what the summary reports, so MAP is the mean of AP and MRR the mean of RR).
 """
 
