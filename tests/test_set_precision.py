@@ -106,7 +106,7 @@ def test_per_query_on_engine_equal_to_pytrec_eval(engine):  # noqa: F811
     run_name = _load(engine, "setp_runs", ["query_id", "item_id", "score"], list(run.itertuples(index=False, name=None)))
     qrels_name = _load(engine, "setp_qrels", ["query_id", "item_id", "label"], judgments)
     got = per_query(ndcg_sql.evaluate(run_name, judgments=qrels_name, con=engine.connection(), dialect=engine.dialect,
-                                      measures=["SetP", "SetP(rel=2)"], item_type="text", **TREC))
+                                      per_query=True, measures=["SetP", "SetP(rel=2)"], item_type="text", **TREC))
     for level, name in ((1, "SetP"), (2, "SetP(rel=2)")):
         expected = set_p(run, qrels, level)
         assert {q for q, n in got if n == name} == set(expected)
