@@ -284,6 +284,7 @@ HAND = {
     "Rprec": 1 / 2, "IPrec": max(1 / 2, 2 / 3),  # IPrec@0.5: c = floor(0.5 * 2 + 0.9) = 1, P@j for j >= 2
     "gm_map": np.log((1 / 2 + 2 / 3) / 2),
     "SetP": 2 / 3,  # the whole list: 2 relevant of n = 3
+    "SetR": 2 / 2,  # the whole list: both of R = 2
 }
 #: What follows @ in each family's name in test_every_family_is_whole, by Family.at.
 AT = {"cutoff": ("@4", "@1"), "recall": ("@0.5", "@1.0"), "none": ("", "")}

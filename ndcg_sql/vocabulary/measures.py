@@ -260,6 +260,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("SetP", "sum_{r<=n} rel(r) / n, the precision of the whole list (n its length; 0 for a query missing "
            "from the run)", "trec_eval set_P (m_set_P.c: num_rel_ret / num_ret); ir_measures SetP",
            relevance="threshold", linear=True, at="none", aliases=("set_p",), sql="setp"),
+    Family("SetR", "sum_{r<=n} rel(r) / R, the recall of the whole list (n its length; 0 when R = 0)",
+           "trec_eval set_recall (m_set_recall.c: num_rel_ret / num_rel); ir_measures SetR",
+           relevance="threshold", linear=True, at="none", aliases=("set_recall",), sql="setr"),
 )
 #: Each family's record by its name.
 BY_NAME: dict[str, Family] = {family.name: family for family in FAMILIES}
