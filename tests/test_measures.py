@@ -283,6 +283,8 @@ HAND = {
     "infAP": (1 / 2 + (1 / 2) * 1e-5 / (1 + 2e-5) + 1 / 3 + (2 / 3) * (1 + 1e-5) / (2 + 2e-5)) / 2,
     "Rprec": 1 / 2, "IPrec": max(1 / 2, 2 / 3),  # IPrec@0.5: c = floor(0.5 * 2 + 0.9) = 1, P@j for j >= 2
     "gm_map": np.log((1 / 2 + 2 / 3) / 2),
+    "SetP": 2 / 3,  # the whole list: 2 relevant of n = 3
+    "SetR": 2 / 2,  # the whole list: both of R = 2
 }
 #: What follows @ in each family's name in test_every_family_is_whole, by Family.at.
 AT = {"cutoff": ("@4", "@1"), "recall": ("@0.5", "@1.0"), "none": ("", "")}
@@ -339,6 +341,25 @@ def test_every_family_is_whole():
         f.values == "zero_one" or f.zero_one_at_1 for f in measures.FAMILIES]
 
 
+def test_each_family_is_its_record_and_its_macro_file():
+    """A family's SQL is its macro file, sql/measures/<sql>.sql.j2, which defines exactly the macros its
+    record names (docs/architecture.md, "Adding a measure"); no other SQL file names a family (the
+    frame, sql/measures_per_query.sql.j2, calls the macros by the names the records give)."""
+    import re
+
+    from ndcg_sql.building import templates
+    from ndcg_sql.vocabulary import measures
+
+    files = templates.sql_macro_files()
+    assert {name for name in files if name.startswith("measures/")} == {
+        family.macro_file for family in measures.FAMILIES if not family.graded}
+    for family in measures.FAMILIES:
+        if not family.graded:
+            assert set(re.findall(r"\{%-?\s*macro\s+(\w+)\s*\(", files[family.macro_file])) == set(family.macros)
+    branches = re.compile(r"\.family\b|\['family'\]")
+    assert [name for name, text in files.items() if not name.startswith("measures/") and branches.search(text)] == []
+
+
 def test_a_half_declared_family_is_refused():
     from ndcg_sql.vocabulary.measures import Family
 
@@ -354,3 +375,11 @@ def test_a_half_declared_family_is_refused():
         Family("X", "f", "s", relevance="threshold", linear=False, values="log")
     with pytest.raises(ValueError, match="at must be one of"):
         Family("X", "f", "s", relevance="threshold", linear=True, at="rank")
+    with pytest.raises(ValueError, match="macro file"):
+        Family("X", "f", "s", relevance="threshold", linear=True)
+    with pytest.raises(ValueError, match="macro file"):
+        Family("XDCG", "f", "s", relevance="gain", linear=True, column="xdcg", sql="xdcg")
+    with pytest.raises(ValueError, match="lower case"):
+        Family("X", "f", "s", relevance="threshold", linear=True, sql="X-1")
+    with pytest.raises(ValueError, match="numerator must be one of"):
+        Family("X", "f", "s", relevance="threshold", linear=True, sql="x", numerator="rows")

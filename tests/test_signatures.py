@@ -6,6 +6,7 @@ source, which a static reader sees) document every option with the table's text.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import inspect
 import typing
@@ -132,6 +133,62 @@ def test_a_default_is_written_once():
         with pytest.raises(ndcg_sql.OptionError) as by_to_sql:
             ndcg_sql.to_sql("runs", seed=seed)
         assert str(by_compare.value) == str(by_the_rule.value) == str(by_to_sql.value), seed
+
+
+#: Fields of Options named as an option of the table but meaning something else: judgments (whether they
+#: are given; the option is the judgments) and max_grade (None without ERR among the measures).
+OTHER_MEANING = {"judgments", "max_grade"}
+#: The option each field of Options resolves (its own name, but the cutoffs: k), the values a field
+#: takes beyond the option's choices (a gain given as a mapping resolves to "mapping"), and those it
+#: does not take (the cutoff "all" resolves to None, the whole list).
+RESOLVES = {"cutoffs": "k"}
+BEYOND = {"gain": {"mapping"}}
+AWAY = {"cutoffs": {"all"}}
+
+
+def _literal_values(annotation) -> tuple:
+    """The values of every Literal in a type (a union's members too, a nested Literal flattened)."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return typing.get_args(annotation)
+    return tuple(v for member in typing.get_args(annotation) for v in _literal_values(member))
+
+
+def test_options_take_the_literal_types_and_the_defaults_of_the_table():
+    """Options (the resolved conventions) types each field that resolves an option with that option's
+    Literal values (and what it resolves to beyond them), and defaults to the table's default read from
+    DEFAULTS: in ndcg_sql/vocabulary/parameters.py no default of an option, outside the table (Given),
+    is written again as a literal, in a dataclass field or a function's signature."""
+    hints = typing.get_type_hints(parameters.Options)
+    options = parameters.Options()
+    resolved = [f.name for f in dataclasses.fields(parameters.Options)
+                if RESOLVES.get(f.name, f.name) in BY_NAME and f.name not in OTHER_MEANING]
+    assert set(resolved) >= {"cutoffs", "gain", "discount", "log_base", "ties", "no_relevant", "missing_queries",
+                             "unjudged", "score_precision", "negative_labels", "sample"}
+    for name in resolved:
+        option = BY_NAME[RESOLVES.get(name, name)]
+        assert sorted(_literal_values(hints[name])) == sorted(
+            (set(_literal_values(option.annotation)) - AWAY.get(name, set())) | BEYOND.get(name, set())), name
+        default = getattr(options, name)
+        assert default == (tuple(option.default) if isinstance(default, tuple) else option.default), name
+    assert _literal_values(hints["input_kind"]) == ("score", "rank")
+    tree = ast.parse((ROOT / "ndcg_sql" / "vocabulary" / "parameters.py").read_text(encoding="utf-8"))
+    written = []
+    for node in ast.walk(tree):
+        pairs = []
+        if isinstance(node, ast.FunctionDef):
+            positional = node.args.posonlyargs + node.args.args
+            pairs += [(a.arg, d) for a, d in zip(positional[len(positional) - len(node.args.defaults):],
+                                                  node.args.defaults)]
+            pairs += [(a.arg, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None]
+        elif isinstance(node, ast.ClassDef) and node.name != "Given":
+            pairs += [(s.target.id, s.value) for s in node.body if isinstance(s, ast.AnnAssign)
+                      and isinstance(s.target, ast.Name) and s.value is not None]
+        for name, default in pairs:
+            option = RESOLVES.get(name, name)
+            if option in BY_NAME and name not in OTHER_MEANING and any(
+                    isinstance(n, ast.Constant) and n.value is not None for n in ast.walk(default)):
+                written.append(f"{name} = {ast.unparse(default)} (line {default.lineno})")
+    assert written == [], "read the default from DEFAULTS: " + "; ".join(written)
 
 
 def test_the_package_says_it_is_typed():

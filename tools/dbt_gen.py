@@ -11,8 +11,9 @@ namespace ``ndcg_sql`` that the Python runner renders with the same macro runtim
 * ``sql/options/*.sql`` are copied as they are into ``_internal/options/``;
 * ``sql/*.sql.j2``, the SQL macros, are copied into ``_internal/sql/`` (as ``.sql``, the name
   dbt loads), those the dbt entry macros reach (:data:`ENTRIES`, directly or through other
-  macros), with one change: a cast to a DuckDB type (``AS DOUBLE``, also inside Jinja string
-  literals) becomes ``AS {{ ndcg_sql.sql_type('DOUBLE') }}``, an ``adapter.dispatch`` macro
+  macros; a file calling macros by a name its records give, ``ndcg_sql[...]``, reaches every
+  family's macro file, ``sql/measures/*.sql.j2``, copied into ``_internal/sql/measures/``),
+  with one change: a cast to a DuckDB type (``AS DOUBLE``, also inside Jinja string literals) becomes ``AS {{ ndcg_sql.sql_type('DOUBLE') }}``, an ``adapter.dispatch`` macro
   that gives the engine's spelling (:mod:`tools.dbt_pieces`, from the table in
   :mod:`ndcg_sql.vocabulary.dialects`); on DuckDB the text is the Python runner's own;
 * the tables of the Python package become data macros (:mod:`tools.dbt_pieces`), and
@@ -32,6 +33,7 @@ import sys
 from pathlib import Path
 
 from ndcg_sql.building import templates
+from ndcg_sql.vocabulary.measures import FAMILY_MACROS
 from tools import dbt_docs, dbt_pieces
 
 #: The SQL macros the dbt package's macros call (sql/*.sql.j2); the files they reach are copied.
@@ -51,6 +53,9 @@ OPTIONS = "_internal/options"
 _SEGMENT = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\})", re.DOTALL)
 _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 _CALL = re.compile(rf"\b{PACKAGE}\.(\w+)\s*\(")
+#: A macro called by a name computed from its record (``ndcg_sql[m.macros ~ '_value']``, a family's
+#: macro file): the file that does so reaches every file of sql/measures/.
+_BY_NAME = re.compile(rf"\b{PACKAGE}\[")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
@@ -116,6 +121,8 @@ def sql_macros(types: set[str] | None = None) -> dict[str, str]:
         if where[macro] not in reached:
             reached.add(where[macro])
             pending += [called for called in _CALL.findall(files[where[macro]]) if called in where]
+            if _BY_NAME.search(files[where[macro]]):
+                pending += [name for name, file in where.items() if file.startswith(f"{FAMILY_MACROS}/")]
     return {
         f"{SQL_MACROS}/{name.split('.', 1)[0]}.sql":
             f"{{#- Copied from sql/{name} by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}}\n"

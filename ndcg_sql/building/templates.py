@@ -6,7 +6,9 @@ Both kinds of file are macros written in dbt's style (``{{ return(value) }}``, `
 
 * ``sql/*.sql.j2``: the SQL. ``sql/<name>.sql.j2`` holds the macro ``_<name>(ctx)`` that writes
   a statement or a CTE from the context ``ctx`` (one dict), and the helpers it needs;
-  :func:`render` calls it;
+  :func:`render` calls it; ``sql/measures/<family>.sql.j2``: the pieces of one measure family's
+  SQL, which ``sql/measures_per_query.sql.j2`` calls by the names its record gives
+  (:class:`ndcg_sql.vocabulary.measures.Family`);
 * ``sql/options/*.sql``: the macros that turn options into that context. :func:`macros` loads
   them into a namespace, beside the Python pieces that dbt gets as generated macros (the option
   tables, the engine's quoting).
@@ -26,6 +28,8 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 import jinja2
+
+from ..vocabulary.measures import FAMILY_MACROS
 
 #: The folder (of the template folder) holding the option macros.
 OPTION_MACROS = "options"
@@ -72,8 +76,11 @@ def sql_macros() -> types.SimpleNamespace:
 
 @lru_cache(maxsize=1)
 def sql_macro_files() -> dict[str, str]:
-    """{file name: text} of the SQL macros (``sql/*.sql.j2``)."""
-    return _files(template_folder(), ".sql.j2")
+    """{file name: text} of the SQL macros: ``sql/*.sql.j2``, then the families' macro files
+    ``sql/measures/*.sql.j2`` (named ``measures/<family>.sql.j2``)."""
+    families = _files(template_folder().joinpath(FAMILY_MACROS), ".sql.j2")
+    return {**_files(template_folder(), ".sql.j2"),
+            **{f"{FAMILY_MACROS}/{name}": text for name, text in families.items()}}
 
 
 def _files(folder, suffix: str) -> dict[str, str]:

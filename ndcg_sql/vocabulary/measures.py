@@ -6,9 +6,9 @@ below, the documentation's measures table (``docs/generate.py``) and the range o
 values are read. The names are parsed by
 ``sql/options/parse_measures.sql`` from :func:`grammar` (rendered by the Python runner and
 dbt alike; :func:`ndcg_sql.building.context.parse_measures` calls it), and the SQL that computes them
-is ``sql/measures_per_query.sql.j2`` (binary-relevance measures over the ranked
-rows) and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table
-by ``sql/measure_rows.sql.j2``.
+is each family's macro file ``sql/measures/<sql>.sql.j2`` (:attr:`Family.sql`), called by name from
+``sql/measures_per_query.sql.j2`` (the frame of the binary-relevance measures over the ranked rows),
+and ``sql/per_query.sql.j2`` (CG, DCG, NDCG), joined into one long table by ``sql/measure_rows.sql.j2``.
 
 Names follow ir_measures (MacAvaney et al., ECIR 2022): ``nDCG@10``, ``P@5``,
 ``R@100``, ``AP``, ``AP@100``, ``RR``, ``RR@10``, ``Success@10``, ``Judged@10``, with an
@@ -16,8 +16,8 @@ optional relevance threshold ``P(rel=2)@5`` for the binary measures (an item is
 relevant when its label >= rel; default 1, trec_eval's ``-l``). ``CG@k`` and
 ``DCG@k`` are this package's additions. For incomplete judgments: ``Bpref``, ``infAP``,
 ``Rprec``, ``IPrec@0.5`` (the part after @ a recall level) and ``gm_map`` (trec_eval's name; the
-summary is the geometric mean of AP). Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
-``AP``, ``MRR`` = ``RR``, ``Hit@k`` = ``Success@k``, ``GMAP`` = ``gm_map`` (the mean over queries is
+summary is the geometric mean of AP); ``SetP``, the precision of the whole list (trec_eval's set_P). Aliases: ``NDCG`` = ``nDCG``, ``MAP`` =
+``AP``, ``MRR`` = ``RR``, ``Hit@k`` = ``Success@k``, ``GMAP`` = ``gm_map``, ``set_P`` = ``SetP`` (the mean over queries is
 what the summary reports, so MAP is the mean of AP and MRR the mean of RR).
 """
 
@@ -44,6 +44,14 @@ MEANS = ("arithmetic", "geometric")
 #: means are summed at a scale); "log" (natural logarithms of values in (0, 1], a geometric mean's
 #: family): the normal interval of their mean, exponentiated and clipped to [0, 1].
 VALUES = ("zero_one", "unit", "unbounded", "log")
+#: Where the SQL sums a family's per-query numerator (:attr:`Family.numerator`), the CTEs of
+#: sql/measures_per_query.sql.j2: "ranks" (``ranked_measures``: an aggregate over the ranked rows and
+#: their running sums in rank order), "counts" (``counted_measures``, sql/counted_measures.sql.j2: an
+#: aggregate over the ranked rows joined to the query's counts R and N, for a value that reads R at each
+#: rank) or "own" (CTEs of the family's own, written by its macro ``_<sql>_ctes``: ERR).
+NUMERATORS = ("ranks", "counts", "own")
+#: The folder of ``sql/`` holding one macro file per family (:attr:`Family.sql`).
+FAMILY_MACROS = "measures"
 #: gm_map's floor: AP below it counts as it before its logarithm is taken (trec_eval.h: MIN_GEO_MEAN).
 GM_FLOOR = 1e-5
 #: infAP's epsilon, which keeps its ratio of relevant to judged items above a rank defined when no item
@@ -58,9 +66,10 @@ DEFAULT_P = 0.8
 
 @dataclass(frozen=True)
 class Family:
-    """One measure family, everything the package knows of it but the SQL of its per-query value
-    (``sql/measures_per_query.sql.j2`` for the binary and judged families, ``sql/per_query.sql.j2``
-    for the graded ones). rel(r) = 1 if the label at rank r >= threshold else 0; R = number of
+    """One measure family: everything the package knows of it, and the name of the macro file that
+    writes the SQL of its per-query value (``sql/measures/<sql>.sql.j2``, which
+    ``sql/measures_per_query.sql.j2`` calls by name; the graded families are columns of
+    ``sql/per_query.sql.j2``). rel(r) = 1 if the label at rank r >= threshold else 0; R = number of
     relevant items of the query (in the judgments, or in the list without judgments); ranks
     r = 1 (top) .. n.
 
@@ -83,6 +92,16 @@ class Family:
     names, lower case (the name's lower case is always accepted). column: the per-query NDCG row
     column that holds a graded family.
 
+    sql (every family but the graded ones): its macro file ``sql/measures/<sql>.sql.j2``, whose macros
+    are named ``_<sql>_<piece>`` and called with (ctx, m), m the measure's entry of the templates'
+    ``binary_measures`` (sql/options/measure_context.sql: id, k, threshold_id, p, recall, ...):
+    ``_<sql>_value`` (always) writes the per-query value from the numerator (``r.numerator_<id>``
+    or ``x.counted_<id>``) and R (``c.relevant_<threshold_id>``); ``_<sql>_numerator`` (numerator
+    "ranks" or "counts", :data:`NUMERATORS`) the aggregate summing it per query;
+    ``_<sql>_running_sum`` (running_sum) a column of the ranked rows summed in rank order, which the
+    numerator reads (RBP's p^(r-1)); ``_<sql>_ctes`` (called with the family's measures) and
+    ``_<sql>_join`` (numerator "own") CTEs of its own and the join that reads them (ERR).
+
     Raises ValueError when the record contradicts itself (a kind or range not known, a graded family
     without its column).
     """
@@ -100,6 +119,9 @@ class Family:
     persistence: bool = False
     aliases: tuple[str, ...] = ()
     column: str | None = None
+    sql: str | None = None
+    numerator: str = "ranks"
+    running_sum: bool = False
 
     def __post_init__(self) -> None:
         if self.relevance not in RELEVANCE:
@@ -118,6 +140,28 @@ class Family:
             raise ValueError(f"{self.name}: a geometric mean is the mean of logarithms (values='log'), and only it is")
         if self.needs_cutoff and self.at == "none":
             raise ValueError(f"{self.name}: a family that takes nothing after @ cannot need it")
+        if (self.sql is None) != self.graded:
+            raise ValueError(f"{self.name}: a family has a macro file (sql) exactly when it does not read the gain")
+        if self.sql is not None and not re.fullmatch(r"[a-z][a-z0-9_]*", self.sql):
+            raise ValueError(f"{self.name}: sql names a macro file, in lower case letters, digits and _; got {self.sql!r}")
+        if self.numerator not in NUMERATORS:
+            raise ValueError(f"{self.name}: numerator must be one of {NUMERATORS}; got {self.numerator!r}")
+
+    @property
+    def macro_file(self) -> str | None:
+        """Its macro file, relative to ``sql/`` (None for a graded family)."""
+        return None if self.sql is None else f"{FAMILY_MACROS}/{self.sql}.sql.j2"
+
+    @property
+    def macros(self) -> tuple[str, ...]:
+        """The names of the macros its file defines (empty for a graded family)."""
+        if self.sql is None:
+            return ()
+        pieces = ["value"]
+        pieces += ["ctes", "join"] if self.numerator == "own" else ["numerator"]
+        if self.running_sum:
+            pieces.append("running_sum")
+        return tuple(f"_{self.sql}_{piece}" for piece in pieces)
 
     @property
     def graded(self) -> bool:
@@ -141,7 +185,7 @@ class Family:
 
 
 #: Every measure family, in the order of the documentation's table. Adding a family is adding its
-#: record here and the SQL of its per-query value (docs/architecture.md, "Adding a measure").
+#: record here and its macro file sql/measures/<sql>.sql.j2 (docs/architecture.md, "Adding a measure").
 FAMILIES: tuple[Family, ...] = (
     Family("CG", "sum_{r<=k} gain(label_r)", "Jarvelin & Kekalainen, ACM TOIS 20(4) 2002",
            relevance="gain", linear=True, values="unbounded", column="cg"),
@@ -153,63 +197,72 @@ FAMILIES: tuple[Family, ...] = (
            relevance="gain", linear=True, column="ndcg"),
     Family("P", "sum_{r<=k} rel(r) / k (k even when the list is shorter)",
            "trec_eval P_k; Manning et al., IR book ch. 8",
-           relevance="threshold", linear=True, zero_one_at_1=True, needs_cutoff=True),
+           relevance="threshold", linear=True, zero_one_at_1=True, needs_cutoff=True, sql="p"),
     Family("R", "sum_{r<=k} rel(r) / R (0 when R = 0)", "trec_eval recall_k; Manning et al., IR book ch. 8",
-           relevance="threshold", linear=True, needs_cutoff=True),
+           relevance="threshold", linear=True, needs_cutoff=True, sql="r"),
     Family("AP", "sum_{r<=k, rel(r)=1} P@r / R (0 when R = 0; k = the whole list without @k)",
            "trec_eval map / map_cut_k; Buckley & Voorhees, SIGIR 2000",
-           relevance="threshold", linear=False, aliases=("map",)),
+           relevance="threshold", linear=False, aliases=("map",), sql="ap"),
     Family("RR", "1 / (rank of the first relevant item at or above k), 0 if none",
            "trec_eval recip_rank; Voorhees, TREC-8 QA 1999",
-           relevance="threshold", linear=False, zero_one_at_1=True, aliases=("mrr",)),
+           relevance="threshold", linear=False, zero_one_at_1=True, aliases=("mrr",), sql="rr"),
     Family("Success", "1 if some item at rank <= k is relevant, else 0", "trec_eval success_k; ir_measures Success",
-           relevance="threshold", linear=False, values="zero_one", needs_cutoff=True, aliases=("hit",)),
+           relevance="threshold", linear=False, values="zero_one", needs_cutoff=True, aliases=("hit",),
+           sql="success"),
     Family("Judged",
            "judged items at ranks <= k / min(k, list length) (judged: has a row in the judgments, whatever its "
            "label; without judgments every ranked item is judged; 0 for a query missing from the run)",
            "ir_measures Judged (after OpenNIR's judged@k); Sakai, SIGIR 2007 on unjudged items",
-           relevance="judged", linear=True, zero_one_at_1=True),
+           relevance="judged", linear=True, zero_one_at_1=True, sql="judged"),
     Family("RBP",
            "(1 - p) * sum_{r<=k} p^(r-1) * rel(r) (p the persistence, default 0.8; k = the whole list without @k)",
            "Moffat & Zobel, ACM TOIS 27(1) 2008; ir_measures RBP (cwl_eval)",
-           relevance="threshold", linear=True, persistence=True),
+           relevance="threshold", linear=True, persistence=True, sql="rbp", running_sum=True),
     Family("RBPResidual",
            "the most unjudged items could add to RBP: (1 - p) * sum_{r<=min(k,n), unjudged} p^(r-1) + p^min(k,n) "
            "- p^k (n the list length; p^k is 0 without @k); without judgments only the items past the list",
            "Moffat & Zobel, ACM TOIS 27(1) 2008, section 4 (residuals)",
-           relevance="judged", linear=True, persistence=True),
+           relevance="judged", linear=True, persistence=True, sql="rbp_residual", running_sum=True),
     Family("ERR",
            "sum_{r<=k} R_r / r * prod_{i<r} (1 - R_i), R = (2^g - 1) / 2^g_max for label g, g_max the max_grade "
            "option (default 4, gdeval.pl's MAX_JUDGMENT; a larger label raises InputError, as gdeval.pl refuses "
            "it); k = the whole list without @k",
            "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009; gdeval.pl (TREC Web track) through ir_measures ERR",
-           relevance="grade", linear=False),
+           relevance="grade", linear=False, sql="err", numerator="own"),
     Family("Bpref",
            "sum_{r: rel(r)=1} (1 - min(N_above(r), R) / min(N, R)) / R, a term 1 where N_above(r) = 0 (0 when R = 0); "
            "N: judged non-relevant items (label from 0 to below rel), N_above(r): those ranked above r; items without "
            "a judgment, or judged below 0 (in the pool, unjudged), are passed over",
            "Buckley & Voorhees, SIGIR 2004; trec_eval bpref (m_bpref.c); ir_measures Bpref",
-           relevance="pool", linear=False, at="none"),
+           relevance="pool", linear=False, at="none", sql="bpref", numerator="counts"),
     Family("infAP",
            "sum_{r: rel(r)=1} (1/r + (J_above(r) / r) * (rel_above(r) + e) / (rel_above(r) + N_above(r) + 2e)) / R "
            f"(0 when R = 0; e = {INFAP_EPSILON:g}): J_above(r) the items above r with a judgment (a label below 0 "
            "marks one pooled but unjudged), rel_above and N_above the relevant and non-relevant ones among them",
            "Yilmaz & Aslam, CIKM 2006; trec_eval infAP (m_infap.c); ir_measures infAP",
-           relevance="pool", linear=False, at="none"),
+           relevance="pool", linear=False, at="none", sql="infap", numerator="counts"),
     Family("Rprec", "sum_{r<=R} rel(r) / R, precision at rank R (0 when R = 0)",
            "Buckley & Voorhees, in TREC: Experiment and Evaluation, MIT Press 2005; trec_eval Rprec; ir_measures Rprec",
-           relevance="threshold", linear=True, at="none"),
+           relevance="threshold", linear=True, at="none", sql="rprec", numerator="counts"),
     Family("IPrec",
            "max over ranks j >= r_c of P@j, r_c the rank of the c-th relevant item, c = floor(x * R + 0.9) for "
            "IPrec@x (pytrec_eval's trec_eval 9; trec_eval 10 rounds x * R instead); c = 0: max over every rank; 0 "
            "when fewer than c relevant items are ranked",
            "trec_eval iprec_at_recall (m_iprec_at_recall.c); ir_measures IPrec; Manning et al., IR book ch. 8.4",
-           relevance="threshold", linear=False, needs_cutoff=True, at="recall"),
+           relevance="threshold", linear=False, needs_cutoff=True, at="recall", sql="iprec",
+           numerator="counts"),
     Family("gm_map",
            f"per query ln(max(AP, {GM_FLOOR:g})) (trec_eval's per-query value); the summary is exp of their mean, "
            "the geometric mean of AP",
            "Robertson, CIKM 2006 (GMAP); trec_eval gm_map (m_gm_map.c, MIN_GEO_MEAN)",
-           relevance="threshold", linear=False, values="log", at="none", mean="geometric", aliases=("gmap",)),
+           relevance="threshold", linear=False, values="log", at="none", mean="geometric", aliases=("gmap",),
+           sql="gm_map"),
+    Family("SetP", "sum_{r<=n} rel(r) / n, the precision of the whole list (n its length; 0 for a query missing "
+           "from the run)", "trec_eval set_P (m_set_P.c: num_rel_ret / num_ret); ir_measures SetP",
+           relevance="threshold", linear=True, at="none", aliases=("set_p",), sql="setp"),
+    Family("SetR", "sum_{r<=n} rel(r) / R, the recall of the whole list (n its length; 0 when R = 0)",
+           "trec_eval set_recall (m_set_recall.c: num_rel_ret / num_rel); ir_measures SetR",
+           relevance="threshold", linear=True, at="none", aliases=("set_recall",), sql="setr"),
 )
 #: Each family's record by its name.
 BY_NAME: dict[str, Family] = {family.name: family for family in FAMILIES}
@@ -297,6 +350,8 @@ def grammar() -> dict:
         "default_p": DEFAULT_P,
         "err_max_grade": ERR_MAX_GRADE,
         "graded_column": {family.name: family.column for family in FAMILIES if family.graded},
+        "sql": {family.name: {"macros": f"_{family.sql}", "numerator": family.numerator,
+                              "running_sum": family.running_sum} for family in FAMILIES if not family.graded},
     }
 
 

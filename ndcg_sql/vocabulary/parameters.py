@@ -28,7 +28,7 @@ import os
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Callable, Literal, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 from .dialects import DialectName
 from .errors import OptionError
@@ -159,6 +159,12 @@ ALPHA = 0.05
 #: The statements of to_sql / ``ndcg-sql sql --statement``.
 Statement = Literal["per_query", "summary", "coverage", "checks"]
 STATEMENTS: tuple[str, ...] = get_args(Statement)
+#: The gain as resolved (:attr:`Options.gain`): one of :data:`GAINS`, or "mapping" (a mapping {label: gain},
+#: :attr:`Options.gain_mapping`).
+ResolvedGain = Literal[Gain, "mapping"]
+#: How a ranking is given (:attr:`Options.input_kind`): by scores, higher is better (score_col), or by
+#: logged ranks, 1 = top (rank_col).
+InputKind = Literal["score", "rank"]
 
 # ----------------------------------------------------------------- other types of the signatures
 #: One cutoff: a positive integer, or the whole list (None or "all").
@@ -564,7 +570,7 @@ class Request(Given):
         return {name: getattr(self, name) for name in METRIC}
 
 
-def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
+def discount_text(discount: Discount = DEFAULTS.discount, log_base: float = DEFAULTS.log_base) -> str:
     """The discount as reported with every result, e.g. ``1/log2(rank + 1)`` (the default),
     ``1/log10(rank + 1)``, ``1 for rank < 2, 1/log2(rank) for rank >= 2`` (discount="jarvelin")."""
     base = float(log_base)
@@ -577,27 +583,31 @@ def discount_text(discount: str = "log", log_base: float = 2.0) -> str:
 
 @dataclass(frozen=True)
 class Options:
-    """All conventions of one computation (choices: ndcg_sql/vocabulary/parameters.py)."""
+    """All conventions of one computation, as resolved (sql/options/ndcg_context.sql), each typed with
+    its option's ``Literal`` and defaulting to its option's default in :class:`Given` (read from
+    :data:`DEFAULTS`, never written again: tests/test_signatures.py checks both)."""
 
     cutoffs: tuple[int | None, ...] = DEFAULT_CUTOFFS
-    gain: str = "exponential"
+    gain: ResolvedGain = cast(Gain, DEFAULTS.gain)
     gain_mapping: tuple[tuple[float, float], ...] = ()
-    discount: str = "log"
-    log_base: float = 2.0
-    ties: str = "average"
-    no_relevant: str = "zero"
-    missing_queries: str = "ignore"
-    unjudged: str = "zero"
+    discount: Discount = DEFAULTS.discount
+    log_base: float = DEFAULTS.log_base
+    ties: Ties = DEFAULTS.ties
+    no_relevant: NoRelevant = DEFAULTS.no_relevant
+    missing_queries: MissingQueries = DEFAULTS.missing_queries
+    unjudged: Unjudged = DEFAULTS.unjudged
+    #: judgments are given (the ideal ranking comes from them)
     judgments: bool = False
-    input_kind: str = "score"  # "score" (higher is better) or "rank" (1 = top)
-    score_precision: str = "double"
-    negative_labels: str = "error"
+    #: by scores unless a rank column is given (sql/options/ndcg_context.sql)
+    input_kind: InputKind = "score"
+    score_precision: ScorePrecision = DEFAULTS.score_precision
+    negative_labels: NegativeLabels = DEFAULTS.negative_labels
     #: with ERR among the measures, its top grade (labels above it are refused); else None
     max_grade: int | None = None
     #: the measures whose tool takes labels 0 and 1 only (e.g. "XGBoost's AP@5"), or None
     binary_labels: str | None = None
     #: the fraction of queries sampled (the summary is an estimate), or None
-    sample: float | None = None
+    sample: float | None = DEFAULTS.sample
 
     @classmethod
     def of(cls, resolved: dict) -> "Options":

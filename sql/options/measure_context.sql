@@ -1,7 +1,9 @@
 {#- The templates' context for parsed measures: measures (place in the order asked, name as
     an SQL string literal, and value_range, the range of its per-query values, which decides
     its interval: sql/options/value_range.sql), graded_measures (CG, DCG, nDCG: the per-query
-    NDCG column and k), binary_measures and their relevance thresholds, and unbounded_measures
+    NDCG column and k), binary_measures (each with its family's macros, the prefix of the macros of its
+    file in sql/measures/, where its numerator is summed and whether it has a running sum: the
+    family's record, ndcg_sql/vocabulary/measures.py) and their relevance thresholds, and unbounded_measures
     (names of the CG and DCG ones, whose means are summed at a scale: sql/summary.sql.j2),
     judged_needed (a measure looks at which items are judged: the ranked items carry a judged flag),
     pool_thresholds (the ids of the thresholds Bpref and infAP read: the ranked items then also carry
@@ -35,7 +37,9 @@
         {%- do threshold_values.append(value) -%}
         {%- do thresholds.append({'id': threshold_values | length, 'value': value | string, 'judged': value == 'judged'}) -%}
       {%- endif -%}
+      {%- set sql = grammar['sql'][m['family']] -%}
       {%- do binary.append({'id': loop.index, 'order': loop.index, 'family': m['family'], 'k': m['k'],
+                            'macros': sql['macros'], 'numerator': sql['numerator'], 'running_sum': sql['running_sum'],
                             'threshold_id': threshold_values.index(value) + 1,
                             'p': (m['p'] | float | string) if m.get('p') is not none else none,
                             'recall': (m['recall'] | float | string) if m.get('recall') is not none else none,
@@ -46,12 +50,10 @@
   {%- for m in parsed if m['family'] in grammar['judged'] or m['family'] in grammar['pool'] -%}{%- do judged_needed.append(m['name']) -%}{%- endfor -%}
   {%- for m in binary if m['family'] in grammar['pool'] and m['threshold_id'] not in pool_thresholds -%}{%- do pool_thresholds.append(m['threshold_id']) -%}{%- endfor -%}
   {%- for m in parsed if m['family'] in grammar['geometric'] -%}{%- do geometric.append(ndcg_sql.string_literal(m['name'])) -%}{%- endfor -%}
-  {%- set err_measures = binary | selectattr('family', 'equalto', 'ERR') | list -%}
   {{ return({'measures': named, 'graded_measures': graded, 'binary_measures': binary, 'thresholds': thresholds,
              'unbounded_measures': unbounded, 'judged_needed': judged_needed | length > 0,
              'pool_thresholds': pool_thresholds, 'geometric_measures': geometric,
-             'gm_floor': grammar['gm_floor'], 'infap_epsilon': grammar['infap_epsilon'],
-             'err_measures': err_measures}) }}
+             'gm_floor': grammar['gm_floor'], 'infap_epsilon': grammar['infap_epsilon']}) }}
 {%- endmacro %}
 
 {#- The top grade of the relevance scale (the max_grade option), which ERR reads: R = (2^g - 1) /

@@ -197,7 +197,7 @@
                      'segment_cols': summary['segment_cols']} -%}
   {%- if summary['parsed_measures'] is not none -%}
     {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures', 'judged_needed',
-                    'err_measures', 'pool_thresholds', 'geometric_measures', 'gm_floor', 'infap_epsilon'] -%}
+                    'pool_thresholds', 'geometric_measures', 'gm_floor', 'infap_epsilon'] -%}
       {%- do context.update({key: summary[key]}) -%}
     {%- endfor -%}
   {%- endif -%}

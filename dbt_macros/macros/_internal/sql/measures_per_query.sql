@@ -1,30 +1,39 @@
 {#- Copied from sql/measures_per_query.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
-{#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
-    RR(@k), Success@k, Judged@k (definitions, formulas and sources: ndcg_sql/vocabulary/measures.py).
-    Judged@k counts judged items (labelled_items' judged flag) as P@k counts relevant
-    ones, divided by min(k, list length) as ir_measures does. RBP (Moffat & Zobel 2008) sums
-    p^(r-1) over relevant ranks in rank order (a running sum, like AP's), its residual the
-    same over unjudged ranks plus what the ranks past the list could add. ERR (Chapelle et
-    al. 2009, as gdeval.pl) multiplies the chances of reaching each rank as a running sum of
-    logarithms, every factor at least 1/16 > 0. Rprec and IPrec@x (trec_eval's readings) read
-    R at each rank: Rprec counts the relevant items at ranks <= R, IPrec@x takes the best P@j at
-    or below the rank of the c-th relevant item, c = floor(x R + 0.9). Bpref (Buckley & Voorhees
-    2004) and infAP (Yilmaz & Aslam 2006), as trec_eval's m_bpref.c and m_infap.c, sum a term
-    over the relevant ranks from what lies above each: the judged items (judged flag), and
-    among them the relevant and the non-relevant ones (assessed: a label at or above 0; a
-    judgment below 0 is pooled but unjudged). gm_map is trec_eval's ln(max(AP, 1e-5)).
-    An item is relevant at threshold t when its label >= t (trec_eval's -l).
-    With ties = average the tie group's mean relevance is credited at each of
-    its ranks (P and R only: their expected value over the tie's orders).
-    R (relevant items of a query) counts the judgments, or the list itself.
-    Under the conventions of LightGBM and XGBoost (ndcg_sql/vocabulary/conventions.py) AP and P are read as
-    those tools compute map@k and pre@k: ap_reading 'min(R,k)' divides AP@k by min(R, k), a query
-    without a relevant item counting the convention's no_relevant (LightGBM map_metric.hpp, XGBoost
-    rank_metric.cc); p_reading 'min(k,n)' divides P@k by min(k, list length) (XGBoost).
+{#- Binary-relevance measures per query over the ranked rows: every family but the graded ones
+    (CG, DCG, nDCG: sql/per_query.sql.j2). Definitions, formulas and sources: the families' records,
+    ndcg_sql/vocabulary/measures.py. This file is the frame every family shares: the evaluated
+    queries, R (relevant_counts: the relevant items of each query at each threshold, from the
+    judgments or the list itself; for Bpref also N, its judged non-relevant ones), and for each
+    ranked (query, item) its rank and relevance at each threshold (relevance_by_rank), the
+    relevant items at or above it (running_relevance) and the sum of P@r over the relevant ranks
+    at or above it (precision_sums, AP's). An item is relevant at threshold t when its label >= t
+    (trec_eval's -l). With ties = average the tie group's mean relevance is credited at each of
+    its ranks (the linear families only: their expected value over the tie's orders).
+    What is a family's own is in its macro file, sql/measures/<sql>.sql.j2, whose macros this
+    file calls by the names the family's record gives (m.macros ~ '_value', ...: every entry of
+    binary_measures carries them, sql/options/measure_context.sql): a running sum in rank order
+    beside the precision sums (_running_sum), the numerator summed per query (_numerator: in
+    ranked_measures, or for a value that reads R at each rank in counted_measures,
+    sql/counted_measures.sql.j2), CTEs of its own and their join (_ctes, _join: ERR), and the
+    per-query value (_value, reading r.numerator_<id>, x.counted_<id> and R, c.relevant_<t>).
     Running sums go in rank order, so results do not depend on threads. -#}
+{#- the rows at or above m's cutoff (every row without one) -#}
+{%- macro _within_cutoff(m) -%}
+{% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %}
+{%- endmacro -%}
+{#- a running sum (in rank order, so never decreasing) at rank min(k, list length): its largest value
+    at or above the cutoff -#}
+{%- macro _through_cutoff(m, running) -%}
+MAX(CASE WHEN {{ ndcg_sql._within_cutoff(m) }} THEN {{ running }} END)
+{%- endmacro -%}
+{#- a numerator divided by R, 0 when the query has no relevant item (trec_eval's rule) -#}
+{%- macro _over_relevant(m, numerator) -%}
+CASE WHEN c.relevant_{{ m.threshold_id }} > 0
+      THEN CAST(COALESCE({{ numerator }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
+      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END
+{%- endmacro -%}
 {% macro _measures_per_query(ctx) -%}
 {%- set binary_measures = ctx['binary_measures'] -%}
-{%- set err_measures = ctx['err_measures'] -%}
 {%- set judged_needed = ctx['judged_needed'] -%}
 {%- set judgments = ctx['judgments'] -%}
 {%- set missing_queries = ctx['missing_queries'] -%}
@@ -32,14 +41,13 @@
 {%- set segment_cols = ctx['segment_cols'] -%}
 {%- set thresholds = ctx['thresholds'] -%}
 {%- set ties = ctx['ties'] -%}
-{%- set gm_floor = ctx['gm_floor'] -%}
 {%- set weighted = ctx['weighted'] -%}
 {%- set pool_thresholds = ctx['pool_thresholds'] | default([]) -%}
-{#- the families whose value reads R (and Bpref's N) at each rank, not only at the end -#}
-{%- set counted_families = ('Rprec', 'IPrec', 'Bpref', 'infAP') -%}
-{%- set counted = [] -%}
-{%- for m in binary_measures if m.family in counted_families %}{% do counted.append(m) %}{% endfor -%}
-{%- set ap_reading = ctx['ap_reading'] | default(none) -%}
+{#- the measures whose value reads R (and Bpref's N) at each rank, not only at the end -#}
+{%- set counted = binary_measures | selectattr('numerator', 'equalto', 'counts') | list -%}
+{#- the families with CTEs of their own (ERR), each family's macros once -#}
+{%- set own = [] -%}
+{%- for m in binary_measures if m.numerator == 'own' and m.macros not in own %}{% do own.append(m.macros) %}{% endfor -%}
 {%- set p_reading = ctx['p_reading'] | default(none) -%}
 WITH
 {{ ndcg_sql._normalised_rows(ctx) }},
@@ -76,42 +84,9 @@ relevant_counts AS ( -- one row per query: R, its number of relevant items at ea
   ) AS judged_labels
   GROUP BY qid
 ),
-{%- set err_list = err_measures | default([]) %}
-{%- if err_list %}
-{%- set g_max = err_list[0].g_max %}
-err_stops AS ( -- one row per ranked (query, item): R, the probability that the user stops there (Chapelle et al. 2009; labels above {{ g_max }} count as {{ g_max }})
-  SELECT qid, rank, (POWER(2.0, CASE WHEN label > {{ g_max }} THEN {{ g_max }} ELSE label END) - 1.0) * {{ 1.0 / 2 ** g_max }} AS stop
-  FROM ranked_items
-),
-err_reached AS ( -- one row per ranked (query, item): the probability of reaching its rank, the product of (1 - R) above it
-  SELECT
-    qid,
-    rank,
-    stop,
-    EXP(COALESCE(SUM(LN(1.0 - stop)) OVER (
-      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-    ), 0.0)) AS reached
-  FROM err_stops
-),
-err_running AS ( -- one row per ranked (query, item): ERR through its rank, summed in rank order
-  SELECT
-    qid,
-    rank,
-    SUM(CAST(stop * reached AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0)) OVER (
-      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS err_through
-  FROM err_reached
-),
-err_values AS ( -- one row per ranked query: ERR at each asked cutoff (the running sum never decreases)
-  SELECT
-    qid
-    {%- for m in err_list %},
-    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN err_through END) AS err_{{ m.id }}
-    {%- endfor %}
-  FROM err_running
-  GROUP BY qid
-),
-{%- endif %}
+{%- for macros in own %}
+{{ ndcg_sql[macros ~ '_ctes'](ctx, binary_measures | selectattr('macros', 'equalto', macros) | list) }}
+{%- endfor %}
 relevance_by_rank AS ( -- one row per ranked (query, item): its rank and its (credited) relevance at each threshold
   SELECT
     qid,
@@ -155,11 +130,8 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
       PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS precision_sum_{{ t.id }}
     {%- endfor %}
-    {%- for m in binary_measures if m.family in ('RBP', 'RBPResidual') %},
-    {#- RBP: p^(r-1) at each relevant rank; its residual: p^(r-1) at each unjudged rank #}
-    SUM({% if m.family == 'RBP' %}relevant_{{ m.threshold_id }}{% else %}(1.0 - relevant_{{ m.threshold_id }}){% endif %} * POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST(rank - 1 AS {{ ndcg_sql.sql_type('DOUBLE') }}))) OVER (
-      PARTITION BY qid ORDER BY rank ASC NULLS FIRST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS rbp_sum_{{ m.id }}
+    {%- for m in binary_measures if m.running_sum %},
+    {{ ndcg_sql[m.macros ~ '_running_sum'](ctx, m) }}
     {%- endfor %}
   FROM running_relevance
 ),
@@ -167,19 +139,8 @@ precision_sums AS ( -- one row per ranked (query, item): sum of P@r over relevan
 ranked_measures AS ( -- one row per ranked query: the numerator of every measure
   SELECT
     qid
-    {%- for m in binary_measures if m.family != 'ERR' and m.family not in counted_families %},
-    {%- set t = m.threshold_id %}
-    {%- if m.family in ('P', 'R', 'Judged') %}
-    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN relevant_through_{{ t }} END)
-    {%- elif m.family in ('RBP', 'RBPResidual') %}
-    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN rbp_sum_{{ m.id }} END)
-    {%- elif m.family in ('AP', 'gm_map') %}
-    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} THEN precision_sum_{{ t }} END)
-    {%- elif m.family == 'RR' %}
-    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(rank, 0) END)
-    {%- else %}
-    MAX(CASE WHEN {% if m.k is not none %}rank <= {{ m.k }}{% else %}TRUE{% endif %} AND relevant_{{ t }} = 1.0 THEN 1.0 END)
-    {%- endif %} AS numerator_{{ m.id }}
+    {%- for m in binary_measures if m.numerator == 'ranks' %},
+    {{ ndcg_sql[m.macros ~ '_numerator'](ctx, m) }} AS numerator_{{ m.id }}
     {%- endfor %}
     {%- if judged_needed | default(false) or p_reading is not none %},
     MAX(rank) AS list_length
@@ -197,51 +158,13 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
     {%- if weighted | default(false) %}
     w.weight,
     {%- endif %}
-    {%- if m.family == 'P' and p_reading == 'min(k,n)' %}
-    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(CASE WHEN r.list_length < {{ m.k }} THEN r.list_length ELSE {{ m.k }} END, 0) AS value
-    {%- elif m.family == 'P' %}
-    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({{ m.k }}, 0) AS value
-    {%- elif m.family == 'ERR' %}
-    CAST(COALESCE(e.err_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
-    {%- elif m.family == 'RBP' %}
-    CAST(1.0 - {{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
-    {%- elif m.family == 'RBPResidual' %}
-    {%- set depth = 'COALESCE(r.list_length, 0)' if m.k is none else 'CASE WHEN COALESCE(r.list_length, 0) < ' ~ m.k ~ ' THEN COALESCE(r.list_length, 0) ELSE ' ~ m.k ~ ' END' %}
-    CAST(1.0 - {{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) * CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }})
-      + POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST({{ depth }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% if m.k is not none %} - POWER(CAST({{ m.p }} AS {{ ndcg_sql.sql_type('DOUBLE') }}), CAST({{ m.k }} AS {{ ndcg_sql.sql_type('DOUBLE') }})){% endif %} AS value
-    {%- elif m.family == 'Judged' %}
-    CASE WHEN r.list_length > 0
-      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({% if m.k is not none %}CASE WHEN r.list_length < {{ m.k }} THEN r.list_length ELSE {{ m.k }} END{% else %}r.list_length{% endif %}, 0)
-      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
-    {%- elif m.family == 'gm_map' %}
-    {#- trec_eval's per-query gm_map: the logarithm of AP floored at its MIN_GEO_MEAN; the summary is exp of their mean #}
-    {%- set floor = 'CAST(' ~ ('%.10f' | format(gm_floor)) ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
-    {%- set ap = 'CAST(COALESCE(r.numerator_' ~ m.id ~ (', 0.0) AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ') / NULLIF(c.relevant_') ~ m.threshold_id ~ ', 0)' %}
-    LN(CASE WHEN c.relevant_{{ m.threshold_id }} > 0 AND {{ ap }} > {{ floor }} THEN {{ ap }} ELSE {{ floor }} END) AS value
-    {%- elif m.family == 'IPrec' %}
-    CAST(COALESCE(x.counted_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
-    {%- elif m.family in counted_families %}
-    CASE WHEN c.relevant_{{ m.threshold_id }} > 0
-      THEN CAST(COALESCE(x.counted_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
-      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
-    {%- elif m.family == 'AP' and ap_reading == 'min(R,k)' %}
-    CASE WHEN c.relevant_{{ m.threshold_id }} > 0
-      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF({% if m.k is not none %}CASE WHEN c.relevant_{{ m.threshold_id }} < {{ m.k }} THEN c.relevant_{{ m.threshold_id }} ELSE {{ m.k }} END{% else %}c.relevant_{{ m.threshold_id }}{% endif %}, 0)
-      ELSE CAST({{ '1.0' if ctx['no_relevant'] == 'one' else '0.0' }} AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
-    {%- elif m.family in ('R', 'AP') %}
-    CASE WHEN c.relevant_{{ m.threshold_id }} > 0
-      THEN CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(c.relevant_{{ m.threshold_id }}, 0)
-      ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
-    {%- else %}
-    CAST(COALESCE(r.numerator_{{ m.id }}, 0.0) AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS value
-    {%- endif %}
+    {{ ndcg_sql[m.macros ~ '_value'](ctx, m) }} AS value
   FROM evaluated_queries AS q
   LEFT JOIN ranked_measures AS r ON q.qid = r.qid
   LEFT JOIN relevant_counts AS c ON q.qid = c.qid
-  {%- if m.family == 'ERR' %}
-  LEFT JOIN err_values AS e ON q.qid = e.qid
-  {%- endif %}
-  {%- if m.family in counted_families %}
+  {%- if m.numerator == 'own' %}
+  {{ ndcg_sql[m.macros ~ '_join'](ctx, m) }}
+  {%- elif m.numerator == 'counts' %}
   LEFT JOIN counted_measures AS x ON q.qid = x.qid
   {%- endif %}
   {%- if weighted | default(false) %}
