@@ -58,7 +58,9 @@ WITH run_rows AS (
         AND ABS(SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64)) <= 1.7976931348623157e308
         AND SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) > 0
         AND SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) <= 1023
-        THEN POWER(2.0, SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) - 1000.0)
+        THEN (
+          POWER(2.0, CAST(SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) AS FLOAT64)) - 1.0
+        ) * 9.332636185032189e-302
         ELSE 0.0
       END
     ) AS scaled_gain
