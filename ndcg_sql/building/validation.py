@@ -566,7 +566,7 @@ def validate(fetch: Fetch, context: dict, checks: list[Check], query_col: str,
                 "validate_examples.sql.j2", relation=checks[index].relation, source=None,
                 condition=as_text_condition(checks[index]), limit=EXAMPLES + 1,
                 **context))[1]]) for index, seen in hidden.items()))
-    problems = []
+    problems, failed = [], []
     for index, check in enumerate(checks):
         failing = int(counts[f"check_{index}"] or 0)
         if not failing:
@@ -582,10 +582,13 @@ def validate(fetch: Fetch, context: dict, checks: list[Check], query_col: str,
                 value=check.values, limit=EXAMPLES + 1, **context))[1]]
         input_rows = int(counts[f"rows_{index}"] or 0) if check.rows else None
         problems.append(describe_failure(check, failing, query_col, examples or [], input_rows, values))
+        failed.append({"check": check.name, "input": "judgments" if check.relation.startswith("judgment") else "ranking",
+                       "column": check.column, "problem": check.problem,
+                       "query_ids": (examples or [])[:EXAMPLES]})
     if must_find and not problems:
         problems.append(DISAGREEMENT)
     if problems:
-        raise InputError("bad input:\n  " + "\n  ".join(problems))
+        raise InputError("bad input:\n  " + "\n  ".join(problems), failed)
 
 
 #: The first pass found a problem that no check then counts: refused, never computed on.
