@@ -1,7 +1,8 @@
 """Input checks: bad input gets a clear error naming the column and a few query ids.
 
-The checks are data (one :class:`Check` per problem, :func:`checks_for`), written for the
-engine that runs them; the dbt test ``ndcg_valid_input`` gets them as a generated macro. Here
+The checks are data (one :class:`Check` per problem, :func:`checks_for`): their SQL is written
+by the macros of ``sql/input_checks.sql.j2`` for the engine that runs them (the dbt test
+``ndcg_valid_input`` calls the same macros), their words are :data:`CHECK_TEXTS`. Here
 they are also run on the data before the metric SQL runs (``sql/validate_lists.sql.j2``,
 ``sql/validate_counts.sql.j2``, ``sql/validate_examples.sql.j2``), with what comes before them:
 the columns exist with usable types and the segment columns are where they must be. Every
@@ -26,7 +27,7 @@ from .sql_text import over_ctes
 from .labels import LabelExpression
 from ..vocabulary import parameters
 from ..vocabulary.parameters import Options
-from ..vocabulary.parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
+from ..vocabulary.parameters import CHECKS, MAX_EXPONENTIAL_LABEL
 
 EXAMPLES = 5
 NUMERIC_TYPES = (
@@ -172,11 +173,9 @@ CHECK_TEXTS: dict[str, dict] = {
 }
 
 
-def filled(text: str | None, side: str, options: Options) -> str | None:
+def filled(text: str, side: str, options: Options) -> str:
     """A text of :data:`CHECK_TEXTS` with its placeholders filled for a check on ``side``
     ("ranking" or "judgments"); dbt's ``ndcg_sql._check_problem`` fills them the same way."""
-    if text is None:
-        return None
     values = {"where": " in the judgments" if side == "judgments" else "", "input": side, "kind": options.input_kind,
               "max_grade": str(options.max_grade), "binary_labels": str(options.binary_labels)}
     for key, value in values.items():
@@ -209,7 +208,7 @@ def _check_of(record: dict, options: Options, columns: dict[str, str], expressio
     return Check(
         record["relation"], record["condition"], column, filled(problem, side, options),
         query_ids_known=texts.get("known", True), counted=texts.get("counted"), rows=record["rows"], values=values,
-        named=filled(named, side, options), hint=hint,
+        named=None if named is None else filled(named, side, options), hint=hint,
         column_kind="label expression" if expression and role in ("label", "j_label") else "column",
         source=record["source"], revealed_by=record["revealed_by"], infinite=record["infinite"], name=record["name"],
     )
@@ -686,14 +685,7 @@ def _revealed(profile: dict, checks: list[Check]) -> dict[int, float]:
 
 def _gains_fit(context: dict, highest_label, longest: int) -> bool:
     """True when no query's gains can add up past 2^MAX_QUERY_GAIN_EXPONENT: the longest list
-    times the largest gain is below it (then the per-query sums of the overflow check,
-    :func:`_gain_total_check`, need not be computed)."""
-    if highest_label is None or longest is None:
-        return True
-    if context["gain"] == "exponential":
-        largest = 2.0 ** min(float(highest_label), float(MAX_EXPONENTIAL_LABEL))
-    elif context["gain"] == "linear":
-        largest = max(float(highest_label), 0.0)
-    else:
-        largest = max((abs(float(gain)) for _, gain in context["gain_mapping"]), default=0.0)
-    return largest * int(longest) <= 2.0 ** MAX_QUERY_GAIN_EXPONENT / 2.0
+    times the largest gain is below it (then the per-query sums of the overflow check need not be
+    computed): ``_gains_fit`` of sql/input_checks.sql.j2."""
+    return bool(templates.sql_macros()._gains_fit(context, highest_label, longest,
+                                                  parameters.option_table()["check_limits"]))

@@ -144,6 +144,22 @@
                             column, source='SELECT qid, SUM(' ~ scaled ~ ') AS scaled_gain FROM ' ~ relation ~ ' GROUP BY qid')) }}
 {%- endmacro %}
 
+{#- True when no query's gains can add up past 2^max_query_gain_exponent: the longest list
+    (longest: its items) times the largest gain is at most half of it; highest_label: the highest
+    finite label (the first pass of the Python runner, sql/validate_lists.sql.j2, finds both). Then
+    the per-query sums of _gain_total_check need not be computed. options: gain and gain_mapping. -#}
+{% macro _gains_fit(options, highest_label, longest, limits) -%}
+  {%- if highest_label is none or longest is none -%}{{ return(true) }}{%- endif -%}
+  {%- if options['gain'] == 'exponential' -%}
+    {%- set largest = 2.0 ** ([highest_label | float, limits['max_exponential_label'] | float] | min) -%}
+  {%- elif options['gain'] == 'linear' -%}
+    {%- set largest = [highest_label | float, 0.0] | max -%}
+  {%- else -%}
+    {%- set largest = (options['gain_mapping'] | map(attribute='1') | map('abs') | list + [0.0]) | max -%}
+  {%- endif -%}
+  {{ return(largest * (longest | int) <= 2.0 ** limits['max_query_gain_exponent'] / 2.0) }}
+{%- endmacro %}
+
 {#- The values a revealed check refuses (NaN; with infinite, infinities too), found through their
     text (DuckDB): no statistics of the input describe a number's text, so no engine folds this
     test (slow: for error messages only). -#}
