@@ -80,12 +80,6 @@ class Check:
     name: str | None = None
 
 
-#: Largest finite double; a larger absolute value is infinite.
-MAX_DOUBLE = parameters.MAX_DOUBLE
-#: The scale of the gains summed by the gain-total check (sql/input_checks.sql.j2).
-GAIN_SCALE = parameters.GAIN_SCALE
-
-
 @dataclass(frozen=True)
 class Numbers:
     """How the checks read a raw column as a number on one engine (the ``numbers`` of
@@ -105,6 +99,7 @@ class Numbers:
         return cls(target.try_double, target.nan, None if target.name == "duckdb" else target.text)
 
     def macro_argument(self) -> dict:
+        """The ``numbers`` argument of ``_input_checks`` (sql/input_checks.sql.j2): a dict by field."""
         return dataclasses.asdict(self)
 
     def value(self, column: str) -> str:
