@@ -292,17 +292,45 @@ def test_float32_on_an_engine_without_it_stops_only_the_executed_model():
 
 
 def test_input_checks_are_the_runners():
-    """ndcg_sql._input_checks holds validation.checks_for's checks, written for each engine."""
+    """dbt's ndcg_valid_input builds its checks with the runner's macros (sql/input_checks.sql.j2):
+    for each engine, the records of _input_checks with the engine's _check_numbers are
+    validation.checks_for's checks, each condition and source the syntax tree of the runner's
+    transpiled to the engine by sqlglot."""
+    import dataclasses
+
+    import sqlglot
+
     from ndcg_sql.building import validation
 
+    options = Options(judgments=True, input_kind="rank", gain="mapping", gain_mapping=((0.0, 0.0), (1.0, 2.0)),
+                      negative_labels="zero", ties="input-order", max_grade=4, binary_labels="XGBoost's AP@5")
+    roles = {"query": "q", "item": "i", "order": "r", "j_query": "q", "j_item": "i", "j_label": "l", "weight": "w",
+             "row": "n"}
     for dialect in dialects.DIALECTS:
-        table = dbt_standin_module.load(PACKAGE_MACROS, adapter=dialect)._input_checks()
-        options = Options(judgments=True, input_kind="rank", gain="linear")
-        roles = {"query": "@query@", "item": "@item@", "order": "@order@", "label": "@label@",
-                 "j_query": "@query@", "j_item": "@item@", "j_label": "@label@"}
+        target = dialects.get(dialect)
+        macros = dbt_standin_module.load(PACKAGE_MACROS, adapter=dialect)
+        records = macros._input_checks({**dataclasses.asdict(options), "weight_col": "w"}, macros._check_numbers(),
+                                       macros._option_table()["check_limits"])
         checks = validation.checks_for(options, roles, dialect=dialect)
-        assert [c["problem"] for c in table["judgments|rank|linear"]] == [c.problem for c in checks]
-        assert len(table) == 8
+        assert [r["name"] for r in records] == [c.name for c in checks]
+        for record, check in zip(records, checks):
+            assert macros._check_problem(record, dataclasses.asdict(options)) == check.problem
+            for key in ("condition", "source"):
+                ours = getattr(check, key)
+                if ours is None:
+                    assert record[key] is None
+                    continue
+                want = sqlglot.parse_one(ours, read="duckdb").sql(dialect=target.sqlglot)
+                assert _canonical(record[key], target.sqlglot) == _canonical(want, target.sqlglot), (dialect, check.name, key)
+
+
+def _canonical(sql: str, dialect: str) -> str:
+    """SQL as sqlglot writes it back for ``dialect``, "NOT x IS NULL" written "x IS NOT NULL"."""
+    import re
+
+    import sqlglot
+
+    return re.sub(r"\bNOT (\w+) IS NULL", r"\1 IS NOT NULL", sqlglot.parse_one(sql, read=dialect).sql(dialect=dialect))
 
 
 @pytest.mark.parametrize("convention", ["lightgbm", "xgboost", "xgboost-minus", "sklearn"])

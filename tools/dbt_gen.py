@@ -37,7 +37,7 @@ from ndcg_sql.vocabulary.measures import FAMILY_MACROS
 from tools import dbt_docs, dbt_pieces
 
 #: The SQL macros the dbt package's macros call (sql/*.sql.j2); the files they reach are copied.
-ENTRIES = ("_per_query", "_measure_rows", "_summary", "_validate_examples", "_period_changes", "_arm_changes",
+ENTRIES = ("_per_query", "_measure_rows", "_summary", "_validate_examples", "_input_checks", "_period_changes", "_arm_changes",
            "_unjudged_items", "_unjudged_worklist")
 #: The dbt package name (``name:`` in ``dbt_macros/dbt_project.yml``).
 PACKAGE = "ndcg_sql"

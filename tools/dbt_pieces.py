@@ -19,7 +19,8 @@ dbt's Jinja cannot call sqlglot or import this package, so the tables the option
 * ``_internal/_errors.sql``: how the option macros stop (a compiler error; an engine that
   cannot compute an option only when the model is executed, so that the rest of the
   project still compiles) and how they name an option (by its name only: dbt has no flags).
-* ``_internal/_input_checks.sql``: the input checks of :mod:`ndcg_sql.building.validation` per engine.
+* ``_internal/_check_texts.sql``: the words of the input checks (:data:`ndcg_sql.building.validation.CHECK_TEXTS`)
+  and how each engine reads a raw value as a number for them; their SQL is ``sql/input_checks.sql.j2``.
 * ``_internal/_id_column_types.sql``, ``_internal/_required_columns.sql``: the relations' columns read
   through dbt's adapter when a model runs (the id columns' types; the columns the macros read,
   a missing one named as :func:`ndcg_sql.building.validation.require` names it, the argument by
@@ -37,7 +38,6 @@ from sqlglot.dialects.dialect import Dialect
 
 from ndcg_sql.building import validation
 from ndcg_sql.vocabulary import conventions, dialects, identifiers, measures, parameters
-from ndcg_sql.vocabulary.parameters import Options
 from tools import dbt_docs
 
 #: Casts the generator makes engine-neutral: ``AS <type>`` of a DuckDB type name.
@@ -212,46 +212,49 @@ ERRORS = """{#- How the option macros (sql/options/) stop and name options in db
 """
 
 
-#: Input checks offered by the dbt test: the runner's checks for these options.
-CHECK_KEYS = [(judged, kind, gain) for judged in (False, True) for kind in ("score", "rank") for gain in ("exponential", "linear")]
-#: Placeholder column names, replaced in dbt by the user's (quoted) names.
-_ROLES = {"query": "@query@", "item": "@item@", "order": "@order@", "label": "@label@",
-          "j_query": "@query@", "j_item": "@item@", "j_label": "@label@"}
+def check_numbers(dialect: dialects.Dialect) -> dict:
+    """How the input checks (sql/input_checks.sql.j2) read a raw value as a number on the engine, in
+    its own syntax: the ``numbers`` argument of ``_input_checks`` (:class:`ndcg_sql.building.validation.Numbers`,
+    its pieces composed and transpiled by sqlglot, ``{x}`` standing for the value)."""
+    numbers = validation.Numbers.of(dialect.name)
+    number = numbers.value(_PLACEHOLDER)
+    return {"try_double": transpile_expression(number, dialect).replace(_PLACEHOLDER, "{x}"),
+            "nan": transpile_expression(numbers.nan.replace("{x}", _PLACEHOLDER), dialect).replace(_PLACEHOLDER, "{x}"),
+            "text": None}
 
 
-def _checks(dialect: dialects.Dialect) -> dict:
-    table = {}
-    for judged, kind, gain in CHECK_KEYS:
-        options = Options(judgments=judged, input_kind=kind, gain=gain)
-        rows = []
-        for check in validation.checks_for(options, _ROLES, dialect=dialect.name):
-            row = {
-                "relation": check.relation,
-                "condition": transpile_expression(check.condition, dialect),
-                "column": check.column,
-                "problem": check.problem,
-            }
-            if check.source is not None:  # a per-query sum: the relation's own SELECT
-                row["source"] = transpile_expression(check.source, dialect)
-            rows.append(row)
-        table[f"{'judgments' if judged else 'labels'}|{kind}|{gain}"] = rows
-    return table
+#: The column name standing for a value while an expression is transpiled.
+_PLACEHOLDER = "ndcg_placeholder_value"
 
 
-def input_checks_file() -> str:
-    """_internal/_input_checks.sql: the runner's input checks (ndcg_sql/building/validation.py) per engine."""
+CHECK_PROBLEM = """
+{#- A check's problem as the Python runner words it (ndcg_sql/building/validation.py filled): the text of
+    _check_texts() for the check's name, its placeholders filled for its side of the input and the
+    resolved options. -#}
+{% macro _check_problem(check, options) -%}
+  {{ return(ndcg_sql._check_texts()[check['name']]['problem']
+            | replace('{where}', ' in the judgments' if check['side'] == 'judgments' else '')
+            | replace('{input}', check['side']) | replace('{kind}', options['input_kind'])
+            | replace('{max_grade}', options['max_grade'] | string) | replace('{binary_labels}', options['binary_labels'] | string)) }}
+{%- endmacro %}
+"""
+
+
+def check_texts_file() -> str:
+    """_internal/_check_texts.sql: the words of the input checks (ndcg_sql/building/validation.py
+    CHECK_TEXTS, by check name), how a problem is filled, and how the engine reads a number."""
     engines = {name: dialects.DIALECTS[name] for name in (SOURCE, *ENGINES)}
+    texts = {name: {"problem": words["problem"]} for name, words in validation.CHECK_TEXTS.items()}
     return (
-        "{#- Generated from ndcg_sql/building/validation.py by `python -m tools.dbt_gen`: do not edit.\n"
-        "    The input checks of the Python runner, keyed 'labels|judgments' | 'score|rank' |\n"
-        "    'exponential|linear': every check, written for each engine (its NaN test and its\n"
-        "    safe text-to-number cast, ndcg_sql/vocabulary/dialects.py), transpiled by sqlglot. Column names are\n"
-        "    '@query@', '@item@', '@order@', '@label@' (the caller puts in the user's). -#}\n"
-        + _dispatched(
-            "_input_checks", "", {n: _checks(d) for n, d in engines.items()},
-            "  {{ return(value) }}\n",
-            "The input checks (ndcg_sql/building/validation.py checks_for) for this engine.",
-        )
+        GENERATED % "building/validation.py (CHECK_TEXTS, Numbers)"
+        + "\n{#- The input checks' problems by check name (sql/input_checks.sql.j2 names the checks). -#}\n"
+        + "{% macro _check_texts() -%}\n  {{ return({\n"
+        + ",\n".join(f"    {_jinja(name)}: {_jinja(words)}" for name, words in texts.items())
+        + "}) }}\n{%- endmacro %}\n"
+        + CHECK_PROBLEM + "\n"
+        + _dispatched("_check_numbers", "", {n: check_numbers(d) for n, d in engines.items()}, "  {{ return(value) }}\n",
+                      "How the input checks read a raw value as a number on this engine (the numbers of\n"
+                      "    sql/input_checks.sql.j2 _input_checks).")
     )
 
 
@@ -399,7 +402,7 @@ def files(types: set[str]) -> dict[str, str]:
         "_internal/_tables.sql": tables_file(),
         "_internal/_errors.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
                                  + ERRORS.replace("@DBT_NAMES@", _jinja({option: dbt for dbt, option in dbt_docs.DBT_NAMES.items()})),
-        "_internal/_input_checks.sql": input_checks_file(),
+        "_internal/_check_texts.sql": check_texts_file(),
         "_internal/_id_column_types.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"
                                           + ID_COLUMN_TYPES,
         "_internal/_gate_failures.sql": "{#- Generated from tools/dbt_pieces.py by `python -m tools.dbt_gen`: do not edit. -#}\n"

@@ -1,7 +1,8 @@
 """Input checks: bad input gets a clear error naming the column and a few query ids.
 
-The checks are data (one :class:`Check` per problem, :func:`checks_for`), written for the
-engine that runs them; the dbt test ``ndcg_valid_input`` gets them as a generated macro. Here
+The checks are data (one :class:`Check` per problem, :func:`checks_for`): their SQL is written
+by the macros of ``sql/input_checks.sql.j2`` for the engine that runs them (the dbt test
+``ndcg_valid_input`` calls the same macros), their words are :data:`CHECK_TEXTS`. Here
 they are also run on the data before the metric SQL runs (``sql/validate_lists.sql.j2``,
 ``sql/validate_counts.sql.j2``, ``sql/validate_examples.sql.j2``), with what comes before them:
 the columns exist with usable types and the segment columns are where they must be. Every
@@ -24,8 +25,9 @@ from ..vocabulary import dialects
 from ..vocabulary.errors import InputError, OptionError, echoed
 from .sql_text import over_ctes
 from .labels import LabelExpression
+from ..vocabulary import parameters
 from ..vocabulary.parameters import Options
-from ..vocabulary.parameters import CHECKS, MAX_EXPONENTIAL_LABEL, MAX_QUERY_GAIN_EXPONENT
+from ..vocabulary.parameters import CHECKS, MAX_EXPONENTIAL_LABEL
 
 EXAMPLES = 5
 NUMERIC_TYPES = (
@@ -39,6 +41,8 @@ TEXT_TYPES = ("VARCHAR",)
 class Check:
     """One thing that must not happen in the input.
 
+    The SQL of a check is written by the macros of ``sql/input_checks.sql.j2`` (which dbt's test
+    ``ndcg_valid_input`` calls too); its words are :data:`CHECK_TEXTS`, by ``name``.
     relation: the normalised CTE it is checked on; condition: SQL over that
     CTE's normalised columns (our own text, never user text); column: the
     user's column name(s) the problem is in; problem: what is wrong.
@@ -55,6 +59,7 @@ class Check:
     revealed_by / infinite: the raw column whose smallest and largest value (aggregates of the
     first pass, which read every value where a per-row test may be folded away by statistics
     that leave NaN out) show the check failing when NaN (or, with ``infinite``, infinite).
+    name: which check it is (a key of :data:`CHECK_TEXTS`).
     """
 
     relation: str
@@ -72,36 +77,34 @@ class Check:
     source: str | None = None
     revealed_by: str | None = None
     infinite: bool = False
-
-
-#: Largest finite double; a larger absolute value is infinite.
-MAX_DOUBLE = "1.7976931348623157e308"
+    name: str | None = None
 
 
 @dataclass(frozen=True)
 class Numbers:
-    """How the checks read a raw column as a number on one engine (DuckDB syntax).
+    """How the checks read a raw column as a number on one engine (the ``numbers`` of
+    ``sql/input_checks.sql.j2``): ``try_double`` (SQL with ``{x}``, the value as DOUBLE, NULL when
+    it holds no number, never an error), ``nan`` (SQL with ``{x}``, true for NaN) and ``text`` (the
+    text type a value is cast to before ``try_double``: the engine's own TRY_CAST may refuse a
+    numeric argument, e.g. Snowflake; None on DuckDB). From :mod:`ndcg_sql.vocabulary.dialects`."""
 
-    ``number``: the value as DOUBLE, NULL when it holds no number (never an
-    error); ``nan``: true for NaN. From :mod:`ndcg_sql.vocabulary.dialects`.
-    """
-
-    number: str
+    try_double: str
     nan: str
+    text: str | None
 
     @classmethod
     def of(cls, dialect: str) -> "Numbers":
         target = dialects.get(dialect)
-        if target.name == "duckdb":
-            return cls("TRY_CAST({x} AS DOUBLE)", target.nan)
-        # the engine's own TRY_CAST may refuse a numeric argument (Snowflake): go through text
-        return cls(target.try_double.replace("{x}", f"CAST({{x}} AS {target.text})"), target.nan)
+        # DuckDB's TRY_CAST takes any value: no detour through text
+        return cls(target.try_double, target.nan, None if target.name == "duckdb" else target.text)
+
+    def macro_argument(self) -> dict:
+        """The ``numbers`` argument of ``_input_checks`` (sql/input_checks.sql.j2): a dict by field."""
+        return dataclasses.asdict(self)
 
     def value(self, column: str) -> str:
-        return self.number.format(x=column)
-
-    def is_nan(self, column: str) -> str:
-        return self.nan.format(x=self.value(column))
+        """SQL of ``column``'s value as a number (``_check_number`` of sql/input_checks.sql.j2)."""
+        return templates.sql_macros()._check_number(self.macro_argument(), column)
 
 
 #: The hint of the negative-label message: the option (Python, CLI) that accepts them.
@@ -116,122 +119,110 @@ WORDS_HINT = "labels given as words: map them with gain={'relevant': 2, ...} (--
 NULL_EXPRESSION_HINT = ("a label expression is NULL where a column it reads is NULL or a divisor is 0: "
                         "COALESCE(x, 0) or CASE decides those rows")
 
+_EXPONENT = parameters.MAX_QUERY_GAIN_EXPONENT
+_GAIN_TOTAL = (f"queries{{where}} whose gains add up past 2^{_EXPONENT} (about 9.0e307, where a double overflows: "
+               "{cause})")
+#: The words of each check of ``sql/input_checks.sql.j2``, by its name: "problem" (what is wrong;
+#: dbt's ndcg_valid_input reports it too, from the generated ``ndcg_sql._check_texts()``), and for
+#: the message: "named" (the problem naming a few offending values), "counted" (what one relation
+#: row is, when not an input row), "known" (False: no query id to show), "hint". Placeholders, filled
+#: by :func:`filled`: {where} (" in the judgments" or ""), {input} ("ranking" or "judgments"),
+#: {kind} ("score" or "rank"), {max_grade}, {binary_labels}; "named" keeps {values}.
+CHECK_TEXTS: dict[str, dict] = {
+    "null_query": {"problem": "NULL query ids{where}", "known": False},
+    "null_item": {"problem": "NULL item ids{where}"},
+    "null_order": {"problem": "NULL {kind}s"},
+    "non_numeric_order": {"problem": "non-numeric {kind}s"},
+    "nan_order": {"problem": "NaN {kind}s"},
+    "null_row": {"problem": "NULL row numbers"},
+    "null_weight": {"problem": "NULL weights"},
+    "nan_weight": {"problem": "NaN or infinite weights"},
+    "negative_weight": {"problem": "negative weights"},
+    "uneven_weight": {"problem": "weights that differ within a query (a query has one weight)", "counted": "query"},
+    "zero_weights": {"problem": "weights that are all 0 (the weighted mean is 0 / 0)", "known": False},
+    "duplicate_pairs": {"problem": "duplicate (query, item) rows in the {input}", "counted": "duplicated (query, item) pair"},
+    "null_label": {"problem": "NULL labels{where}"},
+    "non_numeric_label": {"problem": "non-numeric labels{where}", "hint": WORDS_HINT},
+    "nan_label": {"problem": "NaN or infinite labels{where}"},
+    "negative_label": {"problem": "negative labels{where}", "hint": NEGATIVE_HINT},
+    "label_above_exponential": {
+        "problem": f"labels{{where}} above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' "
+                   "or a mapping)"},
+    "unmapped_label": {"problem": "labels{where} missing from the gain mapping",
+                       "named": "{values} missing from the gain mapping{where}"},
+    "non_binary_label": {"problem": "labels{where} other than 0 and 1 ({binary_labels}: for labels 0 and 1 only)",
+                         "named": "{values} not 0 or 1 ({binary_labels}: for labels 0 and 1 only)",
+                         "hint": "drop the convention for AP and P of graded labels (relevant: label >= rel)"},
+    "label_above_max_grade": {"problem": "labels{where} above {max_grade}, the top grade ERR reads",
+                              "named": "{values} above the top grade {max_grade}{where}",
+                              "hint": "max_grade=G (--max-grade G) gives the scale's top grade: R = (2^g - 1) / 2^G "
+                                      "(gdeval.pl refuses labels above its 4)"},
+    "gain_total_exponential": {"problem": _GAIN_TOTAL.replace("{cause}", (
+        f"exponential gain 2^label - 1 of labels near {MAX_EXPONENTIAL_LABEL}; use gain='linear' or a mapping")),
+        "counted": "query"},
+    "gain_total_linear": {"problem": _GAIN_TOTAL.replace("{cause}", (
+        "with linear gain the gain is the label; dividing the labels by a constant leaves NDCG as it is")),
+        "counted": "query"},
+    "gain_total_mapping": {"problem": _GAIN_TOTAL.replace("{cause}", "gains of the mapping too large"), "counted": "query"},
+}
 
-def _label_checks(relation: str, column: str, options: Options, numbers: Numbers,
-                  expression: bool = False, words: Sequence[tuple[str, float]] | None = None) -> list[Check]:
-    value = numbers.value("label_raw")
-    finite = f"NOT ({numbers.is_nan('label_raw')}) AND ABS({value}) <= {MAX_DOUBLE}"
-    where = " in the judgments" if relation == "judgment_rows" else ""
-    if words is not None:  # label_raw: the word's gain as text, or another value in double quotes (labels.from_words)
-        shown = ",".join(f"{word}:{_number_text(gain)}" for word, gain in words)
-        non_numeric = Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column,
-                            f"labels{where} missing from the gain mapping of words", values="label_raw",
-                            named=f"{{values}} missing from the gain mapping of words{where}",
-                            hint=f"give each word its gain: gain={{{', '.join(f'{w!r}: {_number_text(g)}' for w, g in words)}"
-                                 f", ...}} (--gain {shown},...)")
+
+def filled(text: str, side: str, options: Options) -> str:
+    """A text of :data:`CHECK_TEXTS` with its placeholders filled for a check on ``side``
+    ("ranking" or "judgments"); dbt's ``ndcg_sql._check_problem`` fills them the same way."""
+    values = {"where": " in the judgments" if side == "judgments" else "", "input": side, "kind": options.input_kind,
+              "max_grade": str(options.max_grade), "binary_labels": str(options.binary_labels)}
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    return text
+
+
+def _check_of(record: dict, options: Options, columns: dict[str, str], expression: bool,
+              words: Sequence[tuple[str, float]] | None) -> Check:
+    """The :class:`Check` of one record of ``_input_checks`` (sql/input_checks.sql.j2)."""
+    texts = CHECK_TEXTS[record["name"]]
+    side = record["side"]
+    role = record["column"]
+    if role in ("pair", "j_pair"):
+        prefix = "j_" if role == "j_pair" else ""
+        column = f"{columns[prefix + 'query']}, {columns[prefix + 'item']}"
     else:
-        non_numeric = Check(relation, f"label_raw IS NOT NULL AND {value} IS NULL", column,
-                            f"non-numeric labels{where}", hint=WORDS_HINT)
-    checks = [
-        Check(relation, "label_raw IS NULL", column, f"NULL labels{where}",
-              hint=NULL_EXPRESSION_HINT if expression else None),
-        non_numeric,
-        Check(relation, f"{numbers.is_nan('label_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
-              f"NaN or infinite labels{where}", revealed_by="label_raw", infinite=True),
-    ]
-    if options.negative_labels == "error":
-        checks.append(Check(relation, f"{finite} AND {value} < 0", column, f"negative labels{where}", hint=NEGATIVE_HINT))
-    if options.gain == "exponential":
-        checks.append(
-            Check(
-                relation,
-                f"{finite} AND {value} > {MAX_EXPONENTIAL_LABEL}",
-                column,
-                f"labels{where} above {MAX_EXPONENTIAL_LABEL} (2^label - 1 overflows a double; use gain='linear' or a mapping)",
-            )
-        )
-    elif options.gain == "mapping":
-        labels = ", ".join(repr(label) for label, _ in options.gain_mapping)
-        counted = f"GREATEST({value}, 0.0)" if options.negative_labels in ("zero", "unjudged") else value
-        checks.append(Check(relation, f"{finite} AND {counted} NOT IN ({labels})", column,
-                            f"labels{where} missing from the gain mapping", values=counted,
-                            named=f"{{values}} missing from the gain mapping{where}"))
-    if options.binary_labels is not None:
-        checks.append(Check(relation, f"{finite} AND {value} NOT IN (0.0, 1.0)", column,
-                            f"labels{where} other than 0 and 1 ({options.binary_labels}: for labels 0 and 1 only)",
-                            values=value,
-                            named=f"{{values}} not 0 or 1 ({options.binary_labels}: for labels 0 and 1 only)",
-                            hint="drop the convention for AP and P of graded labels (relevant: label >= rel)"))
-    if options.max_grade is not None:
-        checks.append(Check(relation, f"{finite} AND {value} > {options.max_grade}", column,
-                            f"labels{where} above {options.max_grade}, the top grade ERR reads", values=value,
-                            named=f"{{values}} above the top grade {options.max_grade}{where}",
-                            hint=f"max_grade=G (--max-grade G) gives the scale's top grade: R = (2^g - 1) / 2^G "
-                                 f"(gdeval.pl refuses labels above its 4)"))
-    checks.append(_gain_total_check(relation, column, options, value, finite, where))
-    if expression:
-        checks = [dataclasses.replace(check, column_kind="label expression") for check in checks]
-    return checks
-
-
-#: Gains are summed scaled by 2^-GAIN_SCALE in the overflow check: a power of two, so the
-#: scaling is exact (a linear gain below about 2.4e-7 becomes subnormal, and adds nothing that
-#: matters to a sum near the limit) and no scaled gain overflows.
-GAIN_SCALE = 1000
-
-
-def _gain_total_check(relation: str, column: str, options: Options, value: str, finite: str,
-                      where: str) -> Check:
-    """The queries whose gains add up past 2^MAX_QUERY_GAIN_EXPONENT (a per-query sum in the
-    relation ``<relation>_gain_totals``): past it a sum of doubles (CG, DCG, IDCG) may overflow
-    to infinity. Labels out of range, NaN or non-numeric are refused by the other checks and
-    add nothing here (so no engine evaluates 2^x out of its range)."""
-    if options.gain == "exponential":
-        scaled = f"POWER(2.0, {value} - {GAIN_SCALE}.0)"
-        counted = (f"CASE WHEN {finite} AND {value} > 0 AND {value} <= {MAX_EXPONENTIAL_LABEL} "
-                   f"THEN {scaled} ELSE 0.0 END")
-        cause = f"exponential gain 2^label - 1 of labels near {MAX_EXPONENTIAL_LABEL}; use gain='linear' or a mapping"
-    elif options.gain == "linear":
-        counted = f"CASE WHEN {finite} AND {value} > 0 THEN {value} * {2.0 ** -GAIN_SCALE!r} ELSE 0.0 END"
-        cause = "with linear gain the gain is the label; dividing the labels by a constant leaves NDCG as it is"
-    else:
-        label = f"CASE WHEN {value} > 0 THEN {value} ELSE 0.0 END" if options.negative_labels in ("zero", "unjudged") else value
-        scaled = " ".join(f"WHEN {pair[0]!r} THEN {float(pair[1]) / 2.0 ** GAIN_SCALE!r}" for pair in options.gain_mapping)
-        counted = f"CASE WHEN {finite} THEN (CASE {label} {scaled} ELSE 0.0 END) ELSE 0.0 END"
-        cause = "gains of the mapping too large"
-    total = relation.removesuffix("_rows") + "_gain_totals"
-    limit = float(2 ** (MAX_QUERY_GAIN_EXPONENT - GAIN_SCALE))
+        column = columns[role]
+    problem, named, hint, values = texts["problem"], texts.get("named"), texts.get("hint"), record["values"]
+    if record["name"] == "non_numeric_label":
+        if words is not None:  # label_raw: the word's gain as text, or another value in double quotes (labels.from_words)
+            shown = ",".join(f"{word}:{_number_text(gain)}" for word, gain in words)
+            problem, named = "labels{where} missing from the gain mapping of words", "{values} missing from the gain mapping of words{where}"
+            hint = (f"give each word its gain: gain={{{', '.join(f'{w!r}: {_number_text(g)}' for w, g in words)}"
+                    f", ...}} (--gain {shown},...)")
+        else:
+            values = None
+    if record["name"] == "null_label" and expression:
+        hint = NULL_EXPRESSION_HINT
     return Check(
-        total, f"scaled_gain > {limit!r}", column,
-        f"queries{where} whose gains add up past 2^{MAX_QUERY_GAIN_EXPONENT} (about 9.0e307, where a double "
-        f"overflows: {cause})",
-        counted="query", source=f"SELECT qid, SUM({counted}) AS scaled_gain FROM {relation} GROUP BY qid",
+        record["relation"], record["condition"], column, filled(problem, side, options),
+        query_ids_known=texts.get("known", True), counted=texts.get("counted"), rows=record["rows"], values=values,
+        named=None if named is None else filled(named, side, options), hint=hint,
+        column_kind="label expression" if expression and role in ("label", "j_label") else "column",
+        source=record["source"], revealed_by=record["revealed_by"], infinite=record["infinite"], name=record["name"],
     )
 
 
-def _weight_checks(column: str, numbers: Numbers) -> list[Check]:
-    """Query weights (weight_col): finite, not negative, the same on every row of a query, not all 0."""
-    value = numbers.value("weight_raw")
-    return [
-        Check("run_rows", "weight_raw IS NULL", column, "NULL weights"),
-        Check("run_rows", f"{numbers.is_nan('weight_raw')} OR ABS({value}) > {MAX_DOUBLE}", column,
-              "NaN or infinite weights", revealed_by="weight_raw", infinite=True),
-        Check("run_rows", f"NOT ({numbers.is_nan('weight_raw')}) AND {value} < 0", column, "negative weights"),
-        Check("run_weight_queries", "lowest_weight <> highest_weight", column,
-              "weights that differ within a query (a query has one weight)", counted="query", rows="query_rows"),
-        Check("run_weight_total", "highest_weight = 0", column, "weights that are all 0 (the weighted mean is 0 / 0)",
-              query_ids_known=False),
-    ]
+def check_options(options: Options, weight_col: str | None) -> dict:
+    """The resolved options as ``_input_checks`` (sql/input_checks.sql.j2) takes them."""
+    return {**dataclasses.asdict(options), "weight_col": weight_col}
 
 
 def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb",
                label_expression: bool = False, words: Sequence[tuple[str, float]] | None = None) -> list[Check]:
-    """All checks for one computation, in DuckDB-syntax SQL for ``dialect``.
+    """All checks for one computation, in DuckDB-syntax SQL for ``dialect``: the records of
+    ``_input_checks`` (``sql/input_checks.sql.j2``) with the words of :data:`CHECK_TEXTS`.
 
     Args:
         options: the validated options (gain decides the label range).
         columns: user column names by role: "query", "item", "order", "label",
-            and with judgments "j_query", "j_item", "j_label"; "weight" with query weights.
+            and with judgments "j_query", "j_item", "j_label"; "weight" with query weights,
+            "row" with ties="input-order".
         dialect: the engine that runs them: a non-numeric text value and NaN
             are read by that engine's own expressions
             (:class:`Numbers`, :mod:`ndcg_sql.vocabulary.dialects`), so every engine
@@ -241,41 +232,10 @@ def checks_for(options: Options, columns: dict[str, str], dialect: str = "duckdb
         words: labels given as words, mapped by this gain mapping ((word, gain), ...;
             :func:`ndcg_sql.building.labels.from_words`): a value missing from it is named.
     """
-    numbers = Numbers.of(dialect)
-    order = numbers.value("order_raw")
-    checks = [
-        Check("run_rows", "qid IS NULL", columns["query"], "NULL query ids", query_ids_known=False),
-        Check("run_rows", "item IS NULL", columns["item"], "NULL item ids"),
-        Check("run_rows", "order_raw IS NULL", columns["order"], f"NULL {options.input_kind}s"),
-        Check("run_rows", f"order_raw IS NOT NULL AND {order} IS NULL", columns["order"], f"non-numeric {options.input_kind}s"),
-        Check("run_rows", numbers.is_nan("order_raw"), columns["order"], f"NaN {options.input_kind}s",
-              revealed_by="order_raw"),
-    ]
-    if options.ties == "input-order":
-        checks.append(Check("run_rows", "row_order IS NULL", columns["row"], "NULL row numbers"))
-    if columns.get("weight") is not None:
-        checks += _weight_checks(columns["weight"], numbers)
-    checks += [
-        Check("run_duplicate_pairs", "TRUE", f"{columns['query']}, {columns['item']}", "duplicate (query, item) rows in the ranking",
-              counted="duplicated (query, item) pair", rows="copies"),
-    ]
-    if options.judgments:
-        checks += [
-            Check("judgment_rows", "qid IS NULL", columns["j_query"], "NULL query ids in the judgments", query_ids_known=False),
-            Check("judgment_rows", "item IS NULL", columns["j_item"], "NULL item ids in the judgments"),
-            *_label_checks("judgment_rows", columns["j_label"], options, numbers, label_expression, words),
-            Check(
-                "judgment_duplicate_pairs",
-                "TRUE",
-                f"{columns['j_query']}, {columns['j_item']}",
-                "duplicate (query, item) rows in the judgments",
-                counted="duplicated (query, item) pair",
-                rows="copies",
-            ),
-        ]
-    else:
-        checks += _label_checks("run_rows", columns["label"], options, numbers, label_expression, words)
-    return checks
+    records = templates.sql_macros()._input_checks(check_options(options, columns.get("weight")),
+                                                    Numbers.of(dialect).macro_argument(),
+                                                    parameters.option_table()["check_limits"])
+    return [_check_of(record, options, columns, label_expression, words) for record in records]
 
 
 def check_types(types: dict[str, str], roles: dict[str, str], where: str) -> None:
@@ -308,10 +268,10 @@ def _number_text(value) -> str:
 
 
 def as_text_condition(check: Check) -> str:
-    """The values a revealed check refuses, found through their text (DuckDB): no statistics of the
-    input describe a number's text, so no engine folds this test (slow: for error messages only)."""
-    texts = "'nan', '-nan'" + (", 'inf', '-inf'" if check.infinite else "")
-    return f"CAST(TRY_CAST({check.revealed_by} AS DOUBLE) AS VARCHAR) IN ({texts})"
+    """The values a revealed check refuses, found through their text (DuckDB; ``_revealed_condition``
+    of sql/input_checks.sql.j2): no statistics of the input describe a number's text, so no engine
+    folds this test (slow: for error messages only)."""
+    return templates.sql_macros()._revealed_condition(check.revealed_by, check.infinite)
 
 
 def _in_queries(query_col: str, examples: list) -> str:
@@ -599,7 +559,7 @@ def validate(fetch: Fetch, context: dict, checks: list[Check], query_col: str,
                 "validate_examples.sql.j2", relation=checks[index].relation, source=None,
                 condition=as_text_condition(checks[index]), limit=EXAMPLES + 1,
                 **context))[1]]) for index, seen in hidden.items()))
-    problems = []
+    problems, failed = [], []
     for index, check in enumerate(checks):
         failing = int(counts[f"check_{index}"] or 0)
         if not failing:
@@ -615,10 +575,13 @@ def validate(fetch: Fetch, context: dict, checks: list[Check], query_col: str,
                 value=check.values, limit=EXAMPLES + 1, **context))[1]]
         input_rows = int(counts[f"rows_{index}"] or 0) if check.rows else None
         problems.append(describe_failure(check, failing, query_col, examples or [], input_rows, values))
+        failed.append({"check": check.name, "input": "judgments" if check.relation.startswith("judgment") else "ranking",
+                       "column": check.column, "problem": check.problem,
+                       "query_ids": (examples or [])[:EXAMPLES]})
     if must_find and not problems:
         problems.append(DISAGREEMENT)
     if problems:
-        raise InputError("bad input:\n  " + "\n  ".join(problems))
+        raise InputError("bad input:\n  " + "\n  ".join(problems), failed)
 
 
 #: The first pass found a problem that no check then counts: refused, never computed on.
@@ -716,14 +679,7 @@ def _revealed(profile: dict, checks: list[Check]) -> dict[int, float]:
 
 def _gains_fit(context: dict, highest_label, longest: int) -> bool:
     """True when no query's gains can add up past 2^MAX_QUERY_GAIN_EXPONENT: the longest list
-    times the largest gain is below it (then the per-query sums of the overflow check,
-    :func:`_gain_total_check`, need not be computed)."""
-    if highest_label is None or longest is None:
-        return True
-    if context["gain"] == "exponential":
-        largest = 2.0 ** min(float(highest_label), float(MAX_EXPONENTIAL_LABEL))
-    elif context["gain"] == "linear":
-        largest = max(float(highest_label), 0.0)
-    else:
-        largest = max((abs(float(gain)) for _, gain in context["gain_mapping"]), default=0.0)
-    return largest * int(longest) <= 2.0 ** MAX_QUERY_GAIN_EXPONENT / 2.0
+    times the largest gain is below it (then the per-query sums of the overflow check need not be
+    computed): ``_gains_fit`` of sql/input_checks.sql.j2."""
+    return bool(templates.sql_macros()._gains_fit(context, highest_label, longest,
+                                                  parameters.option_table()["check_limits"]))

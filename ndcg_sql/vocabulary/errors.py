@@ -18,7 +18,18 @@ class OptionError(ValueError):
 
 
 class InputError(ValueError):
-    """The input cannot be evaluated as given; the message names column and query ids."""
+    """The input cannot be evaluated as given; the message names column and query ids.
+
+    ``failed``: when input checks failed (ndcg_sql/building/validation.py ``validate``), one dict
+    per failed check, in the message's order: "check" (its name in sql/input_checks.sql.j2),
+    "input" ("ranking" or "judgments"), "column" (the user's column), "problem" (as dbt's test ndcg_valid_input words it) and
+    "query_ids" (a few of the queries breaking it; empty when no query id is known). Empty for
+    other problems.
+    """
+
+    def __init__(self, message: str = "", failed=()):
+        super().__init__(message)
+        self.failed = tuple(failed)
 
 
 class OpenTransaction(OptionError):

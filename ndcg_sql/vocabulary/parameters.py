@@ -190,6 +190,14 @@ MAX_EXPONENTIAL_LABEL = 1023
 #: items), as a power of 2: past 2^1023 a sum of doubles may overflow (CG, DCG, IDCG, a tie
 #: group's mean), so such a query is refused (every sum below the limit is finite).
 MAX_QUERY_GAIN_EXPONENT = 1023
+#: Largest finite double, as the input checks write it (sql/input_checks.sql.j2): a larger
+#: absolute value is infinite.
+MAX_DOUBLE = "1.7976931348623157e308"
+#: Gains are summed scaled by 2^-GAIN_SCALE in the input check of a query's gain total
+#: (sql/input_checks.sql.j2): a power of two, so the scaling is exact (a linear gain below about
+#: 2.4e-7 becomes subnormal, and adds nothing that matters to a sum near the limit) and no
+#: scaled gain overflows.
+GAIN_SCALE = 1000
 #: Largest number of bootstrap replicates accepted (rows = queries x k x replicates).
 MAX_REPLICATES = 100_000
 #: Largest number of sign patterns of compare's permutation test (rows = queries x patterns).
@@ -547,6 +555,8 @@ def option_table() -> dict:
         "max_counted_labels": MAX_COUNTED_LABELS,
         "exact_whole": EXACT_WHOLE,
         "max_prefix_entries": MAX_PREFIX_ENTRIES,
+        "check_limits": {"max_double": MAX_DOUBLE, "max_exponential_label": MAX_EXPONENTIAL_LABEL,
+                         "max_query_gain_exponent": MAX_QUERY_GAIN_EXPONENT, "gain_scale": GAIN_SCALE},
     }
 
 

@@ -42,7 +42,7 @@ WITH run_rows AS (
     qid
 ), run_weight_total AS (
   SELECT
-    CAST(NULL AS FLOAT64) AS qid,
+    MAX(CASE WHEN 1 = 0 THEN qid END) AS qid,
     CAST(NULL AS FLOAT64) AS item,
     CAST(NULL AS FLOAT64) AS label_raw,
     MAX(CAST(weight_raw AS FLOAT64)) AS highest_weight
@@ -58,7 +58,9 @@ WITH run_rows AS (
         AND ABS(SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64)) <= 1.7976931348623157e308
         AND SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) > 0
         AND SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) <= 1023
-        THEN POWER(2.0, SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) - 1000.0)
+        THEN (
+          POWER(2.0, CAST(SAFE_CAST(CAST(label_raw AS STRING) AS FLOAT64) AS FLOAT64)) - 1.0
+        ) * 9.332636185032189e-302
         ELSE 0.0
       END
     ) AS scaled_gain

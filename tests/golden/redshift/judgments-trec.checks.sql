@@ -66,10 +66,10 @@ WITH run_rows AS (
           WHEN TRIM(CAST(label_raw AS VARCHAR(MAX))) ~ '^([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|[-+]?([iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$'
           THEN CAST(TRIM(CAST(label_raw AS VARCHAR(MAX))) AS DOUBLE PRECISION)
         END > 0
-        THEN CASE
+        THEN CAST(CASE
           WHEN TRIM(CAST(label_raw AS VARCHAR(MAX))) ~ '^([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|[-+]?([iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$'
           THEN CAST(TRIM(CAST(label_raw AS VARCHAR(MAX))) AS DOUBLE PRECISION)
-        END * 9.332636185032189e-302
+        END AS DOUBLE PRECISION) * 9.332636185032189e-302
         ELSE 0.0
       END
     ) AS scaled_gain

@@ -42,7 +42,7 @@ WITH run_rows AS (
     qid
 ), run_weight_total AS (
   SELECT
-    CAST(NULL AS DOUBLE PRECISION) AS qid,
+    MAX(CASE WHEN 1 = 0 THEN qid END) AS qid,
     CAST(NULL AS DOUBLE PRECISION) AS item,
     CAST(NULL AS DOUBLE PRECISION) AS label_raw,
     MAX(CAST(weight_raw AS DOUBLE PRECISION)) AS highest_weight
@@ -72,13 +72,15 @@ WITH run_rows AS (
           WHEN TRIM(CAST(label_raw AS VARCHAR(MAX))) ~ '^([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|[-+]?([iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$'
           THEN CAST(TRIM(CAST(label_raw AS VARCHAR(MAX))) AS DOUBLE PRECISION)
         END <= 1023
-        THEN POWER(
-          2.0,
-          CASE
-            WHEN TRIM(CAST(label_raw AS VARCHAR(MAX))) ~ '^([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|[-+]?([iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$'
-            THEN CAST(TRIM(CAST(label_raw AS VARCHAR(MAX))) AS DOUBLE PRECISION)
-          END - 1000.0
-        )
+        THEN (
+          POWER(
+            2.0,
+            CAST(CASE
+              WHEN TRIM(CAST(label_raw AS VARCHAR(MAX))) ~ '^([-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|[-+]?([iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$'
+              THEN CAST(TRIM(CAST(label_raw AS VARCHAR(MAX))) AS DOUBLE PRECISION)
+            END AS DOUBLE PRECISION)
+          ) - 1.0
+        ) * 9.332636185032189e-302
         ELSE 0.0
       END
     ) AS scaled_gain

@@ -42,7 +42,7 @@ WITH run_rows AS (
     qid
 ), run_weight_total AS (
   SELECT
-    CAST(NULL AS DOUBLE) AS qid,
+    MAX(CASE WHEN 1 = 0 THEN qid END) AS qid,
     CAST(NULL AS DOUBLE) AS item,
     CAST(NULL AS DOUBLE) AS label_raw,
     MAX(CAST(weight_raw AS DOUBLE)) AS highest_weight
@@ -58,7 +58,9 @@ WITH run_rows AS (
         AND ABS(TRY_CAST(CAST(label_raw AS VARCHAR) AS DOUBLE)) <= 1.7976931348623157e308
         AND TRY_CAST(CAST(label_raw AS VARCHAR) AS DOUBLE) > 0
         AND TRY_CAST(CAST(label_raw AS VARCHAR) AS DOUBLE) <= 1023
-        THEN POWER(2.0, TRY_CAST(CAST(label_raw AS VARCHAR) AS DOUBLE) - 1000.0)
+        THEN (
+          POWER(2.0, CAST(TRY_CAST(CAST(label_raw AS VARCHAR) AS DOUBLE) AS DOUBLE)) - 1.0
+        ) * 9.332636185032189e-302
         ELSE 0.0
       END
     ) AS scaled_gain

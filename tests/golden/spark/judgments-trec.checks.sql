@@ -55,7 +55,7 @@ WITH run_rows AS (
         )
         AND ABS(TRY_CAST(CAST(label_raw AS STRING) AS DOUBLE)) <= 1.7976931348623157e308
         AND TRY_CAST(CAST(label_raw AS STRING) AS DOUBLE) > 0
-        THEN TRY_CAST(CAST(label_raw AS STRING) AS DOUBLE) * 9.332636185032189e-302
+        THEN CAST(TRY_CAST(CAST(label_raw AS STRING) AS DOUBLE) AS DOUBLE) * 9.332636185032189e-302
         ELSE 0.0
       END
     ) AS scaled_gain

@@ -22,8 +22,10 @@ run_weight_queries AS ( -- one row per query of the ranking: its smallest and la
   FROM run_rows
   GROUP BY qid
 ),
+{#- no query id names the ranking's total: qid is a NULL of the query ids' type (a union of
+    checks' query ids, as dbt's ndcg_valid_input makes, then has one type on every engine) #}
 run_weight_total AS ( -- one row: the largest weight of the ranking
-  SELECT CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS qid, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS item, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS label_raw,
+  SELECT MAX(CASE WHEN 1 = 0 THEN qid END) AS qid, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS item, CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}) AS label_raw,
          MAX(CAST(weight_raw AS {{ ndcg_sql.sql_type('DOUBLE') }})) AS highest_weight
   FROM run_rows
 )

@@ -1,6 +1,7 @@
 {#- Copied from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
 {#- A few query ids that break one check, for the error message (with segment
-    columns, the query ids behind the (segment, query) keys). -#}
+    columns, the query ids behind the (segment, query) keys, ordered by the output's name: Spark
+    resolves no other column after DISTINCT). -#}
 {% macro _validate_examples(ctx) -%}
 {%- set condition = ctx['condition'] -%}
 {%- set limit = ctx['limit'] -%}
@@ -19,7 +20,7 @@ WITH
 SELECT DISTINCT keys.query AS qid
 FROM (SELECT qid FROM {{ relation }} WHERE {{ condition }}) AS failing
 LEFT JOIN segment_keys AS keys ON failing.qid = keys.qid
-ORDER BY keys.query ASC NULLS FIRST
+ORDER BY qid ASC NULLS FIRST
 {%- else %}
 SELECT DISTINCT qid
 FROM {{ relation }}
