@@ -14,12 +14,6 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
     "score" AS order_raw,
     "label" AS label_raw
   FROM "db"."sch"."runs"
-),
-run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
-  SELECT
-    "query_id" AS qid,
-    "label" AS label_raw
-  FROM "db"."sch"."runs"
 )
 ,
 labelled_items AS ( -- one row per ranked (query, item)
@@ -48,33 +42,8 @@ ranked_items AS ( -- one row per ranked (query, item): its rank, label, order va
   FROM gained_items
 )
 ,
-ideal_label_counts AS ( -- one row per query: how many items it has of each label with a positive gain
-  SELECT
-    qid,
-    COUNT(CASE WHEN CAST(label_raw AS DOUBLE) = 3.0 THEN 1 END) AS items_of_grade_1,
-    COUNT(CASE WHEN CAST(label_raw AS DOUBLE) = 2.0 THEN 1 END) AS items_of_grade_2,
-    COUNT(CASE WHEN CAST(label_raw AS DOUBLE) = 1.0 THEN 1 END) AS items_of_grade_3
-  FROM run_labels
-  GROUP BY qid
-),
-ideal_dcg_by_query AS ( -- one row per query: the gain at each head position of its ideal ranking (NULL past its items)
-  SELECT
-    qid,
-    CASE WHEN 1 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 1 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 1 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_1,
-    CASE WHEN 2 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 2 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 2 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_2,
-    CASE WHEN 3 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 3 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 3 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_3,
-    CASE WHEN 4 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 4 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 4 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_4,
-    CASE WHEN 5 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 5 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 5 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_5,
-    CASE WHEN 6 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 6 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 6 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_6,
-    CASE WHEN 7 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 7 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 7 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_7,
-    CASE WHEN 8 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 8 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 8 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_8,
-    CASE WHEN 9 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 9 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 9 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_9,
-    CASE WHEN 10 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 10 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 10 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_10
-  FROM ideal_label_counts
-)
-,
-run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there
-  SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
+run_positions AS ( -- one row per ranked (query, item): its position, label and the gain credited there
+  SELECT qid, rank AS position, credited_gain AS gain, label FROM ranked_items
 ),
 discounts AS ( -- one row: the discount at each head position, 1/log_b(position + 1) with b = 2.0
   SELECT
@@ -101,7 +70,10 @@ run_dcg_by_query AS ( -- one row per query: the gain at each head position (NULL
     MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
     MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
     MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
-    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
+    COUNT(CASE WHEN label = 3.0 THEN 1 END) AS items_of_grade_1,
+    COUNT(CASE WHEN label = 2.0 THEN 1 END) AS items_of_grade_2,
+    COUNT(CASE WHEN label = 1.0 THEN 1 END) AS items_of_grade_3
   FROM run_positions
   GROUP BY qid
 ),
@@ -116,12 +88,35 @@ run_dcg_head AS ( -- one row per query: the gains at the head positions, and CG 
 run_dcg_at_cutoffs AS ( -- one row per query: CG and DCG at every cutoff
   SELECT
     qid,
+    items_of_grade_1,
+    items_of_grade_2,
+    items_of_grade_3,
     (((COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)) + COALESCE(gain_at_3, 0.0)) + (COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0))) AS cg_1,
     (((COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2) + COALESCE(gain_at_3, 0.0) * discount_3) + (COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5)) AS dcg_1,
     head_cg AS cg_2,
     head_dcg AS dcg_2
   FROM run_dcg_head
 ),
+ideal_dcg_by_query AS ( -- one row per query: the gain at each head position of its ideal ranking (NULL past its items)
+  SELECT
+    qid,
+    cg_1,
+    dcg_1,
+    cg_2,
+    dcg_2,
+    CASE WHEN 1 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 1 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 1 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_1,
+    CASE WHEN 2 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 2 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 2 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_2,
+    CASE WHEN 3 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 3 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 3 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_3,
+    CASE WHEN 4 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 4 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 4 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_4,
+    CASE WHEN 5 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 5 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 5 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_5,
+    CASE WHEN 6 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 6 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 6 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_6,
+    CASE WHEN 7 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 7 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 7 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_7,
+    CASE WHEN 8 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 8 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 8 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_8,
+    CASE WHEN 9 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 9 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 9 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_9,
+    CASE WHEN 10 <= items_of_grade_1 THEN CASE 3.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 10 <= items_of_grade_1 + items_of_grade_2 THEN CASE 2.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END WHEN 10 <= items_of_grade_1 + items_of_grade_2 + items_of_grade_3 THEN CASE 1.0 WHEN 0.0 THEN CAST(0.0 AS DOUBLE) WHEN 1.0 THEN CAST(1.0 AS DOUBLE) WHEN 2.0 THEN CAST(3.0 AS DOUBLE) WHEN 3.0 THEN CAST(7.0 AS DOUBLE) END END AS gain_at_10
+  FROM run_dcg_at_cutoffs
+)
+,
 ideal_dcg_head AS ( -- one row per query: the gains at the head positions, and CG and DCG of the whole head (summed once, for every cutoff at or past its end)
   SELECT
     *,
@@ -133,6 +128,10 @@ ideal_dcg_head AS ( -- one row per query: the gains at the head positions, and C
 ideal_dcg_at_cutoffs AS ( -- one row per query: CG and DCG at every cutoff
   SELECT
     qid,
+    cg_1,
+    dcg_1,
+    cg_2,
+    dcg_2,
     (((COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)) + COALESCE(gain_at_3, 0.0)) + (COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0))) AS ideal_cg_1,
     (((COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2) + COALESCE(gain_at_3, 0.0) * discount_3) + (COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5)) AS ideal_dcg_1,
     head_cg AS ideal_cg_2,
@@ -148,11 +147,10 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   SELECT
     i.qid,
     c.k,
-    CASE c.cutoff_id WHEN 1 THEN COALESCE(r.cg_1, 0.0) WHEN 2 THEN COALESCE(r.cg_2, 0.0) END AS cg,
-    CASE c.cutoff_id WHEN 1 THEN COALESCE(r.dcg_1, 0.0) WHEN 2 THEN COALESCE(r.dcg_2, 0.0) END AS dcg,
+    CASE c.cutoff_id WHEN 1 THEN COALESCE(i.cg_1, 0.0) WHEN 2 THEN COALESCE(i.cg_2, 0.0) END AS cg,
+    CASE c.cutoff_id WHEN 1 THEN COALESCE(i.dcg_1, 0.0) WHEN 2 THEN COALESCE(i.dcg_2, 0.0) END AS dcg,
     CASE c.cutoff_id WHEN 1 THEN i.ideal_dcg_1 WHEN 2 THEN i.ideal_dcg_2 END AS idcg
   FROM ideal_dcg_at_cutoffs AS i
-  INNER JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
   CROSS JOIN cutoffs AS c
 )
 SELECT

@@ -13,11 +13,6 @@ WITH run_rows AS (
     "SCORE" AS order_raw,
     "LABEL" AS label_raw
   FROM "DB"."SCH"."RUNS"
-), run_labels AS (
-  SELECT
-    "QUERY_ID" AS qid,
-    "LABEL" AS label_raw
-  FROM "DB"."SCH"."RUNS"
 ), labelled_items AS (
   SELECT
     qid,
@@ -53,18 +48,121 @@ WITH run_rows AS (
     ) AS rank,
     gain AS credited_gain
   FROM gained_items
-), ideal_label_counts AS (
+), run_positions AS (
   SELECT
     qid,
-    COUNT(CASE WHEN CAST(label_raw AS DOUBLE) = 3.0 THEN 1 END) AS items_of_grade_1,
-    COUNT(CASE WHEN CAST(label_raw AS DOUBLE) = 2.0 THEN 1 END) AS items_of_grade_2,
-    COUNT(CASE WHEN CAST(label_raw AS DOUBLE) = 1.0 THEN 1 END) AS items_of_grade_3
-  FROM run_labels
+    rank AS position,
+    credited_gain AS gain,
+    label
+  FROM ranked_items
+), discounts AS (
+  SELECT
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE)), 0) AS discount_1,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE)), 0) AS discount_2,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE)), 0) AS discount_3,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE)), 0) AS discount_4,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE)), 0) AS discount_5,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE)), 0) AS discount_6,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE)), 0) AS discount_7,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE)), 0) AS discount_8,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE)), 0) AS discount_9,
+    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(11 AS DOUBLE)), 0) AS discount_10
+), run_dcg_by_query AS (
+  SELECT
+    qid,
+    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
+    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
+    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
+    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
+    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
+    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
+    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
+    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
+    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
+    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10,
+    COUNT(CASE WHEN label = 3.0 THEN 1 END) AS items_of_grade_1,
+    COUNT(CASE WHEN label = 2.0 THEN 1 END) AS items_of_grade_2,
+    COUNT(CASE WHEN label = 1.0 THEN 1 END) AS items_of_grade_3
+  FROM run_positions
   GROUP BY
     qid
+), run_dcg_head AS (
+  SELECT
+    *,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+          ) + COALESCE(gain_at_3, 0.0)
+        ) + (
+          COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
+          ) + COALESCE(gain_at_8, 0.0)
+        ) + (
+          COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
+        )
+      )
+    ) AS head_cg,
+    (
+      (
+        (
+          (
+            COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+          ) + COALESCE(gain_at_3, 0.0) * discount_3
+        ) + (
+          COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
+        )
+      ) + (
+        (
+          (
+            COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
+          ) + COALESCE(gain_at_8, 0.0) * discount_8
+        ) + (
+          COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
+        )
+      )
+    ) AS head_dcg
+  FROM run_dcg_by_query
+  CROSS JOIN discounts
+), run_dcg_at_cutoffs AS (
+  SELECT
+    qid,
+    items_of_grade_1,
+    items_of_grade_2,
+    items_of_grade_3,
+    (
+      (
+        (
+          COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
+        ) + COALESCE(gain_at_3, 0.0)
+      ) + (
+        COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
+      )
+    ) AS cg_1,
+    (
+      (
+        (
+          COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
+        ) + COALESCE(gain_at_3, 0.0) * discount_3
+      ) + (
+        COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
+      )
+    ) AS dcg_1,
+    head_cg AS cg_2,
+    head_dcg AS dcg_2
+  FROM run_dcg_head
 ), ideal_dcg_by_query AS (
   SELECT
     qid,
+    cg_1,
+    dcg_1,
+    cg_2,
+    dcg_2,
     CASE
       WHEN 1 <= items_of_grade_1
       THEN CASE 3.0
@@ -415,108 +513,7 @@ WITH run_rows AS (
         THEN CAST(7.0 AS DOUBLE)
       END
     END AS gain_at_10
-  FROM ideal_label_counts
-), run_positions AS (
-  SELECT
-    qid,
-    rank AS position,
-    credited_gain AS gain
-  FROM ranked_items
-), discounts AS (
-  SELECT
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(2 AS DOUBLE)), 0) AS discount_1,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(3 AS DOUBLE)), 0) AS discount_2,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(4 AS DOUBLE)), 0) AS discount_3,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(5 AS DOUBLE)), 0) AS discount_4,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(6 AS DOUBLE)), 0) AS discount_5,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(7 AS DOUBLE)), 0) AS discount_6,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(8 AS DOUBLE)), 0) AS discount_7,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(9 AS DOUBLE)), 0) AS discount_8,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(10 AS DOUBLE)), 0) AS discount_9,
-    CAST(LN(2.0) AS DOUBLE) / NULLIF(LN(CAST(11 AS DOUBLE)), 0) AS discount_10
-), run_dcg_by_query AS (
-  SELECT
-    qid,
-    MAX(CASE WHEN position = 1 THEN gain END) AS gain_at_1,
-    MAX(CASE WHEN position = 2 THEN gain END) AS gain_at_2,
-    MAX(CASE WHEN position = 3 THEN gain END) AS gain_at_3,
-    MAX(CASE WHEN position = 4 THEN gain END) AS gain_at_4,
-    MAX(CASE WHEN position = 5 THEN gain END) AS gain_at_5,
-    MAX(CASE WHEN position = 6 THEN gain END) AS gain_at_6,
-    MAX(CASE WHEN position = 7 THEN gain END) AS gain_at_7,
-    MAX(CASE WHEN position = 8 THEN gain END) AS gain_at_8,
-    MAX(CASE WHEN position = 9 THEN gain END) AS gain_at_9,
-    MAX(CASE WHEN position = 10 THEN gain END) AS gain_at_10
-  FROM run_positions
-  GROUP BY
-    qid
-), run_dcg_head AS (
-  SELECT
-    *,
-    (
-      (
-        (
-          (
-            COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
-          ) + COALESCE(gain_at_3, 0.0)
-        ) + (
-          COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
-        )
-      ) + (
-        (
-          (
-            COALESCE(gain_at_6, 0.0) + COALESCE(gain_at_7, 0.0)
-          ) + COALESCE(gain_at_8, 0.0)
-        ) + (
-          COALESCE(gain_at_9, 0.0) + COALESCE(gain_at_10, 0.0)
-        )
-      )
-    ) AS head_cg,
-    (
-      (
-        (
-          (
-            COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
-          ) + COALESCE(gain_at_3, 0.0) * discount_3
-        ) + (
-          COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
-        )
-      ) + (
-        (
-          (
-            COALESCE(gain_at_6, 0.0) * discount_6 + COALESCE(gain_at_7, 0.0) * discount_7
-          ) + COALESCE(gain_at_8, 0.0) * discount_8
-        ) + (
-          COALESCE(gain_at_9, 0.0) * discount_9 + COALESCE(gain_at_10, 0.0) * discount_10
-        )
-      )
-    ) AS head_dcg
-  FROM run_dcg_by_query
-  CROSS JOIN discounts
-), run_dcg_at_cutoffs AS (
-  SELECT
-    qid,
-    (
-      (
-        (
-          COALESCE(gain_at_1, 0.0) + COALESCE(gain_at_2, 0.0)
-        ) + COALESCE(gain_at_3, 0.0)
-      ) + (
-        COALESCE(gain_at_4, 0.0) + COALESCE(gain_at_5, 0.0)
-      )
-    ) AS cg_1,
-    (
-      (
-        (
-          COALESCE(gain_at_1, 0.0) * discount_1 + COALESCE(gain_at_2, 0.0) * discount_2
-        ) + COALESCE(gain_at_3, 0.0) * discount_3
-      ) + (
-        COALESCE(gain_at_4, 0.0) * discount_4 + COALESCE(gain_at_5, 0.0) * discount_5
-      )
-    ) AS dcg_1,
-    head_cg AS cg_2,
-    head_dcg AS dcg_2
-  FROM run_dcg_head
+  FROM run_dcg_at_cutoffs
 ), ideal_dcg_head AS (
   SELECT
     *,
@@ -563,6 +560,10 @@ WITH run_rows AS (
 ), ideal_dcg_at_cutoffs AS (
   SELECT
     qid,
+    cg_1,
+    dcg_1,
+    cg_2,
+    dcg_2,
     (
       (
         (
@@ -598,20 +599,18 @@ WITH run_rows AS (
     c.k,
     CASE c.cutoff_id
       WHEN 1
-      THEN COALESCE(r.cg_1, 0.0)
+      THEN COALESCE(i.cg_1, 0.0)
       WHEN 2
-      THEN COALESCE(r.cg_2, 0.0)
+      THEN COALESCE(i.cg_2, 0.0)
     END AS cg,
     CASE c.cutoff_id
       WHEN 1
-      THEN COALESCE(r.dcg_1, 0.0)
+      THEN COALESCE(i.dcg_1, 0.0)
       WHEN 2
-      THEN COALESCE(r.dcg_2, 0.0)
+      THEN COALESCE(i.dcg_2, 0.0)
     END AS dcg,
     CASE c.cutoff_id WHEN 1 THEN i.ideal_dcg_1 WHEN 2 THEN i.ideal_dcg_2 END AS idcg
   FROM ideal_dcg_at_cutoffs AS i
-  INNER JOIN run_dcg_at_cutoffs AS r
-    ON i.qid = r.qid
   CROSS JOIN cutoffs AS c
 )
 SELECT

@@ -36,7 +36,11 @@ COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * discount_{{ p }}{% endif 
 {%- set head_length = ctx['head_length'] -%}
 {{ ndcg_sql._dcg_sum_of(ctx, 1, [k, head_length] | min, with_discount) }}
 {%- endmacro -%}
-{%- macro _dcg_at_cutoffs(ctx, name, ranking, prefix) -%}
+{#- counts: labels (ideal_labels) counted per query in the same group-by, as items_of_grade_j
+    (the ranking then has a label column), carried to {name}_at_cutoffs for the ideal ranking
+    (sql/ideal_items.sql.j2, fused_from); carry: columns of the ranking's CTE carried through to
+    {name}_at_cutoffs. -#}
+{%- macro _dcg_at_cutoffs(ctx, name, ranking, prefix, counts=none, carry=[]) -%}
 {%- set cutoffs = ctx['cutoffs'] -%}
 {%- set head_length = ctx['head_length'] -%}
 {%- set tail_cutoffs = ctx['tail_cutoffs'] -%}
@@ -75,6 +79,9 @@ COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * discount_{{ p }}{% endif 
     MAX({% if cutoff.k is not none %}CASE WHEN position <= {{ cutoff.k }} THEN tail_dcg END{% else %}tail_dcg{% endif %}) AS tail_dcg_{{ cutoff.id }}
     {%- endif %}
     {%- endfor %}
+    {%- for grade in counts or [] %},
+    COUNT(CASE WHEN label = {{ grade.label }} THEN 1 END) AS items_of_grade_{{ loop.index }}
+    {%- endfor %}
   FROM {% if tail_cutoffs and not tail_sums %}{{ name }}_by_position{% else %}{{ ranking }}{% endif %}
   GROUP BY qid
 ),
@@ -94,6 +101,12 @@ COALESCE(gain_at_{{ p }}, 0.0){% if with_discount %} * discount_{{ p }}{% endif 
 {{ name }}_at_cutoffs AS ( -- one row per query: CG and DCG at every cutoff
   SELECT
     qid
+    {%- for column in carry %},
+    {{ column }}
+    {%- endfor %}
+    {%- for grade in counts or [] %},
+    items_of_grade_{{ loop.index }}
+    {%- endfor %}
     {%- for cutoff in cutoffs %}
     {%- set in_tail = cutoff.id in tail_ids %}
     {%- set whole = cutoff.k is none or cutoff.k >= head_length %},

@@ -29,7 +29,11 @@
 {%- set through = 'GREATEST(' ~ (counts | join(' + ') if counts else '0') ~ ', ' ~ head_length ~ ')' -%}
 {%- if k is none %}{{ through }}{% else %}LEAST({{ k }}, {{ through }}){% endif -%}
 {%- endmacro -%}
-{% macro _ideal_items(ctx) -%}
+{#- With fused_from (list mode, the ideal counted: sql/per_query.sql.j2) the labels were counted in
+    the run's own per-query group-by (_dcg_at_cutoffs' counts), and the ideal ranking is read from
+    that CTE, one row per query, carrying its columns `carry` along: no second scan of the
+    ranking, no second group-by, no join of the two. -#}
+{% macro _ideal_items(ctx, fused_from=none, carry=[]) -%}
 {%- set head_length = ctx['head_length'] -%}
 {%- set ideal_labels = ctx['ideal_labels'] -%}
 {%- set judgments = ctx['judgments'] -%}
@@ -40,6 +44,7 @@
     FROM {% if judgments %}judgment_labels{% else %}run_labels{% endif %}
 {%- endset -%}
 {%- if ndcg_sql._ideal_counted(ctx) %}
+{%- if fused_from is none %}
 ideal_label_counts AS ( -- one row per query: how many items it has of each label with a positive gain
   SELECT
     qid
@@ -49,6 +54,7 @@ ideal_label_counts AS ( -- one row per query: how many items it has of each labe
   FROM {% if judgments %}judgment_labels{% else %}run_labels{% endif %}
   GROUP BY qid
 ),
+{%- endif %}
 {%- if tail_sums and ideal_labels %}
 ideal_tail_prefix AS ( -- one row: for each label, the DCG one item of it adds at each position from the head's end through n, for n = 0 .. the longest list (a list indexed by n + 1)
   SELECT
@@ -75,6 +81,9 @@ ideal_tail_prefix AS ( -- one row: for each label, the DCG one item of it adds a
 ideal_dcg_by_query AS ( -- one row per query: the gain at each head position of its ideal ranking (NULL past its items){% if tail_sums %}, CG and DCG past the head{% endif %}
   SELECT
     qid
+    {%- for column in carry %},
+    {{ column }}
+    {%- endfor %}
     {%- for p in range(1, head_length + 1) %},
     {% if ideal_labels %}CASE{% for grade in ideal_labels %} WHEN {{ p }} <= {% for earlier in range(1, loop.index + 1) %}{% if not loop.first %} + {% endif %}items_of_grade_{{ earlier }}{% endfor %} THEN {{ ndcg_sql._gain_of(ctx, grade.label) }}{% endfor %} END{% else %}CAST(NULL AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS gain_at_{{ p }}
     {%- endfor %}
@@ -88,7 +97,7 @@ ideal_dcg_by_query AS ( -- one row per query: the gain at each head position of 
     {% if ideal_labels %}{% for grade in ideal_labels %}{% if not loop.first %} + {% endif %}{{ ndcg_sql._gain_of(ctx, grade.label) }} * ({{ bounds[loop.index0][1] }} - {{ bounds[loop.index0][0] }}){% endfor %}{% else %}CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS tail_cg_{{ cutoff.id }},
     {% if ideal_labels %}CAST({% for grade in ideal_labels %}{% if not loop.first %} + {% endif %}(prefix_{{ loop.index }}[{{ bounds[loop.index0][1] }} + 1] - prefix_{{ loop.index }}[{{ bounds[loop.index0][0] }} + 1]){% endfor %} AS {{ ndcg_sql.sql_type('DOUBLE') }}){% else %}CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}){% endif %} AS tail_dcg_{{ cutoff.id }}
     {%- endfor %}
-  FROM ideal_label_counts
+  FROM {{ fused_from or 'ideal_label_counts' }}
   {%- if tail_sums and ideal_labels %}
   CROSS JOIN ideal_tail_prefix
   {%- endif %}

@@ -15,7 +15,8 @@
     reference: BigQuery and Spark inline CTEs, while Postgres computes a CTE read twice
     once.) With a sample of the queries (the sample option: sql/query_sample.sql.j2) every CTE
     of input rows keeps the rows of the sampled query keys (and those of a NULL query id). -#}
-{% macro _normalised_rows(ctx) -%}
+{#- labels: also run_labels (the ranking's labels read apart, for the ideal ranking: sql/ideal_items.sql.j2) -#}
+{% macro _normalised_rows(ctx, labels=true) -%}
 {%- set id_forms = ctx['id_forms'] -%}
 {%- set item_col = ctx['item_col'] -%}
 {%- set j_item_col = ctx['j_item_col'] -%}
@@ -159,7 +160,7 @@ run_rows AS ( -- one row per (query, item) of the ranking, as given
   WHERE {{ ndcg_sql._in_sample(query_key) }}
   {%- endif %}
 )
-{%- if not judgments %},
+{%- if not judgments and labels %},
 run_labels AS ( -- one row per (query, item) of the ranking: its label, as given
   {#- the same rows as run_rows, named apart so that the ideal ranking reads
       them in a pass of its own instead of DuckDB keeping every row of a CTE

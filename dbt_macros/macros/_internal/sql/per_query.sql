@@ -21,24 +21,41 @@
 {%- set unjudged = ctx['unjudged'] -%}
 {%- set weighted = ctx['weighted'] -%}
 {%- set top_items = ctx['top_items'] -%}
+{#- fused (list mode, the ideal counted per label, every item ranked): the labels are counted in
+    the run's per-query group-by and the ideal ranking read from its rows, so the ranking is
+    scanned once and the run's and the ideal's values meet in one row per query, no join
+    (sql/ideal_items.sql.j2). The same values to the bit: the same counts and sums. -#}
+{%- set fused = not judgments and not top_items and ideal_labels and ndcg_sql._ideal_counted(ctx)
+    and not (ctx['whole_labels'] | default(false)) -%}
+{%- set r = 'i' if fused else 'r' -%}
 {%- set no_relevant_value = {'zero': ('CAST(0.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'skip': ('CAST(NULL AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'one': ('CAST(1.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')}[no_relevant] -%}
 WITH
-{{ ndcg_sql._normalised_rows(ctx) }},
+{{ ndcg_sql._normalised_rows(ctx, labels=not fused) }},
 {{ ndcg_sql._labelled_items(ctx) }},
 {%- if top_items %}
 {{ ndcg_sql._top_items(ctx) }},
 {%- else %}
 {{ ndcg_sql._ranked_items(ctx) }},
 {%- endif %}
+{%- if not fused %}
 {{ ndcg_sql._ideal_items(ctx) }},
+{%- endif %}
 {%- if not top_items %}
-run_positions AS ( -- one row per ranked (query, item): its position and the gain credited there
-  SELECT qid, rank AS position, credited_gain AS gain FROM ranked_items
+run_positions AS ( -- one row per ranked (query, item): its position{% if fused %}, label{% endif %} and the gain credited there
+  SELECT qid, rank AS position, credited_gain AS gain{% if fused %}, label{% endif %} FROM ranked_items
 ),
 {%- endif %}
 {{ ndcg_sql._discounts(ctx) }},
+{%- if fused %}
+{%- set run_columns = [] %}
+{%- for cutoff in cutoffs %}{% do run_columns.extend(['cg_' ~ cutoff.id, 'dcg_' ~ cutoff.id]) %}{% endfor %}
+{{ ndcg_sql._dcg_at_cutoffs(ctx, 'run_dcg', 'run_positions', '', counts=ideal_labels) }},
+{{ ndcg_sql._ideal_items(ctx, fused_from='run_dcg_at_cutoffs', carry=run_columns) }},
+{{ ndcg_sql._dcg_at_cutoffs(ctx, 'ideal_dcg', none, 'ideal_', carry=run_columns) }},
+{%- else %}
 {{ ndcg_sql._dcg_at_cutoffs(ctx, 'run_dcg', none if top_items else 'run_positions', '') }},
 {{ ndcg_sql._dcg_at_cutoffs(ctx, 'ideal_dcg', none if ndcg_sql._ideal_counted(ctx) else 'ideal_items', 'ideal_') }},
+{%- endif %}
 {{ ndcg_sql._cutoffs(ctx) }},
 {%- if weighted | default(false) %}
 {{ ndcg_sql._query_weights(ctx) }},
@@ -47,15 +64,17 @@ query_values AS ( -- one row per (evaluated query, cutoff): CG, DCG and IDCG
   SELECT
     i.qid,
     c.k,
-    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
-    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE(r.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE({{ r }}.cg_{{ cutoff.id }}, 0.0){% endfor %} END AS cg,
+    CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN COALESCE({{ r }}.dcg_{{ cutoff.id }}, 0.0){% endfor %} END AS dcg,
     CASE c.cutoff_id{% for cutoff in cutoffs %} WHEN {{ cutoff.id }} THEN i.ideal_dcg_{{ cutoff.id }}{% endfor %} END AS idcg
     {%- if weighted | default(false) %},
     w.weight
     {%- endif %}
   FROM ideal_dcg_at_cutoffs AS i
   {%- set condensed = judgments and (unjudged | default('zero')) == 'condense' %}
+  {%- if not fused %}
   {% if judgments and (missing_queries == 'zero' or condensed) %}LEFT{% else %}INNER{% endif %} JOIN run_dcg_at_cutoffs AS r ON i.qid = r.qid
+  {%- endif %}
   {%- if weighted | default(false) %}
   INNER JOIN query_weights AS w ON i.qid = w.qid
   {%- endif %}
