@@ -71,3 +71,45 @@ def test_the_per_query_statement_is_built_once_and_is_the_one_run(monkeypatch):
         assert run == [result.sql]
         # q1: its one relevant item second, 1 / log2(3); q2: ideal order, 1
         assert [row["ndcg"] for row in result.per_query_records()] == pytest.approx([1 / math.log2(3), 1.0])
+
+
+def test_the_runner_has_no_branch_on_the_executors_type():
+    """Each executor runs a plan its own way (DuckDB stores the steps, a warehouse folds them into
+    one statement): the runner only builds the plan and names what comes back."""
+    import ast
+    import inspect
+
+    from ndcg_sql.running import runner
+
+    tree = ast.parse(inspect.getsource(runner))
+    named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    assert not {"DuckDB", "Warehouse"} & named
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance"]
+    assert all("executor" not in ast.unparse(call) for call in calls)
+
+
+def test_every_statement_duckdb_runs_for_the_plan_is_in_the_plan(monkeypatch):
+    """The steps, the bootstrap's guard, the summary and the query counts: DuckDB runs what the plan
+    holds and nothing else (the per-query statement when its rows are read)."""
+    judgments = RUN[["query_id", "item_id", "label"]]
+    ran, plans, run_plan = [], [], executors.DuckDB.run_plan
+
+    def watched(self, computation, per_query=True):
+        plans.append(computation)
+        fetch, store = self.fetch, self.store
+        monkeypatch.setattr(self, "fetch", lambda sql: ran.append(sql) or fetch(sql))
+        monkeypatch.setattr(self, "store", lambda step: ran.append(step.sql) or store(step))
+        return run_plan(self, computation, per_query)
+
+    monkeypatch.setattr(executors.DuckDB, "run_plan", watched)
+    with ndcg_sql.evaluate(RUN[["query_id", "item_id", "score"]], judgments=judgments, k=[1, 2], bootstrap=5) as result:
+        # q1: its relevant item second at k=1 -> 0; q2: ideal -> 1 (hand-worked)
+        assert [row["ndcg"] for row in result.summary_records()][:1] == pytest.approx([0.5])
+        assert result.coverage["missing_from_run"] == 0
+    [computation] = plans
+    assert computation.guard is not None and computation.guard.replicates == 5
+    assert [count.name for count in computation.counts] == [plan.QUERY_COVERAGE]
+    held = [step.sql for step in computation.steps] + [computation.guard.sql, computation.summary] + [
+        count.sql for count in computation.counts]
+    assert ran == held
+

@@ -62,8 +62,30 @@ class Step:
 
 
 @dataclasses.dataclass(frozen=True)
+class Count:
+    """A one-row count the plan reads beside the summary (the input checks, the queries'
+    coverage): a warehouse carries it in the summary's statement (:func:`with_counts`), DuckDB
+    fetches it after the summary."""
+    name: str  # a CTE's name in the warehouse's one statement
+    sql: str  # over the input relations, not over the steps
+    columns: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Guard:
+    """A check of the plan's size before its summary runs, where steps are stored (DuckDB): the
+    bootstrap's draws (its replicates x the per-query rows, counted by ``sql``) at most ``most``.
+    A warehouse folds the plan into one statement and has no point to run it at."""
+    sql: str  # one row, one column: the per-query rows
+    replicates: int
+    most: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Plan:
-    """What a computation runs, as data (:func:`build`): nothing is executed to make it."""
+    """What a computation runs, as data (:func:`build`): nothing is executed to make it. An
+    executor runs it (:meth:`ndcg_sql.running.executors.Executor.run_plan`): DuckDB stores the steps,
+    a warehouse folds steps, summary and counts into one statement."""
     steps: tuple[Step, ...]  # in order, each over the relations of those before it
     summary: str  # the summary statement, over the steps' relations
     per_query: str  # the relation of the per-query rows (the first step's name)
@@ -71,7 +93,9 @@ class Plan:
     per_query_statement: str | exp.Expr  # the per-query rows as one statement, ordered (``Result.sql``)
     order: str  # the per-query rows' ORDER BY (:func:`per_query_order`)
     bootstrap: int  # the bootstrap's replicates (0: none)
-    counts: tuple[tuple[str, tuple[str, ...]], ...] = ()  # one-row count steps: (name, their columns)
+    counts: tuple[Count, ...] = ()  # one-row counts read beside the summary, in order
+    guard: Guard | None = None  # with a bootstrap on DuckDB: its size, checked before the summary
+    values: str = "per-query values"  # what the per-query rows are, for the progress line
 
     def statement(self, sql: str | None = None) -> exp.Expr | str:
         """``sql`` (default: the summary) with every step before it, as one statement of CTEs."""
@@ -142,7 +166,7 @@ def bootstrap_sql(resolved: Rendered, per_query: str, summary: str) -> str:
 
 
 def build(resolved: Rendered, named: Callable[[str], str] = _as_cte,
-          counts: Sequence[tuple[str, str, Sequence[str]]] = ()) -> Plan:
+          counts: Sequence[Count] = (), most_draws: int | None = None) -> Plan:
     """The plan of ``resolved``: the per-query rows (and, with a bootstrap, the plain summary) as
     steps, the summary over them, the per-query rows as one statement. Pure: nothing runs.
 
@@ -150,8 +174,10 @@ def build(resolved: Rendered, named: Callable[[str], str] = _as_cte,
         resolved: the options and the templates' context.
         named: the relation each step's name is read by (default: the name, a CTE's); DuckDB
             gives fresh names of temp objects (:meth:`ndcg_sql.running.executors.DuckDB.named`).
-        counts: one-row count steps (name, SQL, columns) the summary carries (:func:`with_counts`),
-            in order: a warehouse's input checks and query counts.
+        counts: one-row counts read beside the summary (:func:`counts`): a warehouse's input
+            checks, the query counts with judgments.
+        most_draws: where steps are stored (DuckDB), the most bootstrap draws (replicates x
+            per-query rows) the summary may group: a :class:`Guard` checked before it.
     """
     kept = keeps_per_query(resolved)
     steps = [per_query_step(resolved, kept, named)]
@@ -164,10 +190,24 @@ def build(resolved: Rendered, named: Callable[[str], str] = _as_cte,
     if resolved.bootstrap:
         steps.append(Step(named(PLAIN_SUMMARY), summary, True))
         summary = bootstrap_sql(resolved, per_query, steps[-1].name)
-    steps += [Step(name, sql) for name, sql, _ in counts]
+    guard = None
+    if resolved.bootstrap and most_draws is not None:
+        guard = Guard(templates.render("row_count.sql.j2", relation=per_query), int(resolved.bootstrap), most_draws)
     return Plan(tuple(steps), summary, per_query, kept, per_query_statement(resolved, ordered=True),
-                per_query_order(resolved), int(resolved.bootstrap or 0),
-                tuple((name, tuple(columns)) for name, _, columns in counts))
+                per_query_order(resolved), int(resolved.bootstrap or 0), tuple(counts), guard,
+                "per-query values" if resolved.measures is None else "measures per query")
+
+
+def counts(resolved: Rendered, checks: tuple[str, Sequence[str]] | None = None) -> tuple[Count, ...]:
+    """The one-row counts a plan reads beside its summary: the input checks' (``checks``: their
+    SQL and columns, :func:`ndcg_sql.building.validation.counts_sql`; DuckDB checks before the plan,
+    apart, since what it finds shapes the SQL) and, with judgments, the queries' coverage."""
+    found = []
+    if checks is not None:
+        found.append(Count(INPUT_CHECKS, checks[0], tuple(checks[1])))
+    if resolved.options.judgments:
+        found.append(Count(QUERY_COVERAGE, coverage_sql(resolved), COVERAGE_COLUMNS))
+    return tuple(found)
 
 
 def reading_input_once(resolved: Rendered) -> Rendered:
@@ -293,8 +333,10 @@ class WarehouseStatement(NamedTuple):
 def one_statement(plan: Plan, per_query: bool = False) -> WarehouseStatement:
     """A warehouse's one statement: the summary with the plan's counts beside it
     (:func:`with_counts`), and with ``per_query`` the per-query rows after it (:func:`with_per_query_rows`)."""
-    statement = with_counts(plan.statement(), [(name, list(columns)) for name, columns in plan.counts])
-    count_names = [column for _, columns in plan.counts for column in columns]
+    ctes = [(step.name, step.sql) for step in plan.steps] + [(count.name, count.sql) for count in plan.counts]
+    statement = with_counts(over_ctes(ctes, plan.summary) if ctes else plan.summary,
+                            [(count.name, list(count.columns)) for count in plan.counts])
+    count_names = [column for count in plan.counts for column in count.columns]
     if not per_query:
         return WarehouseStatement(statement, count_names, None, None)
     combined, summary_names, per_query_names = with_per_query_rows(statement, plan.per_query, plan.order)

@@ -21,19 +21,30 @@ from __future__ import annotations
 
 import secrets
 from contextlib import contextmanager
-from typing import Iterator, Literal
+from typing import Iterator, Literal, NamedTuple
 
 import duckdb
 import sqlglot
 from sqlglot import exp
 
-from ..vocabulary import dialects, identifiers
-from ..data.connections import DEFAULT_MEMORY_LIMIT, connect, interruptible, set_threads  # noqa: F401 (the runners' names)
+from ..vocabulary import activity, dialects, identifiers
+from ..data.connections import DEFAULT_MEMORY_LIMIT, connect, drop, interruptible, set_threads  # noqa: F401 (the runners' names)
 from ..building.id_types import ColumnType
 from ..vocabulary.errors import OpenTransaction, OptionError, first_line
 from ..data.inputs import new_view_name
+from ..building import plan as plans
 from ..building.plan import Step
 from ..building.sql_text import transpile
+
+
+class Ran(NamedTuple):
+    """What running a plan gave (:meth:`Executor.run_plan`), before it is named for the user."""
+    summary_names: list[str]
+    summary_rows: list[tuple]
+    summary: duckdb.DuckDBPyRelation | None  # DuckDB: the stored summary, read as a relation
+    per_query: duckdb.DuckDBPyRelation | tuple[list[str], list[tuple]] | None  # a relation, or fetched rows
+    counts: dict[str, dict]  # each count of the plan (plans.Count) by name: {column: value}
+    kept: list[tuple[str, str]]  # ("TABLE"/"VIEW", name) of the temp objects the result reads
 
 
 class Executor:
@@ -43,6 +54,29 @@ class Executor:
 
     def fetch(self, sql: str | exp.Expr) -> tuple[list[str], list[tuple]]:
         raise NotImplementedError
+
+    def named(self, step: str) -> str:
+        """The relation a step of a plan is read by here (:func:`ndcg_sql.building.plan.build`'s
+        ``named``): a CTE's name, the step's own."""
+        return step
+
+    def run_plan(self, computation: plans.Plan, per_query: bool = True) -> Ran:
+        """Run ``computation``: its steps, summary, guard and counts (see the subclasses for where
+        each lives). ``per_query``: fetch the per-query rows too (DuckDB gives a relation always).
+
+        Raises:
+            StatementFailed: a warehouse's statement failed (the connection recovered).
+            OptionError: the plan's guard refused (DuckDB).
+        """
+        raise NotImplementedError
+
+    def _counted(self, computation: plans.Plan) -> dict[str, dict]:
+        """The plan's counts, each fetched by a statement of its own."""
+        found = {}
+        for count in computation.counts:
+            names, rows = self.fetch(count.sql)
+            found[count.name] = dict(zip((str(n).lower() for n in names), rows[0]))
+        return found
 
 
 class DuckDB(Executor):
@@ -66,6 +100,47 @@ class DuckDB(Executor):
         no table or view of the connection has (:func:`ndcg_sql.building.plan.build`'s ``named``)."""
         return identifiers.quote(new_view_name(step, self.con))
 
+    def run_plan(self, computation: plans.Plan, per_query: bool = True) -> Ran:
+        """Each step a temp table (kept) or view, the guard checked, the summary a temp table,
+        then each count by a statement of its own; the per-query rows a relation (of the kept
+        table, or of the plan's per-query statement, computed when read). Every temp object is
+        dropped on a failure, and those the result does not read before returning.
+
+        Raises:
+            OptionError: the guard's draws are more than its most.
+        """
+        key = self.con
+        created: list[tuple[str, str]] = []
+        values = computation.values
+        try:
+            with activity.doing(key, f"{values} and their means" if computation.bootstrap else values):
+                for step in computation.steps:
+                    created.append(self.store(step))
+            if computation.guard is not None:
+                _check_guard(computation.guard, int(self.fetch(computation.guard.sql)[1][0][0]))
+            final = (f"bootstrap interval, {computation.bootstrap} resamples of the queries" if computation.bootstrap
+                     else "means" if computation.keeps_per_query else f"{values} and means")
+            with activity.doing(key, final):
+                created.append(self.store(Step(self.named("summary"), computation.summary, keep=True)))
+                summary = self.con.table(created[-1][1])
+                summary_rows = summary.fetchall()
+            if computation.keeps_per_query:
+                rows = self.relation(f"SELECT * FROM {computation.per_query} ORDER BY {computation.order}")
+            else:
+                rows = self.relation(transpile(computation.per_query_statement, self.dialect))
+            counts = {}
+            if computation.counts:
+                with activity.doing(key, "query counts"):
+                    counts = self._counted(computation)
+        except BaseException:
+            drop(self.con, list(reversed(created)))
+            raise
+        # what the result reads: the summary (the last step) and, where kept, the per-query rows (the first)
+        read = {created[-1][1]} | ({created[0][1]} if computation.keeps_per_query else set())
+        drop(self.con, [(kind, name) for kind, name in reversed(created) if name not in read])
+        return Ran(list(summary.columns), summary_rows, summary, rows, counts,
+                   [(kind, name) for kind, name in created if name in read])
+
     def store(self, step: Step) -> tuple[str, str]:
         """Create ``step`` (named by :meth:`named`): a temp table when it is kept, else a temp view
         (inlined where read, as a CTE would be). The template's text runs as rendered: nothing is
@@ -82,6 +157,18 @@ class DuckDB(Executor):
     def relation(self, sql) -> duckdb.DuckDBPyRelation:
         """A lazy relation of a statement (computed each time it is read)."""
         return self.con.sql(sql if isinstance(sql, str) else sql.sql(dialect="duckdb"))
+
+
+def _check_guard(guard: plans.Guard, rows: int) -> None:
+    """Raise OptionError when the bootstrap's draws (each a group of its replicates, sql/bootstrap_intervals.sql.j2),
+    ``guard.replicates`` x the per-query ``rows``, are more than ``guard.most``."""
+    replicates, most = guard.replicates, guard.most
+    if replicates * rows > most:
+        raise OptionError(
+            f"bootstrap={replicates} (--bootstrap) resamples of {rows:,} per-query values is {replicates * rows:,} "
+            f"draws, more than max_bootstrap_draws={most:,} (each draw is a row DuckDB groups, spilled to temp "
+            "files past the memory limit): lower bootstrap, ask fewer cutoffs (k, --k) or measures, use "
+            "intervals=True (--intervals; no resampling), or raise max_bootstrap_draws (--max-bootstrap-draws)")
 
 
 TransactionState = Literal["idle", "open", "aborted"]
@@ -248,6 +335,38 @@ class Warehouse(Executor):
                 return [d[0] for d in cursor.description], rows
             finally:
                 cursor.close()
+
+    def run_plan(self, computation: plans.Plan, per_query: bool = True) -> Ran:
+        """The plan folded into one statement (:func:`ndcg_sql.building.plan.one_statement`): its
+        steps as CTEs, the counts beside the summary and, with ``per_query``, the per-query rows
+        after it. The guard has no place in one statement and is not run. Where the summary has no
+        row (with segments, nothing evaluated) the counts are fetched apart.
+
+        Raises:
+            StatementFailed: the statement failed (the connection has recovered).
+        """
+        statement, count_names, summary_names, per_query_names = plans.one_statement(computation, per_query)
+        checked = "checking the input, " if any(c.name == plans.INPUT_CHECKS for c in computation.counts) else ""
+        final = (f"bootstrap interval, {computation.bootstrap} resamples of the queries" if computation.bootstrap
+                 else f"{computation.values} and means")
+        with activity.doing(getattr(self, "con", None), checked + final + (", fetching the per-query rows" if per_query else "")):
+            names, rows = self.fetch(statement)
+        fetched = None
+        if per_query_names is not None and summary_names is not None:
+            # row_part 0: summary rows, 1: per-query rows (plan.with_per_query_rows)
+            parts: dict[int, list[tuple]] = {0: [], 1: []}
+            for row in rows:
+                parts[int(row[0])].append(row[1:])
+            names, rows = summary_names, [row[:len(summary_names)] for row in parts[0]]
+            fetched = (per_query_names, [row[len(row) - len(per_query_names):] for row in parts[1]])
+        width = len(count_names)
+        if rows:
+            values = dict(zip(count_names, rows[0][:width]))
+            counts = {count.name: {column: values[column] for column in count.columns} for count in computation.counts}
+        else:
+            with activity.doing(getattr(self, "con", None), "query counts"):
+                counts = self._counted(computation)
+        return Ran(list(names[width:]), [row[width:] for row in rows], None, fetched, counts, [])
 
     def kept(self, sql) -> str | None:
         """On a SparkSession, the rows of ``sql`` computed now and kept in the session (a local
