@@ -1,4 +1,4 @@
-{#- Copied from sql/counted_measures.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/counted_measures.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The measures whose value reads R (and Bpref's N) at each rank, not only at the end of the
     list (Rprec, IPrec, Bpref, infAP; trec_eval's m_Rprec.c, m_iprec_at_recall.c, m_bpref.c,
     m_infap.c): for Bpref and infAP, the items above each rank in the pool and the relevant and
@@ -44,7 +44,7 @@ counted_measures AS ( -- one row per ranked query: the numerators that read R at
         / NULLIF(CASE WHEN {{ nonrelevant }} < {{ relevant }} THEN {{ nonrelevant }} ELSE {{ relevant }} END, 0) ELSE 1.0 END
       ELSE 0.0 END)
     {%- else %}
-    {%- set epsilon = 'CAST(' ~ ('%.10f' | format(infap_epsilon)) ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
+    {%- set epsilon = ndcg_sql._cast(('%.10f' | format(infap_epsilon)), 'DOUBLE') %}
     SUM(CASE WHEN p.relevant_{{ t }} = 1.0 AND p.assessed = 1.0 THEN
       CAST(1.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0) + (CAST(p.judged_above AS {{ ndcg_sql.sql_type('DOUBLE') }}) / NULLIF(p.rank, 0))
         * (p.relevant_above_{{ t }} + {{ epsilon }}) / (p.relevant_above_{{ t }} + p.nonrelevant_above_{{ t }} + 2.0 * {{ epsilon }})

@@ -1,4 +1,4 @@
-{#- Copied from sql/measures_per_query.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures_per_query.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Binary-relevance measures per query over the ranked rows: P@k, R@k, AP(@k),
     RR(@k), Success@k, Judged@k (definitions, formulas and sources: ndcg_sql/vocabulary/measures.py).
     Judged@k counts judged items (labelled_items' judged flag) as P@k counts relevant
@@ -215,7 +215,7 @@ binary_measures AS ( -- one row per (evaluated query, measure): the measure's va
       ELSE CAST(0.0 AS {{ ndcg_sql.sql_type('DOUBLE') }}) END AS value
     {%- elif m.family == 'gm_map' %}
     {#- trec_eval's per-query gm_map: the logarithm of AP floored at its MIN_GEO_MEAN; the summary is exp of their mean #}
-    {%- set floor = 'CAST(' ~ ('%.10f' | format(gm_floor)) ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') %}
+    {%- set floor = ndcg_sql._cast(('%.10f' | format(gm_floor)), 'DOUBLE') %}
     {%- set ap = 'CAST(COALESCE(r.numerator_' ~ m.id ~ (', 0.0) AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ') / NULLIF(c.relevant_') ~ m.threshold_id ~ ', 0)' %}
     LN(CASE WHEN c.relevant_{{ m.threshold_id }} > 0 AND {{ ap }} > {{ floor }} THEN {{ ap }} ELSE {{ floor }} END) AS value
     {%- elif m.family == 'IPrec' %}
