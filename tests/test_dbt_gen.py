@@ -13,6 +13,7 @@ tests/test_dbt.py runs the macros in dbt itself.)
 """
 
 import itertools
+import re
 
 import pytest
 
@@ -356,3 +357,18 @@ def test_dbt_convention_with_row_order_runs_in_duckdb(convention):
     result = ndcg_sql.evaluate(data, item_col="doc_id", k=[1, 5, None], convention=convention, **row)
     want = {(r["query_id"], r["k"]): r["ndcg"] for r in result.per_query_records()}
     assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+#: A cast written in SQL text to a DuckDB type name (``AS DOUBLE``, ``AS DECIMAL(38, 30)``).
+_BARE_CAST = re.compile(r"\bAS\s+(DOUBLE|BIGINT|INTEGER|HUGEINT|FLOAT|REAL|VARCHAR|TEXT|BOOLEAN|DATE|TIMESTAMP"
+                        r"|DECIMAL\(\s*\d+\s*,\s*\d+\s*\))(?![\w(])")
+
+
+def test_every_cast_of_the_sql_macros_names_its_type_through_sql_type():
+    """dbt carries the SQL macros over as they are, so a cast's type is written by the macro
+    ``ndcg_sql.sql_type`` (or ``ndcg_sql._cast``) in the template, never left as DuckDB's
+    spelling: a bare ``AS DOUBLE`` would reach Snowflake or BigQuery untranslated."""
+    comment = re.compile(r"\{#.*?#\}", re.DOTALL)
+    bare = {name: [m.group(0) for m in _BARE_CAST.finditer(comment.sub("", text))]
+            for name, text in templates.sql_macro_files().items()}
+    assert {name: found for name, found in bare.items() if found} == {}

@@ -9,13 +9,14 @@ namespace ``ndcg_sql`` that the Python runner renders with the same macro runtim
 (:mod:`ndcg_sql.building.templates`):
 
 * ``sql/options/*.sql`` are copied as they are into ``_internal/options/``;
-* ``sql/*.sql.j2``, the SQL macros, are copied into ``_internal/sql/`` (as ``.sql``, the name
-  dbt loads), those the dbt entry macros reach (:data:`ENTRIES`, directly or through other
-  macros; a file calling macros by a name its records give, ``ndcg_sql[...]``, reaches every
-  family's macro file, ``sql/measures/*.sql.j2``, copied into ``_internal/sql/measures/``),
-  with one change: a cast to a DuckDB type (``AS DOUBLE``, also inside Jinja string literals) becomes ``AS {{ ndcg_sql.sql_type('DOUBLE') }}``, an ``adapter.dispatch`` macro
-  that gives the engine's spelling (:mod:`tools.dbt_pieces`, from the table in
-  :mod:`ndcg_sql.vocabulary.dialects`); on DuckDB the text is the Python runner's own;
+* ``sql/*.sql.j2``, the SQL macros, are copied as they are into ``_internal/sql/`` (as ``.sql``,
+  the name dbt loads), those the dbt entry macros reach (:data:`ENTRIES`, directly or through
+  other macros; a file calling macros by a name its records give, ``ndcg_sql[...]``, reaches every
+  family's macro file, ``sql/measures/*.sql.j2``, copied into ``_internal/sql/measures/``). Their
+  casts name a DuckDB type through ``ndcg_sql.sql_type('DOUBLE')`` (``ndcg_sql._cast(sql, 'DOUBLE')``
+  in Jinja code, sql/casts.sql.j2): the Python runner reads the name itself, dbt an
+  ``adapter.dispatch`` macro giving the engine's spelling (:mod:`tools.dbt_pieces`, from the table
+  in :mod:`ndcg_sql.vocabulary.dialects`), written for the types the copied files name;
 * the tables of the Python package become data macros (:mod:`tools.dbt_pieces`), and
   :mod:`tools.dbt_docs` writes the package's ``macros.yml``.
 
@@ -50,45 +51,20 @@ YML = "macros.yml"
 SQL_MACROS = "_internal/sql"
 OPTIONS = "_internal/options"
 
-_SEGMENT = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\})", re.DOTALL)
 _MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\s*\(")
 _CALL = re.compile(rf"\b{PACKAGE}\.(\w+)\s*\(")
 #: A macro called by a name computed from its record (``ndcg_sql[m.macros ~ '_value']``, a family's
 #: macro file): the file that does so reaches every file of sql/measures/.
 _BY_NAME = re.compile(rf"\b{PACKAGE}\[")
-_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_SQL_TYPE = re.compile(rf"\b{PACKAGE}\.sql_type\('([^']+)'\)")
 
 
-def engine_neutral(text: str, found: set[str] | None = None) -> str:
-    """Casts to DuckDB types made per-engine: ``AS T`` -> ``AS {{ ndcg_sql.sql_type('T') }}`` in
-    SQL text, and inside string literals of Jinja code as a concatenation. The types met are
-    added to ``found``."""
+def cast_types(text: str, found: set[str] | None = None) -> set[str]:
+    """The DuckDB types the text's casts name through ``ndcg_sql.sql_type('T')`` (the engine
+    pieces are written for those), added to ``found``."""
     found = set() if found is None else found
-
-    def in_text(m):
-        found.add(m.group(1))
-        return f"AS {{{{ {PACKAGE}.sql_type('{m.group(1)}') }}}}"
-
-    def in_string(literal):
-        quote = literal.group(0)[0]
-        if not dbt_pieces.TYPE_PATTERN.search(literal.group(0)):
-            return literal.group(0)
-
-        def piece(m):
-            found.add(m.group(1))
-            return f"AS {quote} ~ {PACKAGE}.sql_type('{m.group(1)}') ~ {quote}"
-
-        return "(" + dbt_pieces.TYPE_PATTERN.sub(piece, literal.group(0)) + ")"
-
-    out = []
-    for segment in _SEGMENT.split(text):
-        if segment.startswith("{#"):
-            out.append(segment)
-        elif segment.startswith(("{{", "{%")):
-            out.append(_STRING.sub(in_string, segment))
-        else:
-            out.append(dbt_pieces.TYPE_PATTERN.sub(in_text, segment))
-    return "".join(out)
+    found.update(_SQL_TYPE.findall(text))
+    return found
 
 
 class GenerationError(RuntimeError):
@@ -114,6 +90,7 @@ def sql_macros(types: set[str] | None = None) -> dict[str, str]:
     files = templates.sql_macro_files()
     where = defined_macros(files)
     reached, pending = set(), list(ENTRIES)
+    types = set() if types is None else types
     while pending:
         macro = pending.pop()
         if macro not in where:
@@ -123,12 +100,12 @@ def sql_macros(types: set[str] | None = None) -> dict[str, str]:
             pending += [called for called in _CALL.findall(files[where[macro]]) if called in where]
             if _BY_NAME.search(files[where[macro]]):
                 pending += [name for name, file in where.items() if file.startswith(f"{FAMILY_MACROS}/")]
-    return {
-        f"{SQL_MACROS}/{name.split('.', 1)[0]}.sql":
-            f"{{#- Copied from sql/{name} by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}}\n"
-            + engine_neutral(files[name], types)
-        for name in sorted(reached)
-    }
+    copied = {}
+    for name in sorted(reached):
+        cast_types(files[name], types)
+        copied[f"{SQL_MACROS}/{name.split('.', 1)[0]}.sql"] = (
+            f"{{#- Copied from sql/{name} by `python -m tools.dbt_gen`: do not edit. -#}}\n" + files[name])
+    return copied
 
 
 def option_macros() -> dict[str, str]:

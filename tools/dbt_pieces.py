@@ -31,7 +31,6 @@ dbt's Jinja cannot call sqlglot or import this package, so the tables the option
 from __future__ import annotations
 
 import json
-import re
 
 import sqlglot
 from sqlglot.dialects.dialect import Dialect
@@ -40,8 +39,6 @@ from ndcg_sql.building import validation
 from ndcg_sql.vocabulary import conventions, dialects, identifiers, measures, parameters
 from tools import dbt_docs
 
-#: Casts the generator makes engine-neutral: ``AS <type>`` of a DuckDB type name.
-TYPE_PATTERN = re.compile(r"\bAS\s+(DOUBLE|BIGINT|INTEGER|FLOAT|REAL|VARCHAR|BOOLEAN|DECIMAL\(\s*\d+\s*,\s*\d+\s*\))(?![\w(])")
 #: The engine the templates are written for: its values are the default__ variant.
 SOURCE = "duckdb"
 #: Engines that get a dispatch variant when their values differ from what dbt would find otherwise.

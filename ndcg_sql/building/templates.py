@@ -70,8 +70,17 @@ def render_macro(name: str, **context) -> str:
 
 @lru_cache(maxsize=1)
 def sql_macros() -> types.SimpleNamespace:
-    """The SQL macros (``sql/*.sql.j2``) in their namespace ``ndcg_sql``, as dbt loads them."""
-    return macros({}, sql_macro_files())
+    """The SQL macros (``sql/*.sql.j2``) in their namespace ``ndcg_sql``, as dbt loads them, with
+    :func:`sql_type` (dbt's is a macro per engine)."""
+    return macros({"sql_type": sql_type}, sql_macro_files())
+
+
+def sql_type(name: str) -> str:
+    """The type of a cast in the templates (``CAST(x AS {{ ndcg_sql.sql_type('DOUBLE') }})``) as the
+    Python runner writes it: the DuckDB type name itself, the templates being written in DuckDB's
+    SQL (other engines get sqlglot's translation of the statement). dbt's ``ndcg_sql.sql_type``
+    gives each engine's spelling (tools/dbt_pieces.py, from :mod:`ndcg_sql.vocabulary.dialects`)."""
+    return name
 
 
 @lru_cache(maxsize=1)

@@ -1,4 +1,4 @@
-{#- Copied from sql/arm_changes.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/arm_changes.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Each candidate arm against the baseline arm, paired on the queries both have (ndcg_compare_arms,
     the arms gate of ndcg_no_regression): one row per ([segment values,] measure, candidate arm)
     with the values of sql/tested_values.sql.j2 (group_col the arm column; a query is keyed by

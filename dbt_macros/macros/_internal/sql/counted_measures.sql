@@ -1,4 +1,4 @@
-{#- Copied from sql/counted_measures.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/counted_measures.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The measures whose value reads R (and Bpref's N) at each rank, not only at the end of the
     list (the families whose numerator is "counts": Rprec, IPrec, Bpref, infAP): for the pool
     families (Bpref, infAP) the items above each rank in the pool and the relevant and non-relevant

@@ -1,4 +1,4 @@
-{#- Copied from sql/cutoffs.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/cutoffs.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- One row per cutoff k; k is NULL for the whole list. -#}
 {% macro _cutoffs(ctx) -%}
 {%- set cutoffs = ctx['cutoffs'] -%}

@@ -1,4 +1,4 @@
-{#- Copied from sql/dcg_at_cutoffs.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/dcg_at_cutoffs.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- DCG of a ranking at every cutoff, used for the run and for the ideal.
     DCG@k = sum over positions p <= min(k, list length) of gain(p) * discount(p).
     A ranking arrives as one row per (query, position) with the gain there.

@@ -1,4 +1,4 @@
-{#- Copied from sql/discount.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/discount.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Discount of the item at a rank (1 = top), b = log_base (a checked number, > 1):
       log       1 / log_b(rank + 1): with b = 2 the usual discount (Burges et al. 2005; scikit-learn,
                 trec_eval, LightGBM, XGBoost); another b scales DCG by ln(2)/ln(b), as

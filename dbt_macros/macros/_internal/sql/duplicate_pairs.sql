@@ -1,4 +1,4 @@
-{#- Copied from sql/duplicate_pairs.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/duplicate_pairs.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- (query, item) pairs given more than once: in a ranking an item has one
     rank, in judgments one label. -#}
 {% macro _duplicate_pairs(ctx) -%}

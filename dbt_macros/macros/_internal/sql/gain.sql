@@ -1,4 +1,4 @@
-{#- Copied from sql/gain.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/gain.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Gain: how much one item of a given relevance label is worth, and the label it is taken from.
     exponential: 2^label - 1 (Burges et al., ICML 2005; LightGBM, XGBoost)
     linear:      label        (Jarvelin & Kekalainen 2002; trec_eval, scikit-learn)
@@ -21,7 +21,7 @@ CASE {{ label }}{% for pair in gain_mapping %} WHEN {{ pair[0] }} THEN CAST({{ p
     whole_labels (the trec_eval convention): its whole part, as trec_eval reads a relevance
     level with atol (a label 1.5 counts 1; get_qrels.c). -#}
 {%- macro _counted_label(ctx, raw) -%}
-{%- set number = 'CAST(' ~ raw ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') -%}
+{%- set number = ndcg_sql._cast(raw, 'DOUBLE') -%}
 {%- set counted = ndcg_sql._read_label(ctx, raw) -%}
 {%- if ctx['negative_labels'] in ('zero', 'unjudged') -%}
 CASE WHEN {{ number }} > 0.0 THEN {{ counted }} ELSE 0.0 END
@@ -32,7 +32,7 @@ CASE WHEN {{ number }} > 0.0 THEN {{ counted }} ELSE 0.0 END
 {#- The label as read, before negative labels count as 0: the number, or under whole_labels its
     whole part (atol: -0.5 reads 0, not a negative label). -#}
 {%- macro _read_label(ctx, raw) -%}
-{%- set number = 'CAST(' ~ raw ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')') -%}
+{%- set number = ndcg_sql._cast(raw, 'DOUBLE') -%}
 {%- if ctx['whole_labels'] | default(false) -%}
 CASE WHEN {{ number }} < 0.0 THEN CEIL({{ number }}) ELSE FLOOR({{ number }}) END
 {%- else -%}

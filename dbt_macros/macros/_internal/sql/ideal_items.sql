@@ -1,4 +1,4 @@
-{#- Copied from sql/ideal_items.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/ideal_items.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The ideal ranking: every item the query could have shown, by gain
     descending. From the ranked list itself (default), or with judgments
     from all judged items of the query, retrieved or not (trec_eval).

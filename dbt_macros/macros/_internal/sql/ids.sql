@@ -1,4 +1,4 @@
-{#- Copied from sql/ids.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/ids.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- An id column read in the form ndcg_sql/building/id_types.py chose for it (the rule is there):
       native       as stored (both sides whole numbers, or both text)
       text         CAST AS VARCHAR (whole numbers, categories/ENUM, dates, UUIDs): the byte
@@ -14,7 +14,7 @@ CAST({{ column }} AS {{ ndcg_sql.sql_type('VARCHAR') }})
 {%- elif form == 'number_text' -%}
 {{ ndcg_sql._number_text(column) }}
 {%- elif form == 'json_text' -%}
-CASE JSON_TYPE({{ column }}) WHEN 'NULL' THEN NULL WHEN 'VARCHAR' THEN JSON_EXTRACT_STRING({{ column }}, '$') WHEN 'DOUBLE' THEN {{ ndcg_sql._number_text('CAST(' ~ column ~ (' AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')) }} ELSE CAST({{ column }} AS {{ ndcg_sql.sql_type('VARCHAR') }}) END
+CASE JSON_TYPE({{ column }}) WHEN 'NULL' THEN NULL WHEN 'VARCHAR' THEN JSON_EXTRACT_STRING({{ column }}, '$') WHEN 'DOUBLE' THEN {{ ndcg_sql._number_text(ndcg_sql._cast(column, 'DOUBLE')) }} ELSE CAST({{ column }} AS {{ ndcg_sql.sql_type('VARCHAR') }}) END
 {%- else -%}
 {{ column }}
 {%- endif -%}

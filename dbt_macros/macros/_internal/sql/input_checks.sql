@@ -1,4 +1,4 @@
-{#- Copied from sql/input_checks.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/input_checks.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The input checks: what must not happen in the input, for evaluate (ndcg_sql/building/validation.py
     counts them with validate_lists/validate_counts.sql.j2 and words the message) and for dbt's test
     ndcg_valid_input (the same macros, copied into dbt_macros/macros/_internal/sql/).

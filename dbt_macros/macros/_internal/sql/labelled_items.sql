@@ -1,4 +1,4 @@
-{#- Copied from sql/labelled_items.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/labelled_items.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- One row per ranked (query, item) with a numeric order value and label.
     With judgments, the label comes from the judgments (unjudged items: 0);
     queries without any judgment are left out (as trec_eval does) where

@@ -1,4 +1,4 @@
-{#- Copied from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measure_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- One row per ([segment values,] query, measure): every asked measure in one long table, as
     one statement (to_sql, dbt's ndcg_measures, a step of ndcg_sql/building/plan.py).
     CG, DCG and nDCG come from the per-query NDCG rows (sql/per_query.sql.j2, one column each

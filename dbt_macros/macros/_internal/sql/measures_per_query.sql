@@ -1,4 +1,4 @@
-{#- Copied from sql/measures_per_query.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures_per_query.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Binary-relevance measures per query over the ranked rows: every family but the graded ones
     (CG, DCG, nDCG: sql/per_query.sql.j2). Definitions, formulas and sources: the families' records,
     ndcg_sql/vocabulary/measures.py. This file is the frame every family shares: the evaluated

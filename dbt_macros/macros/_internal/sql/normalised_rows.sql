@@ -1,4 +1,4 @@
-{#- Copied from sql/normalised_rows.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/normalised_rows.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The only place user column names appear. Every later CTE speaks of
     qid, item, order_value (a score, higher is better, or a logged rank, 1 = top)
     and label. With segment columns (experiment arm, date, device, ...) the

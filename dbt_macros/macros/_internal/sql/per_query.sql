@@ -1,4 +1,4 @@
-{#- Copied from sql/per_query.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/per_query.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Per-query CG, DCG, IDCG and NDCG at every cutoff: the package's main query.
     Data flows one way: normalised rows -> labelled items -> ranked items
     (ties) -> DCG by rank -> values at cutoffs -> one row per (query, k). With
@@ -28,7 +28,7 @@
 {%- set fused = not judgments and not top_items and ideal_labels and ndcg_sql._ideal_counted(ctx)
     and not (ctx['whole_labels'] | default(false)) -%}
 {%- set r = 'i' if fused else 'r' -%}
-{%- set no_relevant_value = {'zero': ('CAST(0.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'skip': ('CAST(NULL AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')'), 'one': ('CAST(1.0 AS ' ~ ndcg_sql.sql_type('DOUBLE') ~ ')')}[no_relevant] -%}
+{%- set no_relevant_value = {'zero': ndcg_sql._cast('0.0', 'DOUBLE'), 'skip': ndcg_sql._cast('NULL', 'DOUBLE'), 'one': ndcg_sql._cast('1.0', 'DOUBLE')}[no_relevant] -%}
 WITH
 {{ ndcg_sql._normalised_rows(ctx, labels=not fused) }},
 {{ ndcg_sql._labelled_items(ctx) }},

@@ -1,4 +1,4 @@
-{#- Copied from sql/period_changes.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/period_changes.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Each period's mean against its trailing window (the daily gate of ndcg_no_regression and
     `ndcg-sql plot --over`): one row per ([segment values,] measure, period) with the values
     of sql/tested_values.sql.j2 (a query is keyed by (segment values, period, query)).

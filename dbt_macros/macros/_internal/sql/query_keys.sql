@@ -1,4 +1,4 @@
-{#- Copied from sql/query_keys.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/query_keys.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The query key of a ranking with segment columns: one text standing for (segment values,
     query), computed row by row (no numbering, no ordering: every window and join later is
     partitioned by it and stays parallel). Each part is written as its length, ':' and its

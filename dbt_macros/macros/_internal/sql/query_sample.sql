@@ -1,4 +1,4 @@
-{#- Copied from sql/query_sample.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/query_sample.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- A sample of the queries (the sample option), for a log too large to evaluate whole: each
     query key of the ranking (its segment values and id: sql/query_keys.sql.j2) is in the sample
     when its draw is below threshold, so with probability threshold / (2^31 - 1), the fraction

@@ -1,4 +1,4 @@
-{#- Copied from sql/query_weights.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/query_weights.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The weight of each query (weight_col): the same on every row of the query (the input
     checks refuse a query whose rows differ, ndcg_sql/building/validation.py), so MAX picks it. -#}
 {% macro _query_weights(ctx) -%}

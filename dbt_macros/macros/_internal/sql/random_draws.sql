@@ -1,4 +1,4 @@
-{#- Copied from sql/random_draws.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/random_draws.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Portable pseudo-random numbers and number series, the same on every engine
     and version (no HASH, no RANDOM, no range()): integer arithmetic below
     2^63 that every engine's BIGINT holds.

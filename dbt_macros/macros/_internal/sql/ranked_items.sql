@@ -1,4 +1,4 @@
-{#- Copied from sql/ranked_items.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/ranked_items.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Ranking and ties. rank 1 is the top: score descending, or logged rank
     ascending. Inside a group of equal order values (a tie group: the rows
     that are peers in the order-value window below):

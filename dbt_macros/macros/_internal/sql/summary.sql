@@ -1,4 +1,4 @@
-{#- Copied from sql/summary.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/summary.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The summary of per-query rows, one row per ([segment values,] k or measure), the same for
     every entry point: the mean over the queries counted (all, less the no-relevant ones under
     the skip policy), how many were counted (queries) and evaluated, with NDCG how many had no

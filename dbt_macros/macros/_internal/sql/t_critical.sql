@@ -1,4 +1,4 @@
-{#- Copied from sql/t_critical.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/t_critical.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- One-sided critical values of Student's t, and what the regression tests read from them
     (sql/period_changes.sql.j2, sql/arm_changes.sql.j2). No engine has a t distribution in
     SQL: the values are a table written with scipy (tools/t_table.py ->

@@ -1,4 +1,4 @@
-{#- Copied from sql/tested_values.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/tested_values.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The values a regression test reads, from per-query rows: the CTE tested_values, one row per
     ([segment values,] group, query, measure) with the segment columns, tested_group (the period or the arm),
     tested_query, measure and value. From ndcg_per_query's rows (tested_cutoffs: NDCG@k, named

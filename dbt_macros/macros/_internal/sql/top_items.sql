@@ -1,4 +1,4 @@
-{#- Copied from sql/top_items.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/top_items.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The run's top positions without ranking every item: when every cutoff is a
     number and some list is longer than the largest, the head (top_items,
     sql/options/ranking_context.sql), only each query's head_length best items

@@ -1,4 +1,4 @@
-{#- Copied from sql/unjudged_items.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/unjudged_items.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- The items a run shows within depth that have no judgment: one row per (query, item) of the
     run ranked within depth (ctx['depth'], a checked positive integer) with no row in the
     judgments (whatever its label; a query with no judgment at all shows only unjudged items),

@@ -1,4 +1,4 @@
-{#- Copied from sql/unjudged_worklist.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/unjudged_worklist.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- What to judge next: the unjudged items several runs show within depth (each run's rows from
     sql/unjudged_items.sql.j2), one row per (query, item): its best rank, the runs that show it
     (with segments, each run's segment values as well: "bm25.txt arm=a"), and its exposure, the

@@ -1,4 +1,4 @@
-{#- Copied from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/validate_examples.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- A few query ids that break one check, for the error message (with segment
     columns, the query ids behind the (segment, query) keys, ordered by the output's name: Spark
     resolves no other column after DISTINCT). -#}

@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/ap.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/ap.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- AP(@k): the sum of P@r over the relevant ranks r <= k (precision_sums) over R, 0 when R = 0
     (trec_eval's map, map_cut_k). Under the conventions of LightGBM and XGBoost (ap_reading
     'min(R,k)': ndcg_sql/vocabulary/conventions.py) over min(R, k), a query without a relevant

@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/bpref.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/bpref.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Bpref (Buckley & Voorhees 2004, as trec_eval's m_bpref.c): over the relevant ranks, 1 - min(N
     above, R) / min(N, R) (1 with no judged non-relevant item above), over R; N the judged
     non-relevant items (assessed: a label at or above 0). Its numerator reads R and N at each rank

@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/err.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/err.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- ERR (Chapelle, Metzler, Zhang & Grinspan 2009, as gdeval.pl): the chance of stopping at each rank,
     R = (2^g - 1) / 2^g_max for label g (labels above g_max count as g_max), times the chance of
     reaching it, the product of (1 - R) above it, taken as exp of a running sum of logarithms

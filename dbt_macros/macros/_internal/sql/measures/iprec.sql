@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/iprec.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/iprec.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- IPrec@x: the interpolated precision at the rank of the c-th relevant item, c = floor(x R + 0.9):
     the best P@j at or below it, every j once c = 0; 0 when fewer than c relevant items are ranked
     (trec_eval's m_iprec_at_recall.c). Its numerator reads R at each rank (numerator "counts":

@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/judged.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/judged.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Judged@k: the judged items at ranks <= k (the judged flag, the threshold 'judged':
     sql/options/measure_context.sql) over min(k, list length), as ir_measures; 0 for a query with
     no ranked item. -#}

@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/p.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/p.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- P@k: the relevant items at ranks <= k over k, even when the list is shorter (trec_eval's P_k).
     Under XGBoost's conventions (p_reading 'min(k,n)': ndcg_sql/vocabulary/conventions.py) over
     min(k, list length), as its pre@k (rank_metric.cc). -#}

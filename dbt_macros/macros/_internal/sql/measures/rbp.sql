@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/rbp.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/rbp.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- RBP (Moffat & Zobel 2008): (1 - p) times the sum of p^(r-1) over the relevant ranks r <= k,
     summed in rank order beside the precision sums (its running sum, rbp_sum_<id>). -#}
 {%- macro _rbp_running_sum(ctx, m) -%}

@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/rbp_residual.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/rbp_residual.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- RBP's residual (Moffat & Zobel 2008, section 4): what the unjudged items could add to RBP,
     (1 - p) times the sum of p^(r-1) over the unjudged ranks r <= min(k, n) (the judged flag,
     the threshold 'judged'), plus p^min(k,n) - p^k for the ranks past the list (p^k is 0 without @k). -#}

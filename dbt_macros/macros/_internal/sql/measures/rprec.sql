@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/rprec.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/rprec.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Rprec: the relevant items at ranks <= R over R, 0 when R = 0 (trec_eval's m_Rprec.c). Its
     numerator reads R at each rank (numerator "counts": sql/counted_measures.sql.j2). -#}
 {%- macro _rprec_numerator(ctx, m) -%}

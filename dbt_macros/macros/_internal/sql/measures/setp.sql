@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/setp.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/setp.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- SetP: the precision of the whole ranked list, its relevant items over its length (trec_eval's
     set_P, m_set_P.c: num_rel_ret / num_ret; ir_measures SetP). The running count of relevant
     items never decreases, so its largest value is the whole list's; a query missing from the run

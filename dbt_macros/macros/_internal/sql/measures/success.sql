@@ -1,4 +1,4 @@
-{#- Copied from sql/measures/success.sql.j2 by `python -m tools.dbt_gen`, casts written per engine: do not edit. -#}
+{#- Copied from sql/measures/success.sql.j2 by `python -m tools.dbt_gen`: do not edit. -#}
 {#- Success@k: 1 if an item at rank <= k is relevant, else 0 (trec_eval's success_k). -#}
 {%- macro _success_numerator(ctx, m) -%}
 MAX(CASE WHEN {{ ndcg_sql._within_cutoff(m) }} AND relevant_{{ m.threshold_id }} = 1.0 THEN 1.0 END)
