@@ -25,7 +25,7 @@ CASES = [
     ("trec_dl19_passage/run.dl19.splade_pp_ed.top100.txt", "trec_dl19_passage/qrels.dl19-passage.txt"),
 ]
 #: trec_eval's reading of the input: scores as given, ties by item id descending, a judgment below 0
-#: in the pool but not relevant (the trec_eval convention does not list SetP: these are its options)
+#: in the pool but not relevant (the trec_eval convention's options; convention="trec_eval" is tested too)
 TREC = dict(ties="item-desc", negative_labels="unjudged")
 
 
@@ -41,13 +41,14 @@ def set_p(run, qrels, level):
     return {q: values["set_P"] for q, values in evaluator.evaluate(dict(run_dict)).items()}
 
 
+@pytest.mark.parametrize("options", [TREC, {"convention": "trec_eval"}], ids=["options", "convention"])
 @pytest.mark.parametrize("run_file, qrels_file", CASES)
 @pytest.mark.parametrize("level", [1, 2])
-def test_per_query_equal_to_pytrec_eval(run_file, qrels_file, level):
+def test_per_query_equal_to_pytrec_eval(run_file, qrels_file, level, options):
     run = read_trec_run(EXAMPLES / run_file)
     expected = set_p(run, read_qrels(EXAMPLES / qrels_file), level)
     name = "SetP" if level == 1 else f"SetP(rel={level})"
-    result = ndcg_sql.evaluate(run, judgments=str(EXAMPLES / qrels_file), measures=[name], **TREC)
+    result = ndcg_sql.evaluate(run, judgments=str(EXAMPLES / qrels_file), measures=[name], **options)
     got = per_query(result)
     assert {q for q, _ in got} == set(expected)
     for qid, value in expected.items():

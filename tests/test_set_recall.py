@@ -25,13 +25,14 @@ def set_recall(run, qrels, level):
     return {q: values["set_recall"] for q, values in evaluator.evaluate(dict(run_dict)).items()}
 
 
+@pytest.mark.parametrize("options", [TREC, {"convention": "trec_eval"}], ids=["options", "convention"])
 @pytest.mark.parametrize("run_file, qrels_file", CASES)
 @pytest.mark.parametrize("level", [1, 2])
-def test_per_query_equal_to_pytrec_eval(run_file, qrels_file, level):
+def test_per_query_equal_to_pytrec_eval(run_file, qrels_file, level, options):
     run = read_trec_run(EXAMPLES / run_file)
     expected = set_recall(run, read_qrels(EXAMPLES / qrels_file), level)
     name = "SetR" if level == 1 else f"SetR(rel={level})"
-    result = ndcg_sql.evaluate(run, judgments=str(EXAMPLES / qrels_file), measures=[name], **TREC)
+    result = ndcg_sql.evaluate(run, judgments=str(EXAMPLES / qrels_file), measures=[name], **options)
     got = per_query(result)
     assert {q for q, _ in got} == set(expected)
     for qid, value in expected.items():

@@ -28,7 +28,7 @@ bootstrap among them, gives the tool's numbers):
 |---------------|-------------------------------------------|----------------------------------|-----------|
 | trec_eval     | refused (``weights=False``)               | nDCG, P, R, AP, RR, Success,     | yes       |
 |               |                                           | Bpref, infAP, Rprec, IPrec,      |           |
-|               |                                           | gm_map                           |           |
+|               |                                           | gm_map, SetP, SetR               |           |
 | sklearn       | ``sample_weight``: sum(w x) / sum(w)      | nDCG, DCG (``dcg_score``)        | refused   |
 | lightgbm      | no relevant item adds 1, not w; k only    | nDCG, AP (``map@k``)             | refused   |
 | xgboost       | no relevant item adds 1, not w; k only    | nDCG, AP (``map@k``), P (``pre@k``) | refused |
@@ -75,7 +75,7 @@ CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
                       score_precision="float32", negative_labels="unjudged", label_reading="atol", ids="text",
                       peer="trec_eval", peer_measures=("nDCG", "P", "R", "AP", "RR", "Success", "Bpref", "infAP", "Rprec",
-                                                          "IPrec", "gm_map"), weights=False, min_rel=1),
+                                                          "IPrec", "gm_map", "SetP", "SetR"), weights=False, min_rel=1),
     "sklearn": dict(discount="log", gain="linear", ties="average", no_relevant="zero", score_precision="double",
                     negative_labels="error", judgments_allowed=False,
                     peer="scikit-learn", peer_measures=("nDCG", "DCG")),

@@ -372,7 +372,8 @@ class Given:
         "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
         "DCG@k, P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most "
         "unjudged items could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision "
-        "at recall 0.5), gm_map (the geometric mean of AP), with a relevance threshold for the binary ones "
+        "at recall 0.5), gm_map (the geometric mean of AP), SetP, SetR (precision and recall of the whole list), "
+        "with a relevance threshold for the binary ones "
         "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in "
         'ndcg_sql/vocabulary/measures.py. AP, RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", '
         '"item-desc" or "input-order". '
