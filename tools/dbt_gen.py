@@ -36,7 +36,7 @@ from tools import dbt_docs, dbt_pieces
 
 #: The SQL macros the dbt package's macros call (sql/*.sql.j2); the files they reach are copied.
 ENTRIES = ("_per_query", "_measure_rows", "_summary", "_validate_examples", "_period_changes", "_arm_changes",
-           "_unjudged_items", "_unjudged_worklist")
+           "_unjudged_items", "_unjudged_worklist", "_sample_strata")
 #: The dbt package name (``name:`` in ``dbt_macros/dbt_project.yml``).
 PACKAGE = "ndcg_sql"
 #: Where the generated files go, relative to the repository root.
