@@ -14,7 +14,9 @@ namespace ``ndcg_sql`` that the Python runner renders with the same macro runtim
   macros), with one change: a cast to a DuckDB type (``AS DOUBLE``, also inside Jinja string
   literals) becomes ``AS {{ ndcg_sql.sql_type('DOUBLE') }}``, an ``adapter.dispatch`` macro
   that gives the engine's spelling (:mod:`tools.dbt_pieces`, from the table in
-  :mod:`ndcg_sql.vocabulary.dialects`); on DuckDB the text is the Python runner's own;
+  :mod:`ndcg_sql.vocabulary.dialects`), and DuckDB's ``UNICODE(`` becomes
+  ``{{ ndcg_sql.char_code() }}(`` (sqlglot's spelling: ``ASCII`` on Postgres and Spark); on DuckDB
+  the text is the Python runner's own;
 * the tables of the Python package become data macros (:mod:`tools.dbt_pieces`), and
   :mod:`tools.dbt_docs` writes the package's ``macros.yml``.
 
@@ -66,14 +68,15 @@ def engine_neutral(text: str, found: set[str] | None = None) -> str:
 
     def in_string(literal):
         quote = literal.group(0)[0]
-        if not dbt_pieces.TYPE_PATTERN.search(literal.group(0)):
+        if not dbt_pieces.TYPE_PATTERN.search(literal.group(0)) and not _CHAR_CODE.search(literal.group(0)):
             return literal.group(0)
 
         def piece(m):
             found.add(m.group(1))
             return f"AS {quote} ~ {PACKAGE}.sql_type('{m.group(1)}') ~ {quote}"
 
-        return "(" + dbt_pieces.TYPE_PATTERN.sub(piece, literal.group(0)) + ")"
+        text = _CHAR_CODE.sub(f"{quote} ~ {PACKAGE}.char_code() ~ {quote}(", literal.group(0))
+        return "(" + dbt_pieces.TYPE_PATTERN.sub(piece, text) + ")"
 
     out = []
     for segment in _SEGMENT.split(text):
@@ -82,8 +85,13 @@ def engine_neutral(text: str, found: set[str] | None = None) -> str:
         elif segment.startswith(("{{", "{%")):
             out.append(_STRING.sub(in_string, segment))
         else:
+            segment = _CHAR_CODE.sub(f"{{{{ {PACKAGE}.char_code() }}}}(", segment)
             out.append(dbt_pieces.TYPE_PATTERN.sub(in_text, segment))
     return "".join(out)
+
+
+#: DuckDB's code point function, which the engines spell otherwise (engine/char_code.sql).
+_CHAR_CODE = re.compile(r"\bUNICODE\(")
 
 
 class GenerationError(RuntimeError):
