@@ -8,6 +8,7 @@ Student's t distribution.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 
@@ -51,7 +52,7 @@ def _t_distribution():
 #: DuckDB types of a comparison's summary columns (after the segment columns).
 SUMMARY_TYPES = {
     "measure": "VARCHAR", "queries": "BIGINT", "mean_a": "DOUBLE", "mean_b": "DOUBLE", "mean_difference": "DOUBLE",
-    "stderr": "DOUBLE", "ci_low": "DOUBLE", "ci_high": "DOUBLE", "t": "DOUBLE", "df": "BIGINT",
+    "contrast": "VARCHAR", "stderr": "DOUBLE", "ci_low": "DOUBLE", "ci_high": "DOUBLE", "t": "DOUBLE", "df": "BIGINT",
     "t_p_value": "DOUBLE", "permutation_p_value": "DOUBLE", "permutation_kind": "VARCHAR",
     "wins": "BIGINT", "ties": "BIGINT", "losses": "BIGINT", "only_a": "BIGINT", "only_b": "BIGINT",
     "t_p_value_adjusted": "DOUBLE", "permutation_p_value_adjusted": "DOUBLE", "family_size": "BIGINT",
@@ -61,7 +62,7 @@ SUMMARY_TYPES = {
 #: columns, then these.
 PAIR_TYPES = {
     "measure": "VARCHAR", "queries": "BIGINT", "mean_a": "DOUBLE", "mean_b": "DOUBLE", "mean_difference": "DOUBLE",
-    "stderr": "DOUBLE", "ci_low": "DOUBLE", "ci_high": "DOUBLE", "t": "DOUBLE", "df": "BIGINT",
+    "contrast": "VARCHAR", "stderr": "DOUBLE", "ci_low": "DOUBLE", "ci_high": "DOUBLE", "t": "DOUBLE", "df": "BIGINT",
     "t_p_value": "DOUBLE", "t_p_value_adjusted": "DOUBLE", "permutation_p_value": "DOUBLE",
     "permutation_p_value_adjusted": "DOUBLE", "permutation_kind": "VARCHAR", "tukey_p_value": "DOUBLE",
     "family_size": "BIGINT", "correction": "VARCHAR", "wins": "BIGINT", "ties": "BIGINT", "losses": "BIGINT",
@@ -273,7 +274,7 @@ def compare(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
-    context.option_macros()._compared_measures(context.plain(measures), "compare")
+    geometric = _geometric_measures(measures)
     if correction is not None:
         corrections.checked(correction)
     if names is None:
@@ -290,7 +291,7 @@ def compare(
     try:
         with turn(local):
             comparison = _compare(local, con if on_warehouse else local, on_warehouse, run_a, run_b, measures,
-                                  permutations, seed, options, t_dist, runs, made, leftovers, correction)
+                                  permutations, seed, options, t_dist, runs, made, leftovers, correction, geometric)
             drop(local, list(reversed(made)))
             comparison.names = names
             return comparison
@@ -483,7 +484,7 @@ def compare_runs(
     if isinstance(permutations, bool) or not isinstance(permutations, int) or not 1 <= permutations <= MAX_PERMUTATIONS:
         raise OptionError(f"permutations must be an integer from 1 to {MAX_PERMUTATIONS}; got {permutations!r}")
     seed = context.option_macros()._checked_seed(context.plain(seed))
-    context.option_macros()._compared_measures(context.plain(measures), "compare")
+    geometric = _geometric_measures(measures)
     if correction is not None:
         corrections.checked(correction)
     alpha = checked_alpha(alpha)
@@ -514,7 +515,7 @@ def compare_runs(
                                             **options))
             comparisons = _compare_many(local, Warehouse(con, options["dialect"]) if on_warehouse else None, results,
                                         run_names_, pairs, permutations, seed, options["query_col"], t_dist, made,
-                                        leftovers, correction)
+                                        leftovers, correction, geometric)
             comparisons.options.update(alpha=alpha, test=test, baseline=baseline)
             drop(local, list(reversed(made)))
             return comparisons
@@ -580,7 +581,7 @@ def _query_ids_alike_all(con, tables: list[str], query_col: str, made: list) -> 
 
 def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names: list[str],
                   pairs: list[tuple[int, int]], permutations: int, seed: int, query_col_name: str, t_dist, made: list,
-                  leftovers: Leftovers, correction: str | None) -> Comparisons:
+                  leftovers: Leftovers, correction: str | None, geometric: frozenset[str] = frozenset()) -> Comparisons:
     """:func:`compare_runs` once the runs are evaluated: the pairs' tests, Tukey's, the correction;
     computed in the local DuckDB ``con``, or with ``warehouse`` in the warehouse
     (:func:`_warehouse_statistics`: only the summary rows come back)."""
@@ -644,7 +645,7 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
             for name in measures:
                 row = by_group.get((index, *values, name)) or {"measure": name, "queries": 0}
                 counts = unpaired.get((index, *values, name), {})
-                out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0))
+                out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0), name in geometric)
                 out["tukey_p_value"] = tukey.get((min(i, j), max(i, j), *values, name))
                 summary.append({"run_a": names[i], "run_b": names[j], **dict(zip(segment_names, values)), **out})
     correction = correction or corrections.default_correction(len(results), len(measures))
@@ -682,7 +683,7 @@ def _named_pairs(con, differences: str, pair_names: list[tuple[str, str]], lefto
 
 def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutations: int, seed: int,
              options: dict, t_dist, runs: list, made: list, leftovers: Leftovers,
-             correction: str | None = None) -> Comparison:
+             correction: str | None = None, geometric: frozenset[str] = frozenset()) -> Comparison:
     """:func:`compare` on the local connection ``con`` (each run evaluated on ``runs_on``; on a
     warehouse the paired statistics computed there too, :func:`_warehouse_statistics`); appends
     the runs' results to ``runs``, what it creates to ``made`` (or to ``leftovers``, what the
@@ -731,7 +732,7 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
         for name in a.options["measures"]:
             row = by_group.get((*values, name)) or {"measure": name, "queries": 0}
             counts = unpaired.get((*values, name), {})
-            out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0))
+            out = _with_t(row, t_dist, counts.get("only_a", 0), counts.get("only_b", 0), name in geometric)
             summary.append({**dict(zip(names, values)), **out})
     correction = correction or corrections.default_correction(2, len(a.options["measures"]))
     _corrected(summary, names, correction)
@@ -911,12 +912,27 @@ def _local_rows_table(con, rows: list[dict], columns: list[str], made: list, nam
     return table
 
 
-def _with_t(row: dict, t_dist, only_a: int, only_b: int) -> dict:
-    """Add the t p-value and interval (scipy's t distribution) to one SQL row."""
+def _geometric_measures(measures) -> frozenset[str]:
+    """The names of ``measures`` whose summary is a geometric mean (gm_map), parsed by
+    sql/options/parse_measures.sql's ``_compared_measures`` (OptionError for a bad name)."""
+    return frozenset(m["name"] for m in context.option_macros()._compared_measures(context.plain(measures))
+                     if m["geometric"])
+
+
+def _with_t(row: dict, t_dist, only_a: int, only_b: int, geometric: bool = False) -> dict:
+    """Add the t p-value and interval (scipy's t distribution) to one SQL row.
+
+    For a measure whose summary is a geometric mean (``geometric``: gm_map, whose per-query values
+    are ln(max(AP, 1e-5)), trec_eval's) the SQL's statistics are those of the logarithms: t, its
+    p-value, the permutation test and the wins are theirs; the row reports mean_a and mean_b as the
+    geometric means exp(mean log), mean_difference as their ratio exp(mean d) (contrast "ratio"),
+    ci_low and ci_high as exp of the t interval of mean d, and stderr as exp(mean d) x SE(mean d)
+    (the delta method, as evaluate's summary of gm_map)."""
     n = row.get("queries", 0)
     out = {
         "measure": row["measure"], "queries": n, "mean_a": row.get("mean_a"), "mean_b": row.get("mean_b"),
-        "mean_difference": row.get("mean_difference"), "stderr": row.get("stderr"),
+        "mean_difference": row.get("mean_difference"), "contrast": "ratio" if geometric else "difference",
+        "stderr": row.get("stderr"),
         "ci_low": None, "ci_high": None, "t": row.get("t"), "df": row.get("df"), "t_p_value": None,
         "permutation_p_value": row.get("permutation_p_value"), "permutation_kind": row.get("permutation_kind"),
         "wins": row.get("wins", 0), "ties": row.get("ties", 0), "losses": row.get("losses", 0),
@@ -927,4 +943,11 @@ def _with_t(row: dict, t_dist, only_a: int, only_b: int) -> dict:
         out["ci_low"], out["ci_high"] = out["mean_difference"] - half, out["mean_difference"] + half
     if out["t"] is not None:
         out["t_p_value"] = float(2.0 * t_dist.sf(abs(out["t"]), n - 1))
+    if geometric:
+        for column in ("mean_a", "mean_b", "ci_low", "ci_high"):
+            out[column] = None if out[column] is None else math.exp(out[column])
+        if out["mean_difference"] is not None:
+            out["mean_difference"] = math.exp(out["mean_difference"])
+            if out["stderr"] is not None:
+                out["stderr"] = out["mean_difference"] * out["stderr"]
     return out

@@ -20,7 +20,8 @@ import duckdb
 from .data.connections import Leftovers
 from .vocabulary.errors import OptionError
 from .vocabulary.parameters import ALPHA, SIGNIFICANCE_TESTS
-from .running.results import Result, aligned, cell, checked_digits, options_line, records
+from .running.results import (Result, aligned, cell, checked_digits, options_line, ratio_note, ratios, records,
+                               with_contrast)
 
 #: The formats of :meth:`Comparisons.table`.
 TABLE_FORMATS = ("text", "markdown", "latex", "html")
@@ -143,10 +144,11 @@ class Comparisons:
         ``ndcg-sql compare`` prints for three runs or more."""
         digits = checked_digits(digits)
         segments = self.options.get("segments", [])
-        columns = ("run_a", "run_b", *segments, *PAIR_COLUMNS)
         rows = self.summary_records()
+        columns = with_contrast(("run_a", "run_b", *segments, *PAIR_COLUMNS), rows)
         text = ("runs: " + ", ".join(f"{letter} = {name}" for letter, name in zip(LETTERS, self.names))
-                + "; differences are run_a - run_b, wins are queries where run_a is better\n")
+                + f"; differences are run_a - run_b{ratio_note(ratios(rows), 'run_a', 'run_b')}, "
+                "wins are queries where run_a is better\n")
         text += options_line(self.options) + "\n" + self.table("text") + "\n"
         return text + aligned([columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in rows])
 
@@ -167,10 +169,11 @@ def _marks(names, means, rows, segments, test: str, alpha: float):
         cells.setdefault(key, {})[m["run"]] = [m["mean"], set(), False]
     for row in rows:
         p, difference = row.get(column), row.get("mean_difference")
-        if p is None or difference is None or not p < alpha or difference == 0:
+        none = 1.0 if row.get("contrast") == "ratio" else 0.0  # a ratio's "no difference" is 1
+        if p is None or difference is None or not p < alpha or difference == none:
             continue
         key = (tuple(row.get(s) for s in segments), row["measure"])
-        better, worse = (row["run_a"], row["run_b"]) if difference > 0 else (row["run_b"], row["run_a"])
+        better, worse = (row["run_a"], row["run_b"]) if difference > none else (row["run_b"], row["run_a"])
         if better in cells.get(key, {}):
             cells[key][better][1].add(letter[worse])
     for by_run in cells.values():

@@ -291,3 +291,37 @@ def unjudged_worklist(runs: dict, judged: set, depth: int, ties: str = "average"
                 best, names, total = found.get((query, item), (rank, [], 0.0))
                 found[(query, item)] = (min(best, rank), names + [name], total + weight * exposure)
     return found
+
+
+# ---------------------------------------------------------------- a sample of the queries
+#: The generator's modulus (sql/random_draws.sql.j2): 2^31 - 1.
+PRIME = 2**31 - 1
+
+
+def _generator_rounds(x: int) -> int:
+    for c in (7, 12345, 1664525, 1013904223):
+        x = pow((x + c) % PRIME, 5, PRIME)
+    return x
+
+
+def _key_text(*parts) -> str:
+    """A query key's text as the SQL writes it: each part its length, ':' and its text (NULL '~')."""
+    return "".join("~" if part is None else f"{len(str(part))}:{part}" for part in parts)
+
+
+def _key_hash(key: str, base: int, width: int = 12) -> int:
+    total = (len(key) * pow(base, 2 * width + 1, PRIME)) % PRIME
+    for i in range(1, width + 1):
+        total += (ord(key[i - 1]) if len(key) >= i else 0) * pow(base, i, PRIME) % PRIME
+        total += (ord(key[len(key) - i]) if len(key) >= i else 0) * pow(base, width + i, PRIME) % PRIME
+    return total % PRIME
+
+
+def in_sample(parts: tuple, fraction: float, seed: int) -> bool:
+    """Whether the query key ``parts`` (segment values..., query id) is in the sample: its draw,
+    keyed by (seed, 2^31 - 2, hash_31, hash_37) of the key's text, below round(fraction (2^31 - 1))
+    (sql/query_sample.sql.j2)."""
+    key = _key_text(*parts)
+    state = ((((seed % PRIME) * 1000003 + PRIME - 1) % PRIME * 1000003 + _key_hash(key, 31)) % PRIME * 1000003
+             + _key_hash(key, 37)) % PRIME
+    return _generator_rounds(state) < round(fraction * PRIME)

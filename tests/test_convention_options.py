@@ -320,7 +320,7 @@ TABLE.update({
     ("trec_eval", "other measures"): (
         dict(measures=["nDCG@10", "ERR@10", "Judged@10", "DCG@5"]),
         r"convention 'trec_eval' reproduces trec_eval's measures only \(nDCG, P, R, AP, RR, Success, Bpref, infAP, "
-        r"Rprec, IPrec, gm_map\), not ERR@10, "
+        r"Rprec, IPrec, gm_map, SetP, SetR\), not ERR@10, "
         r"Judged@10, DCG@5: drop the convention"),
     ("trec_eval", "segments"): None,
     ("trec_eval", "segments, weight_col"): (dict(weight_col="w", segments="arm", k=[5]), _NO_WEIGHTS),
@@ -399,3 +399,26 @@ def test_a_relevance_level_below_trec_evals_lowest_is_refused(measure):
     with pytest.raises(ndcg_sql.OptionError, match=re.escape(measure)):
         ndcg_sql.to_sql(table="t", convention="trec_eval", measures=[measure])
     ndcg_sql.to_sql(table="t", convention="trec_eval", measures=[measure.replace("rel=0", "rel=1").replace("rel=-1", "rel=2")])
+
+
+def test_lightgbm_map_reads_fractional_labels_as_lightgbm():
+    """LightGBM's map@k counts a label relevant when ``label > 0.5f`` on its float32 labels
+    (map_metric.hpp, MapMetric::Init and CalMapAtK; no check that a label is whole, unlike ndcg's
+    DCGCalculator::CheckLabel), so 0.7 and 2.5 are relevant, 0.5 is not, nor 0.5 + 2^-26 (float32:
+    0.5), and 0.5 + 2^-23 is. AP@k under convention="lightgbm" equals LightGBM's map@k run with a
+    regression objective (lambdarank's objective refuses such labels itself)."""
+    labels = [0.7, 1.0, 0.5, 1.0, 2.5, 0.0, 0.5 + 2.0 ** -26, 1.0, 0.5 + 2.0 ** -23, 0.0, 0.3, 0.2]
+    data = pd.DataFrame({"query_id": np.repeat([1, 2, 3, 4, 5, 6], 2), "item": np.arange(12),
+                         "score": [2.0, 1.0] * 6, "label": labels, "row": np.arange(12)})
+    dataset = lgb.Dataset(np.zeros((len(data), 1)), label=data["label"], group=[2] * 6,
+                          init_score=data["score"].to_numpy())
+    history = {}
+    lgb.train({"objective": "regression", "metric": "map", "eval_at": [1, 2], "verbosity": -1, "num_threads": 1},
+              dataset, num_boost_round=1, valid_sets=[dataset], valid_names=["data"],
+              callbacks=[lgb.record_evaluation(history)])
+    expected = {f"AP@{k}": history["data"][f"map@{k}"][0] for k in (1, 2)}
+    got = by_measure(ndcg_sql.evaluate(data, item_col="item", convention="lightgbm", row_col="row",
+                                       measures=["AP@1", "AP@2"]).summary_records())
+    assert got == pytest.approx(expected, **TOL)
+    # by hand (map_metric.hpp): relevant at rank 1 in queries 1, 3 and 5, query 6 has none (counts 1)
+    assert expected["AP@1"] == pytest.approx((1 + 0 + 1 + 0 + 1 + 1) / 6, **TOL)

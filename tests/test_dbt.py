@@ -108,10 +108,10 @@ def test_build_passes_every_model_seed_and_generic_test(project):
 
 #: one expected-value seed, and one equals_expected test, per numeric model
 #: (all but dl19_bm25_run, a selection of seed rows)
-EXPECTED_SEEDS = 18
-#: seeds (5 + 18 expected; bad_ranking and regression_log only on demand), models (19) and data
-#: tests (10 + 18 equals_expected) of the project
-NODES = 70
+EXPECTED_SEEDS = 21
+#: seeds (5 + 21 expected; bad_ranking and regression_log only on demand), models (22) and data
+#: tests (10 + 21 equals_expected) of the project
+NODES = 79
 #: of those, built on dbt-duckdb and dbt-postgres only, where the incremental runs are tested
 #: (tests/test_dbt_incremental.py): the seed daily_log and its ndcg_one_partition_per_query test,
 #: the models daily_per_query (incremental) and daily_summary, their expected seeds and tests
@@ -582,6 +582,23 @@ def test_measures_per_segment_model_matches_reference_and_runner(project):
     for record in records:
         row = got[(record["arm"], record["measure"])]
         assert row["queries"] == record["queries"]
+        for field in ("mean", "stderr", "ci_low", "ci_high", "ci_method"):
+            assert reference.close(row[field], record[field], RUNNER_TOL), (record, row)
+
+
+def test_sampled_summary_model_equals_the_runner(project):
+    """dbt's summary of a sample of the queries (ndcg_measures with sample and seed, ndcg_sample_strata,
+    ndcg_measures_summary with sample_strata) gives the Python runner's estimate and interval with
+    sample= (the expected seed, from tests/reference.py's draw, holds both to the reference)."""
+    _, database, _ = project
+    got = {(row["arm"], row["measure"]): row for row in table(database, "dl19_sampled_measures_summary")}
+    result = ndcg_sql.evaluate(dl19_runs(), judgments=dl19_qrels(), measures=["nDCG@10", "AP", "Success@1"],
+                               segments="arm", gain="linear", ties="item-desc", sample=0.5, seed=3)
+    records = result.summary_records()
+    assert sorted((r["arm"], r["measure"]) for r in records) == sorted(got)
+    for record in records:
+        row = got[(record["arm"], record["measure"])]
+        assert row["queries"] == record["queries"] and row["population"] == record["population"]
         for field in ("mean", "stderr", "ci_low", "ci_high", "ci_method"):
             assert reference.close(row[field], record[field], RUNNER_TOL), (record, row)
 

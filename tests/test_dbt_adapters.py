@@ -89,7 +89,7 @@ def assert_build_passed(build_success, exception, statuses: dict, nodes: int):
     assert len(statuses) == nodes, sorted(statuses)
     assert set(statuses.values()) <= {"success", "pass"}, {k: v for k, v in statuses.items() if v not in ("success", "pass")}
     assert sum(name.startswith("equals_expected_") for name in statuses) == (
-        15 if FLOAT32_MODEL in statuses else 14)
+        18 if FLOAT32_MODEL in statuses else 17)
 
 
 # ---------------------------------------------------------------- builds in processes of their own
@@ -277,10 +277,10 @@ def test_offline_compile_of_every_node_parses_in_the_adapters_dialect(compiled):
     target, nodes = compiled
     models = {name for name, (kind, _) in nodes.items() if str(kind) == "model"}
     float32 = target in ("bigquery", "snowflake")
-    assert len(models) == 16 - float32 and (FLOAT32_MODEL in models) != float32
+    assert len(models) == 19 - float32 and (FLOAT32_MODEL in models) != float32
     assert len(nodes) == ADAPTER_NODES - 2 * float32
     queries = {name: sql for name, (kind, sql) in nodes.items() if str(kind) in ("model", "test")}
-    assert len(queries) == ADAPTER_NODES - 18 - 2 * float32  # models and data tests (a seed has no query)
+    assert len(queries) == ADAPTER_NODES - 21 - 2 * float32  # models and data tests (a seed has no query)
     for name, sql in queries.items():
         try:
             sqlglot.parse(sql, read=OFFLINE[target], error_level=ErrorLevel.RAISE)

@@ -172,7 +172,7 @@ def test_macros_yml_fails_the_check_when_a_macro_changes(tmp_path):
     shutil.copytree(MACROS, tmp_path / "macros")
     out = tmp_path / "macros"
     path = out / "ndcg_summary.sql"
-    path.write_text(path.read_text().replace("convention=none) -%}", "convention=none, extra=1) -%}", 1))
+    path.write_text(path.read_text().replace("sample_strata=none) -%}", "sample_strata=none, extra=1) -%}", 1))
     with pytest.raises(KeyError, match="extra"):  # an argument nobody described
         dbt_gen.differences(out)
 

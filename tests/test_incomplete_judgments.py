@@ -192,12 +192,81 @@ def test_tie_orders_and_refusals():
         ndcg_sql.evaluate(data, measures=["Bpref", "infAP", "Rprec", "IPrec@0.5", "gm_map"])
     # Rprec is linear in each rank's relevance: tie averaging gives its expected value, (1/2 + 0) / 2 at R = 2
     assert ndcg_sql.evaluate(data, measures=["Rprec"]).summary_records()[0]["mean"] == pytest.approx(0.5)
-    run = EXAMPLES / "trec_dl19_passage/run.dl19.bm25.top100.txt"
-    other = EXAMPLES / "trec_dl19_passage/run.dl19.tasb.top100.txt"
-    qrels = EXAMPLES / "trec_dl19_passage/qrels.dl19-passage.txt"
-    for compare in (ndcg_sql.compare, lambda a, b, **o: ndcg_sql.compare_runs([a, b], **o)):
-        with pytest.raises(ndcg_sql.OptionError, match="gm_map is a geometric mean"):
-            compare(str(run), str(other), judgments=str(qrels), convention="trec_eval", measures=["AP", "gm_map"])
+
+
+def log_ap(run, qrels):
+    """{query: ln(max(AP, 1e-5))} from pytrec_eval's AP (trec_eval's gm_map per query, in numpy)."""
+    run_dict = defaultdict(dict)
+    for q, d, s in run.itertuples(index=False):
+        run_dict[q][d] = s
+    ap = pytrec_eval.RelevanceEvaluator(dict(qrels), {"map"}).evaluate(dict(run_dict))
+    return {q: float(np.log(max(v["map"], 1e-5))) for q, v in ap.items()}
+
+
+def ratio_expected(a_logs, b_logs):
+    """The ratio row of gm_map, from scipy's paired t-test on the logarithms."""
+    from scipy import stats
+
+    paired = sorted(set(a_logs) & set(b_logs))
+    a, b = np.array([a_logs[q] for q in paired]), np.array([b_logs[q] for q in paired])
+    d, n = a - b, len(paired)
+    test = stats.ttest_rel(a, b)
+    se = d.std(ddof=1) / math.sqrt(n)
+    half = stats.t.ppf(0.975, n - 1) * se
+    return {"queries": n, "mean_a": math.exp(a.mean()), "mean_b": math.exp(b.mean()),
+            "mean_difference": math.exp(d.mean()), "contrast": "ratio", "stderr": math.exp(d.mean()) * se,
+            "ci_low": math.exp(d.mean() - half), "ci_high": math.exp(d.mean() + half), "t": test.statistic,
+            "df": n - 1, "t_p_value": test.pvalue, "wins": int((d > 0).sum()), "ties": int((d == 0).sum()),
+            "losses": int((d < 0).sum())}
+
+
+def assert_row(row, want, where=""):
+    for column, value in want.items():
+        if isinstance(value, (float, np.floating)):
+            assert row[column] == pytest.approx(float(value), **TOL), (where, column)
+        else:
+            assert row[column] == value, (where, column)
+
+
+def test_gm_map_compared_as_a_ratio():
+    """compare and compare_runs test gm_map on its per-query logarithms ln(max(AP, 1e-5)) (scipy's
+    ttest_rel on numpy logs of pytrec_eval's AP) and report the ratio of the geometric means with its
+    interval exponentiated; AP beside it stays a difference."""
+    paths = {name: str(EXAMPLES / f"trec_dl19_passage/run.dl19.{name}.top100.txt")
+             for name in ("bm25", "tasb", "splade_pp_ed")}
+    qrels = str(EXAMPLES / "trec_dl19_passage/qrels.dl19-passage.txt")
+    judged = read_qrels(qrels)
+    logs = {name: log_ap(read_trec_run(path), judged) for name, path in paths.items()}
+    comparison = ndcg_sql.compare(paths["bm25"], paths["tasb"], judgments=qrels, convention="trec_eval",
+                                  measures=["AP", "gm_map"], permutations=2000, seed=3)
+    rows = {row["measure"]: row for row in comparison.summary_records()}
+    assert_row(rows["gm_map"], ratio_expected(logs["bm25"], logs["tasb"]), "compare")
+    assert 0 < rows["gm_map"]["permutation_p_value"] <= 1
+    assert rows["AP"]["contrast"] == "difference"
+    assert rows["AP"]["mean_difference"] == pytest.approx(rows["AP"]["mean_a"] - rows["AP"]["mean_b"], **TOL)
+    # the per-query rows of gm_map are its logarithms, the difference the log ratio
+    for row in comparison.per_query_records():
+        if row["measure"] == "gm_map":
+            assert row["a"] == pytest.approx(logs["bm25"][row["query_id"]], **TOL)
+            assert row["difference"] == pytest.approx(logs["bm25"][row["query_id"]] - logs["tasb"][row["query_id"]],
+                                                      **TOL)
+    text = comparison.to_text()
+    assert "gm_map: the ratio A / B of the geometric means" in text and " contrast " in text.splitlines()[2]
+    # the geometric mean of a run is evaluate's gm_map summary
+    own = ndcg_sql.evaluate(paths["bm25"], judgments=qrels, convention="trec_eval", measures=["gm_map"])
+    assert rows["gm_map"]["mean_a"] == pytest.approx(own.summary_records()[0]["mean"], **TOL)
+    many = ndcg_sql.compare_runs(paths, judgments=qrels, convention="trec_eval", measures=["gm_map", "AP"],
+                                 permutations=200, seed=3)
+    for row in many.summary_records():
+        if row["measure"] == "gm_map":
+            assert_row(row, ratio_expected(logs[row["run_a"]], logs[row["run_b"]]), (row["run_a"], row["run_b"]))
+            assert 0 < row["tukey_p_value"] <= 1
+    assert "gm_map: the ratio run_a / run_b" in many.to_text()
+    # the table's letters read a ratio against 1: the better run of gm_map is the one with the larger geometric mean
+    better = {row["run_a"] if row["mean_difference"] > 1 else row["run_b"] for row in many.summary_records()
+              if row["measure"] == "gm_map" and row["permutation_p_value_adjusted"] < 0.05}
+    means = {m["run"]: m["mean"] for m in many.means if m["measure"] == "gm_map"}
+    assert better <= {max(means, key=means.get), sorted(means, key=means.get)[1]}
 
 
 def test_compare_and_bootstrap():
@@ -249,16 +318,50 @@ def engine_data():
     return run, qrels
 
 
-def test_regression_gates_refuse_gm_map():
-    """The regression gates (plot --over, dbt's ndcg_compare_arms) test differences of arithmetic means too."""
+def test_regression_gates_test_gm_map_on_its_logarithms():
+    """The regression gates (plot --over, dbt's ndcg_compare_arms and ndcg_no_regression) test gm_map's
+    per-query logarithms and report the geometric means and their ratio: the arms' paired t against
+    scipy's ttest_rel on the logs, the ratio and the relative drop held against min_effect."""
+    from scipy import stats
+
+    from ndcg_sql.building import templates
     from ndcg_sql.building.context import option_macros
 
     options = dict(per_query_relation="x", query_col="query_id", segment_cols=[], group_col="day", k=None,
                    alpha=0.05, correction="bonferroni", min_effect=0, window=7)
-    with pytest.raises(ndcg_sql.OptionError, match="the regression gate tests differences of arithmetic means"):
-        option_macros()._regression_context(dict(options, measures=["AP", "gm_map"]))
-    assert option_macros()._regression_context(dict(options, measures=["AP", "Bpref"]))["tested_measures"] == [
-        "'AP'", "'Bpref'"]
+    ctx = option_macros()._regression_context(dict(options, measures=["AP", "gm_map"]))
+    assert ctx["tested_measures"] == ["'AP'", "'gm_map'"] and ctx["geometric_measures"] == ["'gm_map'"]
+    ap = {"A": [0.5, 0.25, 0.08, 0.8, 0.4, 0.3], "B": [0.6, 0.4, 0.1, 0.9, 0.5, 0.5]}
+    rows = [(arm, f"q{i}", "gm_map", math.log(max(v, 1e-5))) for arm, values in ap.items() for i, v in enumerate(values)]
+    rows += [(arm, f"q{i}", "AP", v) for arm, values in ap.items() for i, v in enumerate(values)]
+    con = __import__("duckdb").connect()
+    con.execute("CREATE TABLE per_query (arm VARCHAR, query_id VARCHAR, measure VARCHAR, value DOUBLE)")
+    con.executemany("INSERT INTO per_query VALUES (?, ?, ?, ?)", rows)
+    for min_effect in (0.0, 0.99):
+        ctx = option_macros()._regression_context(dict(options, per_query_relation="per_query", group_col="arm",
+                                                       measures=["AP", "gm_map"], baseline="A", min_effect=min_effect))
+        result = con.sql(templates.render("arm_changes.sql.j2", **ctx))
+        out = {row[result.columns.index("measure")]: dict(zip(result.columns, row)) for row in result.fetchall()}
+        logs = {arm: np.log(np.maximum(values, 1e-5)) for arm, values in ap.items()}
+        d = logs["B"] - logs["A"]
+        row = out["gm_map"]
+        assert row["mean"] == pytest.approx(np.exp(logs["B"].mean()), **TOL)
+        assert row["baseline_mean"] == pytest.approx(np.exp(logs["A"].mean()), **TOL)
+        assert row["change"] == pytest.approx(np.exp(d.mean()), **TOL)
+        assert row["stderr"] == pytest.approx(np.exp(d.mean()) * d.std(ddof=1) / math.sqrt(6), **TOL)
+        assert row["t"] == pytest.approx(stats.ttest_rel(logs["B"], logs["A"]).statistic, **TOL)
+        assert out["AP"]["change"] == pytest.approx(np.mean(np.array(ap["B"]) - np.array(ap["A"])), **TOL)
+        assert row["significant_drop"] is False  # B's ratio to A is above 1: no drop
+    # against B, A's ratio is below 1: min_effect reads the relative drop 1 - ratio
+    ratio = float(np.exp((np.log(np.maximum(ap["A"], 1e-5)) - np.log(np.maximum(ap["B"], 1e-5))).mean()))
+    for min_effect, can_drop in ((0.0, True), ((1 - ratio) * 0.999, True), ((1 - ratio) * 1.001, False)):
+        ctx = option_macros()._regression_context(dict(options, per_query_relation="per_query", group_col="arm",
+                                                       measures=["gm_map"], baseline="B", min_effect=min_effect))
+        result = con.sql(templates.render("arm_changes.sql.j2", **ctx))
+        row = dict(zip(result.columns, result.fetchall()[0]))
+        assert row["change"] == pytest.approx(ratio, **TOL)
+        below = row["p_value_below"] is not None and row["p_value_below"] <= row["decision_level"]
+        assert below and row["significant_drop"] is can_drop
 
 
 def test_weighted_geometric_mean():

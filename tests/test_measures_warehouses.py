@@ -482,3 +482,26 @@ def test_incomplete_judgment_measures_on_engine_equal_pytrec_eval(engine):  # no
             assert float(values[(qid, name)]) == pytest.approx(measured[measure], **TOL), (engine.dialect, qid, name)
     want = ndcg_sql.evaluate(run, judgments=pd.DataFrame(judgments, columns=["query_id", "item_id", "label"]), **options)
     _same_records(got.summary_records(), want.summary_records(), ["measure"])
+
+
+def test_gm_map_compared_on_engine_as_a_ratio(engine):  # noqa: F811
+    """compare(con=engine) of gm_map: the warehouse's paired statistics of the per-query logarithms
+    ln(max(AP, 1e-5)) give scipy's ttest_rel on numpy logs of pytrec_eval's AP, and the ratio of the
+    geometric means with its interval exponentiated (trec_eval's test data, a second run its reverse)."""
+    from test_incomplete_judgments import assert_row, engine_data, log_ap, ratio_expected
+
+    run, qrels = engine_data()
+    other = run.assign(score=-run["score"])
+    other = other[other["query_id"] != "303"].reset_index(drop=True)  # query 303 only in the first run
+    judgments = [(q, d, label) for q, docs in qrels.items() for d, label in docs.items()]
+    columns = ["query_id", "item_id", "score"]
+    a_name = _load(engine, "gm_a", columns, list(run.itertuples(index=False, name=None)))
+    b_name = _load(engine, "gm_b", columns, list(other.itertuples(index=False, name=None)))
+    qrels_name = _load(engine, "gm_qrels", ["query_id", "item_id", "label"], judgments)
+    got = ndcg_sql.compare(a_name, b_name, ["AP", "gm_map"], judgments=qrels_name, con=engine.connection(),
+                           dialect=engine.dialect, ties="item-desc", gain="linear", negative_labels="zero",
+                           item_type="text", permutations=64, correction="none")
+    rows = {row["measure"]: row for row in got.summary_records()}
+    want = ratio_expected(log_ap(run, qrels), log_ap(other, qrels))
+    assert_row(rows["gm_map"], want, engine.dialect)
+    assert rows["gm_map"]["only_a"] == 1 and rows["AP"]["contrast"] == "difference"

@@ -29,6 +29,10 @@ ARGUMENTS = {
     "judgments_item_col": "item column of the judgments (default: item_col)",
     "judgments_label_col": "label column of the judgments (default: label_col)",
     "per_query": "the per-query rows: ref(), source() or a CTE name",
+    "sample_strata": "the strata of a sample of the queries (a ref() of an ndcg_sample_strata model given the "
+                     "arguments the per-query rows were sampled with): the summary is an estimate, with the column "
+                     "population, its standard error and interval carrying the finite-population correction "
+                     "sqrt(1 - n/N) of each segment, as Python's sample=",
     "weighted": "the per-query rows carry a weight column (weight_col): the summary is the weighted mean",
     "model": "the tested model",
     "threshold": "lowest accepted mean NDCG@k, in [0, 1]",

@@ -16,7 +16,8 @@ namespace ``ndcg_sql`` that the Python runner renders with the same macro runtim
   casts name a DuckDB type through ``ndcg_sql.sql_type('DOUBLE')`` (``ndcg_sql._cast(sql, 'DOUBLE')``
   in Jinja code, sql/casts.sql.j2): the Python runner reads the name itself, dbt an
   ``adapter.dispatch`` macro giving the engine's spelling (:mod:`tools.dbt_pieces`, from the table
-  in :mod:`ndcg_sql.vocabulary.dialects`), written for the types the copied files name;
+  in :mod:`ndcg_sql.vocabulary.dialects`), written for the types the copied files name; DuckDB's ``UNICODE`` is written
+  ``ndcg_sql.char_code()`` in the templates likewise (``ASCII`` on Postgres and Spark);
 * the tables of the Python package become data macros (:mod:`tools.dbt_pieces`), and
   :mod:`tools.dbt_docs` writes the package's ``macros.yml``.
 
@@ -39,7 +40,7 @@ from tools import dbt_docs, dbt_pieces
 
 #: The SQL macros the dbt package's macros call (sql/*.sql.j2); the files they reach are copied.
 ENTRIES = ("_per_query", "_measure_rows", "_summary", "_validate_examples", "_input_checks", "_period_changes", "_arm_changes",
-           "_unjudged_items", "_unjudged_worklist")
+           "_unjudged_items", "_unjudged_worklist", "_sample_strata")
 #: The dbt package name (``name:`` in ``dbt_macros/dbt_project.yml``).
 PACKAGE = "ndcg_sql"
 #: Where the generated files go, relative to the repository root.

@@ -138,6 +138,12 @@ def engine_pieces(types: set[str]) -> dict[str, str]:
             "A DuckDB type name of a CAST as the engine writes it (sqlglot's translation); a type the engine\n"
             "    lacks (a 4-byte FLOAT on BigQuery and Snowflake) is none.",
         ),
+        "engine/char_code.sql": head + _dispatched(
+            "char_code", "", {n: transpile_expression("UNICODE(x)", d).split("(")[0] for n, d in engines.items()},
+            "  {{ return(value) }}\n",
+            "The name of the engine's function giving a character's code point (DuckDB's UNICODE, as sqlglot\n"
+            "    translates it): the query keys' hashes (sql/query_keys.sql.j2).",
+        ),
         "engine/item_byte_order.sql": head + _dispatched(
             "item_byte_order", "", {n: byte_order(d) for n, d in engines.items()},
             "  {{ return(value) }}\n",

@@ -304,6 +304,50 @@ def dl19_arms_measures_summary():
     return [row for arm in ARMS for row in measure_summary_rows(arms_measure_values(arm), ARMS_MEASURES, (arm,))]
 
 
+# ---------------------------------------------------------------- a sample of the queries
+#: the sample of the models dl19_sampled_measures, dl19_sample_strata and dl19_sampled_measures_summary
+SAMPLE, SAMPLE_SEED = 0.5, 3
+SAMPLED_MEASURES = [("nDCG@10", None), ("AP", ("AP", None, 1.0)), ("Success@1", ("Success", 1, 1.0))]
+
+
+def sampled_values(arm: str) -> tuple[dict, int, int]:
+    """The per-query values of one arm's sampled queries (each (arm, query) key drawn by the seeded
+    hash of reference.in_sample), its queries in the ranking (N) and those drawn (n)."""
+    rows = run_rows(arm)
+    queries = {q for q, *_ in rows}
+    drawn = {q for q in queries if reference.in_sample((arm, q), SAMPLE, SAMPLE_SEED)}
+    values = named_measures([r for r in rows if r[0] in drawn], SAMPLED_MEASURES, gain="linear", ties="item-desc",
+                            qrels=judgments())
+    return values, len(queries), len(drawn)
+
+
+def dl19_sampled_measures():
+    return [row for arm in ARMS for row in measure_rows(sampled_values(arm)[0], SAMPLED_MEASURES, (arm,))]
+
+
+def dl19_sample_strata():
+    return [(arm, *sampled_values(arm)[1:]) for arm in ARMS]
+
+
+def dl19_sampled_measures_summary():
+    """Per arm and measure: the mean of the sampled queries' values, its standard error s/sqrt(n)
+    times the finite-population correction sqrt(1 - n/N) (Cochran 1977, eq. 2.12; each arm a
+    stratum), the normal interval clipped to [0, 1] for every measure, and N (population)."""
+    from scipy import stats
+
+    rows = []
+    for arm in ARMS:
+        values, population, drawn = sampled_values(arm)
+        for name, _ in SAMPLED_MEASURES:
+            sample = [v for (_, measure), v in values.items() if measure == name and v is not None]
+            mean, n = sum(sample) / len(sample), len(sample)
+            stderr = float(stats.sem(sample)) * math.sqrt(1.0 - drawn / population)
+            low, high = stats.norm.interval(0.95, loc=mean, scale=stderr)
+            rows.append((arm, name, "normal, clipped to [0, 1]", mean, n, stderr, max(low, 0.0), min(high, 1.0),
+                         population))
+    return rows
+
+
 # ---------------------------------------------------------------- what to judge next
 
 UNJUDGED_DEPTH = 15
@@ -387,6 +431,10 @@ MODELS = {
     "daily_summary": (["day", "arm", "k"], SUMMARY_VALUES, daily_summary),
     "steady_arms": (["day", "measure", "arm"], ARM_CHANGE_VALUES, steady_arms),
     "dl19_unjudged": (["query_id", "item_id", "runs"], ["best_rank", "exposure"], dl19_unjudged),
+    "dl19_sampled_measures": (["arm", "query_id", "measure"], ["value"], dl19_sampled_measures),
+    "dl19_sample_strata": (["arm"], ["population", "sampled"], dl19_sample_strata),
+    "dl19_sampled_measures_summary": (["arm", "measure", "ci_method"], MEASURE_SUMMARY_VALUES + ["population"],
+                                      dl19_sampled_measures_summary),
 }
 
 

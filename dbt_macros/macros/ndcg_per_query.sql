@@ -21,13 +21,17 @@
       arrays refused); a CTE's name, or dbt compile --no-introspect, leaves them compared as stored.
       the others    query_col, item_col, score_col / rank_col, label_col, k, gain, discount, log_base, ties,
                     no_relevant, missing_queries, convention, row_col, score_precision,
-                    negative_labels, unjudged, weight_col (a weight column of the ranking, carried by the rows as weight): as in Python. -#}
+                    negative_labels, unjudged, weight_col (a weight column of the ranking, carried by the rows as weight): as in Python.
+      sample, seed  a fraction in (0, 1]: only the queries of the seeded hash of their key, as the
+                    Python runner's sample= (sql/query_sample.sql.j2); ndcg_summary then takes the
+                    strata (ndcg_sample_strata, same arguments). Default none (every query), seed 0. -#}
 {% macro ndcg_per_query(relation, query_col='query_id', item_col='item_id', score_col=none, rank_col=none,
                         label_col='label', k=[1, 3, 5, 10, 20, none], gain='exponential', ties='average',
                         no_relevant='zero', judgments=none, missing_queries='ignore', segment_cols=[],
                         judgments_query_col=none, judgments_item_col=none, judgments_label_col=none,
                         item_type='text', convention=none, row_col=none, score_precision='double',
-                        negative_labels='error', segmented_judgments=false, discount='log', log_base=2.0, weight_col=none, unjudged='zero') -%}
+                        negative_labels='error', segmented_judgments=false, discount='log', log_base=2.0, weight_col=none, unjudged='zero',
+                        sample=none, seed=0) -%}
   {#- the arguments as one dict by name, for the engine's variant -#}
   {{ return(adapter.dispatch('ndcg_per_query', 'ndcg_sql')({
       'relation': relation, 'query_col': query_col, 'item_col': item_col, 'score_col': score_col,
@@ -37,7 +41,7 @@
       'judgments_label_col': judgments_label_col, 'item_type': item_type, 'convention': convention,
       'row_col': row_col, 'score_precision': score_precision, 'negative_labels': negative_labels,
       'segmented_judgments': segmented_judgments, 'discount': discount, 'log_base': log_base,
-      'weight_col': weight_col, 'unjudged': unjudged})) }}
+      'weight_col': weight_col, 'unjudged': unjudged, 'sample': sample, 'seed': seed})) }}
 {%- endmacro %}
 
 {#- arguments: ndcg_per_query's arguments by name -#}
@@ -48,7 +52,7 @@
                                                 arguments['judgments_item_col']) -%}
   {#- the options of _ndcg_context (sql/options/ndcg_context.sql) -#}
   {%- set options = dict(arguments, segments=arguments['segment_cols'] or none, measures=none, intervals=none,
-                         bootstrap=0, seed=0) -%}
+                         bootstrap=0) -%}
   {%- set resolved = ndcg_sql._ndcg_context(options, arguments['relation'], arguments['judgments'],
                                             {'id_types': id_types} if id_types else none) -%}
   {#- a misspelt column stops here, named, when the relations are ref()s or source()s -#}

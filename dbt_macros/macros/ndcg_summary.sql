@@ -17,16 +17,22 @@
     Returns one SELECT statement starting with WITH: inside another query, write
     `select * from ({{ ndcg_sql.ndcg_summary(...) }}) as summary`. -#}
 {% macro ndcg_summary(per_query, query_col='query_id', k=[1, 3, 5, 10, 20, none], segment_cols=[], intervals=none,
-                      weighted=false, convention=none) -%}
+                      weighted=false, convention=none, sample_strata=none) -%}
   {{ return(adapter.dispatch('ndcg_summary', 'ndcg_sql')(per_query, query_col, k, segment_cols, intervals, weighted,
-                                                         convention)) }}
+                                                         convention, sample_strata)) }}
 {%- endmacro %}
 
-{% macro default__ndcg_summary(per_query, query_col, k, segment_cols, intervals, weighted, convention) -%}
+{% macro default__ndcg_summary(per_query, query_col, k, segment_cols, intervals, weighted, convention,
+                               sample_strata=none) -%}
   {%- set summary = ndcg_sql._summary_context({
       'k': k, 'measures': none, 'segments': segment_cols or none, 'intervals': intervals, 'bootstrap': 0,
       'seed': 0, 'query_col': query_col, 'ties': none}) -%}
+  {%- if sample_strata is not none and intervals is sameas false -%}
+    {{ ndcg_sql._option_error("sample_strata gives an estimate, which comes with its interval: leave intervals out") }}
+  {%- endif -%}
+  {%- if sample_strata is not none and intervals is none -%}{%- do summary.update({'intervals': true}) -%}{%- endif -%}
   {%- do summary.update({'per_query_relation': per_query, 'output_query_col': ndcg_sql.quote_identifier(query_col),
+                         'sample_relation': sample_strata,
                          'weighted': weighted,
                          'unweighted_no_relevant': ndcg_sql._unweighted_no_relevant(convention, weighted, none)}) -%}
   {{ return(ndcg_sql._summary(summary)) }}

@@ -71,8 +71,8 @@ def render_macro(name: str, **context) -> str:
 @lru_cache(maxsize=1)
 def sql_macros() -> types.SimpleNamespace:
     """The SQL macros (``sql/*.sql.j2``) in their namespace ``ndcg_sql``, as dbt loads them, with
-    :func:`sql_type` (dbt's is a macro per engine)."""
-    return macros({"sql_type": sql_type}, sql_macro_files())
+    :func:`sql_type` and :func:`char_code` (dbt's are macros per engine)."""
+    return macros({"sql_type": sql_type, "char_code": char_code}, sql_macro_files())
 
 
 def sql_type(name: str) -> str:
@@ -81,6 +81,12 @@ def sql_type(name: str) -> str:
     SQL (other engines get sqlglot's translation of the statement). dbt's ``ndcg_sql.sql_type``
     gives each engine's spelling (tools/dbt_pieces.py, from :mod:`ndcg_sql.vocabulary.dialects`)."""
     return name
+
+
+def char_code() -> str:
+    """The function giving a character's code point as the Python runner writes it: DuckDB's
+    ``UNICODE`` (dbt's ``ndcg_sql.char_code`` gives each engine's name, sqlglot's spelling)."""
+    return "UNICODE"
 
 
 @lru_cache(maxsize=1)

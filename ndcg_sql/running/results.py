@@ -195,7 +195,11 @@ class Comparison:
             evaluated: query id, measure, a, b, difference (= a - b).
         summary: DuckDB relation, as ``evaluate(...).summary``: one row per
             ([segment values,] measure), measures in the order asked: measure,
-            queries (paired), mean_a, mean_b, mean_difference, stderr, ci_low,
+            queries (paired), mean_a, mean_b, mean_difference, contrast ("difference", or
+            "ratio" for a measure whose summary is a geometric mean, gm_map: mean_a and mean_b the
+            geometric means, mean_difference their ratio a / b, exp of the mean difference of the
+            per-query logarithms, ci_low and ci_high exp of its interval, stderr the ratio x the
+            standard error of that mean difference; the tests and wins on the logarithms), stderr, ci_low,
             ci_high (t interval, 95%), t, df, t_p_value (two-sided paired t-test,
             as scipy.stats.ttest_rel), permutation_p_value, permutation_kind
             ("exact" or "sampled"), wins, ties, losses (queries where a is
@@ -407,10 +411,32 @@ def summary_text(options: dict, coverage: dict, records: list[dict], digits: int
     return text + aligned([tuple(names)] + [tuple(cell(n, record[n], digits) for n in names) for record in records])
 
 
-def runs_line(names: Sequence[str]) -> str:
+def ratios(records: list[dict]) -> list[str]:
+    """The measures of a comparison's rows whose runs differ by a ratio (contrast "ratio": gm_map,
+    a geometric mean), each once, in order."""
+    return list(dict.fromkeys(r["measure"] for r in records if r.get("contrast") == "ratio"))
+
+
+def with_contrast(columns: tuple[str, ...], records: list[dict]) -> tuple[str, ...]:
+    """A comparison's text columns, with contrast after mean_difference when a row is a ratio."""
+    if not ratios(records):
+        return columns
+    return tuple(c for name in columns for c in ((name, "contrast") if name == "mean_difference" else (name,)))
+
+
+def ratio_note(measures: Sequence[str], a: str = "A", b: str = "B") -> str:
+    """What a comparison's text says of the measures whose runs differ by a ratio ("" for none)."""
+    if not measures:
+        return ""
+    return (f" ({', '.join(measures)}: the ratio {a} / {b} of the geometric means, its interval exponentiated; "
+            "the tests on the per-query logarithms)")
+
+
+def runs_line(names: Sequence[str], ratio_measures: Sequence[str] = ()) -> str:
     """The first line of a comparison's text: which run is A and which is B, and what that makes
-    of the differences and the wins."""
-    return f"runs: A = {names[0]}, B = {names[1]}; differences are A - B, wins are queries where A is better\n"
+    of the differences (ratios for ``ratio_measures``) and the wins."""
+    return (f"runs: A = {names[0]}, B = {names[1]}; differences are A - B{ratio_note(ratio_measures)}, "
+            "wins are queries where A is better\n")
 
 
 def comparison_text(options: dict, records: list[dict], segments, names: Sequence[str] = ("A", "B"),
@@ -422,10 +448,10 @@ def comparison_text(options: dict, records: list[dict], segments, names: Sequenc
         OptionError: ``digits`` is not None or an integer 1 .. 17.
     """
     digits = checked_digits(digits)
-    columns = (*segments, *COMPARISON_COLUMNS)
+    columns = with_contrast((*segments, *COMPARISON_COLUMNS), records)
     if options.get("correction", "none") != "none":
         columns = tuple(c for name in columns for c in ((name, name + "_adjusted") if name.endswith("p_value") else (name,)))
-    return runs_line(names) + options_line(options) + aligned(
+    return runs_line(names, ratios(records)) + options_line(options) + aligned(
         [columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in records])
 
 

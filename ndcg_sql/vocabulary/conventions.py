@@ -37,13 +37,15 @@ bootstrap among them, gives the tool's numbers):
 A measure outside ``peer_measures`` is refused: the tool does not compute it (ERR, RBP and Judged come
 from other tools than trec_eval, each with its own tie order). Under the conventions of LightGBM and
 XGBoost the measures their tools compute are read as the tools read them (``thresholds=False``: no
-``rel=`` parameter, relevant is a label of 1 or more, LightGBM's ``label > 0.5`` on whole labels);
+``rel=`` parameter, relevant is a label of 1 or more, or for LightGBM ``relevant_from``);
 ``ap_reading="min(R,k)"``: AP@k divides by min(R, k), and a query without a relevant item counts
 the convention's ``no_relevant`` (1; 0 under xgboost-minus: LightGBM ``map_metric.hpp``
 ``CalMapAtK``, XGBoost ``rank_metric.cc`` ``EvalMAPScore``); ``p_reading="min(k,n)"``: P@k divides
 by min(k, list length) (XGBoost ``EvalPrecision``); ``binary_labels``: the measures XGBoost computes
 only on labels 0 and 1 ("map can only be used with binary labels"), so another label is an
-``InputError``. ``min_rel``: the lowest ``rel=`` the tool takes (trec_eval 1: pytrec_eval refuses
+``InputError``. ``relevant_from``: the least label the tool's binary measures count relevant, in
+place of 1 (LightGBM's map@k: ``label > 0.5`` on float32 labels, so a label 0.7 is relevant and
+0.5 is not: :data:`LIGHTGBM_RELEVANT_FROM`). ``min_rel``: the lowest ``rel=`` the tool takes (trec_eval 1: pytrec_eval refuses
 a relevance level of 0 or less, so ``P(rel=0)@5`` is refused under its convention). ``peer``
 names the tool in messages.
 
@@ -71,6 +73,12 @@ stops with "Invalid output score" when the weighted mean exceeds 1, a number ndc
 
 from __future__ import annotations
 
+#: The least label LightGBM's map@k counts relevant: map_metric.hpp (``MapMetric::Init`` and
+#: ``CalMapAtK``) reads ``label[i] > 0.5f`` on its labels stored as float32 (``label_t``), so a label
+#: is relevant when its float32 rounding exceeds 0.5, that is from the double after 0.5 + 2^-25
+#: (0.5 + 2^-25 itself rounds to even, to 0.5).
+LIGHTGBM_RELEVANT_FROM = 0.5 + 2.0 ** -25 + 2.0 ** -53
+
 CONVENTIONS: dict[str, dict] = {
     "trec_eval": dict(discount="log", log_base=2.0, gain="linear", ties="item-desc", no_relevant="zero",
                       score_precision="float32", negative_labels="unjudged", label_reading="atol", ids="text",
@@ -82,7 +90,8 @@ CONVENTIONS: dict[str, dict] = {
     "lightgbm": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                      no_relevant="one", score_precision="double",
                      negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
-                     peer="LightGBM", peer_measures=("nDCG", "AP"), thresholds=False, ap_reading="min(R,k)"),
+                     peer="LightGBM", peer_measures=("nDCG", "AP"), thresholds=False, ap_reading="min(R,k)",
+                     relevant_from=LIGHTGBM_RELEVANT_FROM),
     "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                     no_relevant="one", score_precision="float32",
                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one",

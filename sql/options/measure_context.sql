@@ -10,8 +10,10 @@
     the assessed flag, a judgment at or above 0), geometric_measures (names of the measures whose
     summary is a geometric mean: gm_map), gm_floor and infap_epsilon (trec_eval's constants). AP,
     RR and Success are not linear in the relevance at each rank, so they need a tie order: with
-    ties='average' an option error naming the orders (and, on the command line, their flags). -#}
-{% macro _measure_context(parsed, ties, max_grade=none) -%}
+    ties='average' an option error naming the orders (and, on the command line, their flags).
+    relevant_from: a convention's least relevant label (sql/options/resolve_convention.sql's preset:
+    LightGBM's map@k counts float32(label) > 0.5), the threshold of a measure without rel= in place of 1. -#}
+{% macro _measure_context(parsed, ties, max_grade=none, relevant_from=none) -%}
   {%- set grammar = ndcg_sql._measure_grammar() -%}
   {%- set nonlinear = [] -%}
   {%- for m in parsed if m['family'] not in grammar['linear'] -%}{%- do nonlinear.append(m['name']) -%}{%- endfor -%}
@@ -33,6 +35,8 @@
     {%- else -%}
       {#- a relevance threshold (label >= value), or for Judged the judged flag ('judged') -#}
       {%- set value = 'judged' if m['family'] in grammar['judged'] else (1.0 if m['rel'] is none else m['rel']) | float -%}
+      {#- a convention that counts other labels relevant than those >= 1 (LightGBM's label > 0.5) -#}
+      {%- if relevant_from is not none and value != 'judged' and value == 1.0 -%}{%- set value = relevant_from | float -%}{%- endif -%}
       {%- if value not in threshold_values -%}
         {%- do threshold_values.append(value) -%}
         {%- do thresholds.append({'id': threshold_values | length, 'value': value | string, 'judged': value == 'judged'}) -%}

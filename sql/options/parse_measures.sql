@@ -102,18 +102,19 @@
   {{ return(parsed) }}
 {%- endmacro %}
 
-{#- The measures a test of differences of arithmetic means reads (compare, compare_runs, the
-    regression gates; what: the caller's name, in the message): the parsed names, a measure whose
-    summary is a geometric mean (gm_map) an option error, as a difference of its per-query logarithms'
-    means is a ratio of geometric means, not the difference of the means the summary reports. -#}
-{% macro _compared_measures(names, what) -%}
+{#- The measures a paired or two-sample test reads (compare, compare_runs, the regression gates):
+    the parsed names, each with 'geometric': true for a measure whose summary is a geometric mean
+    (gm_map). Its per-query values are logarithms (ln(max(AP, 1e-5))), so its tests are the tests of
+    those logarithms, and its runs differ by a ratio, exp of the mean difference of the logarithms
+    (with its interval's ends exponentiated), where the other measures' differ by a difference. -#}
+{% macro _compared_measures(names) -%}
   {%- set parsed = ndcg_sql._parse_measures(names) -%}
-  {%- set geometric = [] -%}
-  {%- for m in parsed if m['family'] in ndcg_sql._measure_grammar()['geometric'] -%}{%- do geometric.append(m['name']) -%}{%- endfor -%}
-  {%- if geometric -%}
-    {{ ndcg_sql._option_error(what ~ " tests differences of arithmetic means of per-query values; " ~ geometric | join(', ')
-       ~ (" is" if geometric | length == 1 else " are") ~ " a geometric mean (of per-query ln(max(AP, 1e-5))), whose runs differ by a ratio:"
-       ~ " compare AP, or read each run's " ~ geometric | join(', ') ~ " with its interval from evaluate") }}
-  {%- endif -%}
-  {{ return(parsed) }}
+  {%- set out = [] -%}
+  {%- for m in parsed -%}
+    {%- set one = {} -%}
+    {%- do one.update(m) -%}
+    {%- do one.update({'geometric': m['family'] in ndcg_sql._measure_grammar()['geometric']}) -%}
+    {%- do out.append(one) -%}
+  {%- endfor -%}
+  {{ return(out) }}
 {%- endmacro %}

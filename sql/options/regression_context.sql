@@ -12,10 +12,12 @@
       correction  'none', or 'bonferroni': each of the m tests of a family at level alpha / m,
                   rounded down to a tabulated level (conservative). Holm's procedure needs
                   each test's p-value, which the table gives only as a bracket: refused.
-      min_effect  a drop smaller than this (in the measure's units) is never significant: >= 0
+      min_effect  a drop smaller than this (in the measure's units; for gm_map the relative drop of
+                  the geometric mean, 1 - the ratio) is never significant: >= 0
       window      (periods) how many earlier periods the trailing window holds: >= 1
     Returns the templates' context: the options checked, the names quoted, tested_cutoffs
-    ([{'k', 'name_sql'}]) or tested_measures ([name_sql]), baseline_sql, levels (largest first)
+    ([{'k', 'name_sql'}]) or tested_measures ([name_sql]) and geometric_measures (those of them whose
+    summary is a geometric mean, gm_map: tested on their logarithms, reported as ratios), baseline_sql, levels (largest first)
     and critical_rows ([{'df', 'c': one value a level}]). -#}
 {% macro _regression_context(options) -%}
   {%- set fail = ndcg_sql._option_error -%}
@@ -41,14 +43,15 @@
   {%- set out = {'per_query_relation': options['per_query_relation'], 'segment_cols': segment_cols,
                  'group_col': ndcg_sql.quote_identifier(group_col), 'output_query_col': ndcg_sql.quote_identifier(options['query_col']),
                  'alpha': alpha, 'correction': correction, 'min_effect': min_effect, 'window': window,
-                 'tested_cutoffs': none, 'tested_measures': none, 'baseline_sql': none, 'levels': table['levels']} -%}
+                 'tested_cutoffs': none, 'tested_measures': none, 'geometric_measures': [], 'baseline_sql': none, 'levels': table['levels']} -%}
   {%- if options['measures'] is not none -%}
     {%- if options['k'] is not none -%}{{ fail("give k (NDCG@k rows) or measures (measure rows), not both") }}{%- endif -%}
-    {%- set names = [] -%}
-    {%- for m in ndcg_sql._compared_measures(options['measures'], 'the regression gate') if ndcg_sql.string_literal(m['name']) not in names -%}
+    {%- set names, geometric = [], [] -%}
+    {%- for m in ndcg_sql._compared_measures(options['measures']) if ndcg_sql.string_literal(m['name']) not in names -%}
       {%- do names.append(ndcg_sql.string_literal(m['name'])) -%}
+      {%- if m['geometric'] %}{% do geometric.append(ndcg_sql.string_literal(m['name'])) %}{% endif -%}
     {%- endfor -%}
-    {%- do out.update({'tested_measures': names}) -%}
+    {%- do out.update({'tested_measures': names, 'geometric_measures': geometric}) -%}
   {%- else -%}
     {%- set cutoffs = [] -%}
     {%- for k in ndcg_sql._parse_cutoffs(10 if options['k'] is none else options['k']) -%}

@@ -8,7 +8,8 @@
     unbounded_measures, ndcg_value_range (the range of NDCG's values, for the interval of an
     NDCG summary: sql/options/value_range.sql), segments (names), segment_cols (quoted),
     intervals, bootstrap, seed, sample (none, or the fraction and its threshold: sql/options/sample.sql)
-    and max_grade (ERR's top grade, none without ERR). -#}
+    and max_grade (ERR's top grade, none without ERR). relevant_from (optional): a convention's least
+    relevant label in place of 1 (sql/options/measure_context.sql). -#}
 {% macro _summary_context(options) -%}
   {%- set fail = ndcg_sql._option_error -%}
   {%- set table = ndcg_sql._option_table() -%}
@@ -53,7 +54,7 @@
       'sample': ndcg_sql._checked_sample(options.get('sample')),
       'max_grade': ndcg_sql._max_grade(options.get('max_grade', table['defaults']['max_grade']), measures)} -%}
   {%- if measures is not none -%}
-    {%- do out.update(ndcg_sql._measure_context(measures, options['ties'], out['max_grade'])) -%}
+    {%- do out.update(ndcg_sql._measure_context(measures, options['ties'], out['max_grade'], options.get('relevant_from'))) -%}
   {%- else -%}
     {%- do out.update({'measures': none}) -%}
   {%- endif -%}

@@ -14,7 +14,9 @@
       alpha, correction, min_effect   as ndcg_compare_arms (0.05, 'bonferroni', 0)
     Failing rows, one per failing (segment, measure[, arm]): the segment columns, measure, the arm
     or period, mean, baseline_mean (the baseline arm's, or the window's), mean_drop (baseline_mean -
-    mean), t, df, p_value_below, adjusted_p_value_below, decision_level. -#}
+    mean; for gm_map, tested on its per-query logarithms, the means are geometric and mean_drop is
+    the relative drop 1 - mean / baseline_mean), t, df, p_value_below, adjusted_p_value_below,
+    decision_level. -#}
 {% test ndcg_no_regression(model, arm_col=none, baseline=none, period_col=none, window=7, k=none, measures=none,
                            query_col='query_id', segment_cols=[], alpha=0.05, correction='bonferroni', min_effect=0,
                            ranking=none) %}
@@ -65,7 +67,7 @@ changes AS ( -- one row per ([segment,] measure, {{ 'candidate arm' if arm_col i
 )
 SELECT {% for s in segments %}{{ s }}, {% endfor %}measure, {{ group }}, mean,
   {{ 'baseline_mean' if arm_col is not none else 'window_mean' }} AS baseline_mean,
-  -change AS mean_drop, t, df, p_value_below, adjusted_p_value_below, decision_level
+  {% if context['geometric_measures'] %}CASE WHEN measure IN ({{ context['geometric_measures'] | join(', ') }}) THEN 1.0 - change ELSE -change END{% else %}-change{% endif %} AS mean_drop, t, df, p_value_below, adjusted_p_value_below, decision_level
 FROM changes
 WHERE significant_drop
 {%- if period_col is not none %}

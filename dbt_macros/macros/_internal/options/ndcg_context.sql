@@ -93,6 +93,7 @@
       'intervals': options['intervals'], 'bootstrap': options['bootstrap'], 'seed': options['seed'],
       'sample': options.get('sample'),
       'query_col': options['query_col'], 'ties': ties,
+      'relevant_from': scope['preset'].get('relevant_from') if scope is not none else none,
       'max_grade': options.get('max_grade', table['defaults']['max_grade'])}) -%}
   {%- set segmented = options['segmented_judgments'] -%}
   {%- if segmented is not boolean -%}

@@ -11,6 +11,10 @@
     (segment, measure, candidate arm) with a t. t is NULL below 2 pairs or when every d_i is
     the same. The sums are exact (each value divided by its group's scale, 1 or its largest
     |value| above 1, rounded to 18 places and summed as a decimal: sql/summary.sql.j2).
+    A measure whose summary is a geometric mean (gm_map) is tested on its logarithms and reported
+    as a ratio: mean and baseline_mean the geometric means, change their ratio exp(mean d),
+    stderr exp(mean d) x the standard error of mean d (the delta method, as the summary's), and
+    the drop held against min_effect the relative one, 1 - change (sql/tested_values.sql.j2).
     Context: that of sql/tested_values.sql.j2, baseline_sql, and that of sql/t_critical.sql.j2. -#}
 {%- macro _arm_keys(ctx, prefix) -%}
 {% for s in ctx['segment_cols'] %}{{ prefix }}{{ s }}, {% endfor %}{{ prefix }}measure, {{ prefix }}tested_group
@@ -91,17 +95,17 @@ SELECT
   measure,
   tested_group AS {{ ctx['group_col'] }},
   CAST(queries AS {{ ndcg_sql.sql_type('BIGINT') }}) AS queries,
-  mean,
-  baseline_mean,
-  change,
-  stderr,
+  {{ ndcg_sql._reported(ctx, 'mean') }} AS mean,
+  {{ ndcg_sql._reported(ctx, 'baseline_mean') }} AS baseline_mean,
+  {{ ndcg_sql._reported(ctx, 'change') }} AS change,
+  {% if ctx['geometric_measures'] | default([]) %}{{ ndcg_sql._reported(ctx, 'change') }} * stderr{% else %}stderr{% endif %} AS stderr,
   t,
   df,
   p_value_below,
   tests,
   {{ ndcg_sql._adjusted_p_value_below(ctx, 'p_value_below', 'tests') }} AS adjusted_p_value_below,
   decision_level,
-  CASE WHEN p_value_below <= decision_level AND -change >= {{ ctx['min_effect'] }} THEN TRUE ELSE FALSE END AS significant_drop
+  CASE WHEN p_value_below <= decision_level AND {{ ndcg_sql._drop_of(ctx, 'change') }} >= {{ ctx['min_effect'] }} THEN TRUE ELSE FALSE END AS significant_drop
 FROM decided
 ORDER BY {% for s in ctx['segment_cols'] %}{{ s }} ASC NULLS LAST, {% endfor %}measure ASC NULLS LAST, tested_group ASC NULLS LAST
 {% endmacro %}

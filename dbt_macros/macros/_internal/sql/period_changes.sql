@@ -18,6 +18,10 @@
     summed as a decimal, so no row order or thread changes them. The window's sum of squared
     deviations from m0 is the exact sum of each period's own and n_j (m_j - m0)^2, its
     per-period terms rounded alike.
+    A measure whose summary is a geometric mean (gm_map) is tested on its logarithms (Welch's t on
+    them) and reported as a ratio: mean and window_mean the geometric means, stderr the period's
+    exp(mean) x the standard error of its mean logarithm (the summary's delta method), change the
+    ratio exp(m1 - m0), and the drop held against min_effect the relative one, 1 - change.
     Context: that of sql/tested_values.sql.j2, window, and that of sql/t_critical.sql.j2. -#}
 {%- macro _period_same(ctx, a, b, period) -%}
 {%- for s in ctx['segment_cols'] %}{{ a }}.{{ s }} IS NOT DISTINCT FROM {{ b }}.{{ s }} AND {% endfor -%}
@@ -125,19 +129,19 @@ SELECT
   measure,
   tested_group AS {{ ctx['group_col'] }},
   CAST(queries AS {{ ndcg_sql.sql_type('BIGINT') }}) AS queries,
-  mean,
-  CASE WHEN se2 IS NOT NULL THEN SQRT(se2) END AS stderr,
+  {{ ndcg_sql._reported(ctx, 'mean') }} AS mean,
+  CASE WHEN se2 IS NOT NULL THEN {% if ctx['geometric_measures'] | default([]) %}{{ ndcg_sql._reported(ctx, 'mean') }} * {% endif %}SQRT(se2) END AS stderr,
   window_periods,
   window_queries,
-  window_mean,
-  change,
+  {{ ndcg_sql._reported(ctx, 'window_mean') }} AS window_mean,
+  {{ ndcg_sql._reported(ctx, 'change') }} AS change,
   t,
   df,
   p_value_below,
   tests,
   {{ ndcg_sql._adjusted_p_value_below(ctx, 'p_value_below', 'tests') }} AS adjusted_p_value_below,
   decision_level,
-  CASE WHEN p_value_below <= decision_level AND -change >= {{ ctx['min_effect'] }} THEN TRUE ELSE FALSE END AS significant_drop
+  CASE WHEN p_value_below <= decision_level AND {{ ndcg_sql._drop_of(ctx, 'change') }} >= {{ ctx['min_effect'] }} THEN TRUE ELSE FALSE END AS significant_drop
 FROM decided
 ORDER BY {% for s in ctx['segment_cols'] %}{{ s }} ASC NULLS LAST, {% endfor %}measure ASC NULLS LAST, tested_group ASC NULLS LAST
 {% endmacro %}

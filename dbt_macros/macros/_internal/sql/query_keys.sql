@@ -16,8 +16,8 @@ CASE WHEN {{ columns[-1] }} IS NULL THEN NULL ELSE {% for c in columns %}{% if n
 {%- macro _hash_of(key, base, width=12) -%}
 {%- set terms = ['MOD(CAST(LENGTH(' ~ key ~ (') AS ' ~ ndcg_sql.sql_type('BIGINT') ~ ') * ') ~ (base ** (2 * width + 1)) % 2147483647 ~ ', 2147483647)'] -%}
 {%- for i in range(1, width + 1) -%}
-{%- set _ = terms.append('MOD(CAST(CASE WHEN LENGTH(' ~ key ~ ') >= ' ~ i ~ ' THEN UNICODE(SUBSTRING(' ~ key ~ ', ' ~ i ~ (', 1)) ELSE 0 END AS ' ~ ndcg_sql.sql_type('BIGINT') ~ ') * ') ~ (base ** i) % 2147483647 ~ ', 2147483647)') -%}
-{%- set _ = terms.append('MOD(CAST(CASE WHEN LENGTH(' ~ key ~ ') >= ' ~ i ~ ' THEN UNICODE(SUBSTRING(' ~ key ~ ', LENGTH(' ~ key ~ ') - ' ~ (i - 1) ~ (', 1)) ELSE 0 END AS ' ~ ndcg_sql.sql_type('BIGINT') ~ ') * ') ~ (base ** (width + i)) % 2147483647 ~ ', 2147483647)') -%}
+{%- set _ = terms.append('MOD(CAST(CASE WHEN LENGTH(' ~ key ~ ') >= ' ~ i ~ ' THEN ' ~ ndcg_sql.char_code() ~ '(SUBSTRING(' ~ key ~ ', ' ~ i ~ (', 1)) ELSE 0 END AS ' ~ ndcg_sql.sql_type('BIGINT') ~ ') * ') ~ (base ** i) % 2147483647 ~ ', 2147483647)') -%}
+{%- set _ = terms.append('MOD(CAST(CASE WHEN LENGTH(' ~ key ~ ') >= ' ~ i ~ ' THEN ' ~ ndcg_sql.char_code() ~ '(SUBSTRING(' ~ key ~ ', LENGTH(' ~ key ~ ') - ' ~ (i - 1) ~ (', 1)) ELSE 0 END AS ' ~ ndcg_sql.sql_type('BIGINT') ~ ') * ') ~ (base ** (width + i)) % 2147483647 ~ ', 2147483647)') -%}
 {%- endfor -%}
 MOD({{ ndcg_sql._balanced_sum(terms, 0, terms | length - 1) }}, 2147483647)
 {%- endmacro -%}

@@ -6,7 +6,9 @@
     Rows with a NULL group or value (a query skipped: no relevant item under no_relevant='skip')
     are left out.
     Context: per_query_relation, segment_cols (quoted), group_col (quoted), output_query_col,
-    tested_cutoffs ([{'k', 'name_sql'}]) or tested_measures ([name_sql]). -#}
+    tested_cutoffs ([{'k', 'name_sql'}]) or tested_measures ([name_sql]), geometric_measures (the
+    names as SQL literals of those whose summary is a geometric mean, gm_map: their values are
+    logarithms, tested as they are, and reported by _reported and _drop_of). -#}
 {%- macro _tested_cutoff_is(k) -%}
 {% if k is none %}k IS NULL{% else %}k = {{ k }}{% endif %}
 {%- endmacro -%}
@@ -35,4 +37,20 @@ WHERE {{ ctx['group_col'] }} IS NOT NULL
   AND value IS NOT NULL AND measure IN ({{ measures | join(', ') }})
   {%- endif %}
 )
+{%- endmacro %}
+
+{#- x as a regression gate reports it: for a measure whose summary is a geometric mean (gm_map:
+    ctx['geometric_measures']) exp of x, x a mean of its logarithms (the geometric mean) or a
+    difference of two such means (the ratio of the geometric means); x itself for the others. -#}
+{%- macro _reported(ctx, x) -%}
+{%- set geometric = ctx['geometric_measures'] | default([]) -%}
+{%- if geometric %}CASE WHEN measure IN ({{ geometric | join(', ') }}) THEN EXP({{ x }}) ELSE {{ x }} END{% else %}{{ x }}{% endif -%}
+{%- endmacro %}
+
+{#- The drop a regression gate holds against min_effect, from change (the difference of the means):
+    -change in the measure's units; for a measure whose summary is a geometric mean the relative drop
+    of the geometric mean, 1 - exp(change) (1 - the ratio). -#}
+{%- macro _drop_of(ctx, change) -%}
+{%- set geometric = ctx['geometric_measures'] | default([]) -%}
+{%- if geometric %}CASE WHEN measure IN ({{ geometric | join(', ') }}) THEN 1.0 - EXP({{ change }}) ELSE -{{ change }} END{% else %}-{{ change }}{% endif -%}
 {%- endmacro %}
