@@ -107,6 +107,13 @@ CASES = {
         ("label", "non_binary_label"): {"q1", "q2"},
         ("r", "null_row"): {"q3"},
     }),
+    "lightgbm-whole": (RUN + ("r",), [
+        ("q1", "a", 1.0, 1.5, 1.0),                            # LightGBM's ndcg reads whole labels only
+        ("q2", "a", 1.0, 2.0, 1.0),
+        ("q3", "a", 1.0, 0.25, 1.0), ("q3", "b", 0.5, 1.0, 2.0),
+    ], None, {"convention": "lightgbm", "measures": ["nDCG@5"], "row_col": "r"}, {
+        ("label", "fractional_label"): {"q1", "q3"},
+    }),
     "err-max-grade": (RUN, [
         ("q1", "a", 1.0, 3.0), ("q2", "a", 1.0, 2.0), ("q3", "a", 1.0, 7.0),
     ], None, {"measures": ["ERR@5"], "ties": "item-desc", "max_grade": 2}, {

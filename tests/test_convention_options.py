@@ -22,6 +22,7 @@ import xgboost as xgb
 from sklearn.metrics import dcg_score, ndcg_score
 
 import ndcg_sql
+from ndcg_sql import InputError
 from conftest import EXAMPLES
 
 TOL = dict(rel=1e-9, abs=1e-9)
@@ -422,3 +423,31 @@ def test_lightgbm_map_reads_fractional_labels_as_lightgbm():
     assert got == pytest.approx(expected, **TOL)
     # by hand (map_metric.hpp): relevant at rank 1 in queries 1, 3 and 5, query 6 has none (counts 1)
     assert expected["AP@1"] == pytest.approx((1 + 0 + 1 + 0 + 1 + 1) / 6, **TOL)
+
+
+@pytest.mark.parametrize("convention, peer", [("lightgbm", "LightGBM"), ("xgboost", "XGBoost"), ("xgboost-minus", "XGBoost")])
+def test_a_fractional_label_in_ndcg_is_refused_as_the_tools_refuse_it(convention, peer):
+    """LightGBM's ndcg stops on a label that is not whole (dcg_calculator.cpp, DCGCalculator::CheckLabel:
+    "label should be int type"), XGBoost's too ("label must be either 0 or positive integer"): under
+    their conventions nDCG (the NDCG rows, or a named nDCG) refuses it, naming the column and the
+    query; LightGBM's map@k reads it (label > 0.5), so AP alone computes."""
+    data = pd.DataFrame({"query_id": [1, 1, 2, 2], "item": [0, 1, 2, 3], "score": [2.0, 1.0, 2.0, 1.0],
+                         "label": [0.0, 1.5, 2.0, 0.0], "row": [0, 1, 2, 3]})
+    if convention == "lightgbm":  # the tool itself refuses it
+        dataset = lgb.Dataset(np.zeros((4, 1)), label=data["label"], group=[2, 2], init_score=data["score"].to_numpy())
+        with pytest.raises(lgb.basic.LightGBMError, match="int"):
+            lgb.train({"objective": "regression", "metric": "ndcg", "eval_at": [2], "verbosity": -1, "num_threads": 1},
+                      dataset, num_boost_round=1, valid_sets=[dataset])
+    else:
+        matrix = xgb.DMatrix(np.zeros((4, 1)), label=data["label"], base_margin=data["score"].to_numpy())
+        matrix.set_group([2, 2])
+        with pytest.raises(xgb.core.XGBoostError, match="label must be"):
+            xgb.train({"objective": "reg:squarederror", "eval_metric": "ndcg@2", "nthread": 1}, matrix,
+                      num_boost_round=1, evals=[(matrix, "data")], verbose_eval=False)
+    for measures in (None, ["nDCG@2"], ["AP@2", "nDCG@2"]):
+        with pytest.raises(InputError, match=rf"column 'label': label 1.5 is not whole \({peer}'s nDCG.*query_id 1\b"):
+            ndcg_sql.evaluate(data, item_col="item", convention=convention, row_col="row", measures=measures,
+                              **({"k": [2]} if measures is None else {}))
+    if convention == "lightgbm":  # q1: relevant at rank 2 of one (1/2), q2: at rank 1 (1), by hand
+        got = ndcg_sql.evaluate(data, item_col="item", convention=convention, row_col="row", measures=["AP@2"])
+        assert got.summary_records()[0]["mean"] == pytest.approx(0.75, **TOL)

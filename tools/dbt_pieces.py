@@ -238,7 +238,8 @@ CHECK_PROBLEM = """
   {{ return(ndcg_sql._check_texts()[check['name']]['problem']
             | replace('{where}', ' in the judgments' if check['side'] == 'judgments' else '')
             | replace('{input}', check['side']) | replace('{kind}', options['input_kind'])
-            | replace('{max_grade}', options['max_grade'] | string) | replace('{binary_labels}', options['binary_labels'] | string)) }}
+            | replace('{max_grade}', options['max_grade'] | string) | replace('{binary_labels}', options['binary_labels'] | string)
+            | replace('{integer_labels}', options['integer_labels'] | string)) }}
 {%- endmacro %}
 """
 

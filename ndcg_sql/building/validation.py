@@ -127,7 +127,7 @@ _GAIN_TOTAL = (f"queries{{where}} whose gains add up past 2^{_EXPONENT} (about 9
 #: the message: "named" (the problem naming a few offending values), "counted" (what one relation
 #: row is, when not an input row), "known" (False: no query id to show), "hint". Placeholders, filled
 #: by :func:`filled`: {where} (" in the judgments" or ""), {input} ("ranking" or "judgments"),
-#: {kind} ("score" or "rank"), {max_grade}, {binary_labels}; "named" keeps {values}.
+#: {kind} ("score" or "rank"), {max_grade}, {binary_labels}, {integer_labels}; "named" keeps {values}.
 CHECK_TEXTS: dict[str, dict] = {
     "null_query": {"problem": "NULL query ids{where}", "known": False},
     "null_item": {"problem": "NULL item ids{where}"},
@@ -153,6 +153,10 @@ CHECK_TEXTS: dict[str, dict] = {
     "non_binary_label": {"problem": "labels{where} other than 0 and 1 ({binary_labels}: for labels 0 and 1 only)",
                          "named": "{values} not 0 or 1 ({binary_labels}: for labels 0 and 1 only)",
                          "hint": "drop the convention for AP and P of graded labels (relevant: label >= rel)"},
+    "fractional_label": {"problem": "fractional labels{where} ({integer_labels}: for whole labels only)",
+                         "named": "{values} not whole ({integer_labels}: for whole labels only)",
+                         "hint": "the tool refuses them (LightGBM: label should be int type; XGBoost: label must be "
+                                 "either 0 or positive integer): round the labels, or drop the convention"},
     "label_above_max_grade": {"problem": "labels{where} above {max_grade}, the top grade ERR reads",
                               "named": "{values} above the top grade {max_grade}{where}",
                               "hint": "max_grade=G (--max-grade G) gives the scale's top grade: R = (2^g - 1) / 2^G "
@@ -171,7 +175,8 @@ def filled(text: str, side: str, options: Options) -> str:
     """A text of :data:`CHECK_TEXTS` with its placeholders filled for a check on ``side``
     ("ranking" or "judgments"); dbt's ``ndcg_sql._check_problem`` fills them the same way."""
     values = {"where": " in the judgments" if side == "judgments" else "", "input": side, "kind": options.input_kind,
-              "max_grade": str(options.max_grade), "binary_labels": str(options.binary_labels)}
+              "max_grade": str(options.max_grade), "binary_labels": str(options.binary_labels),
+              "integer_labels": str(options.integer_labels)}
     for key, value in values.items():
         text = text.replace("{" + key + "}", value)
     return text

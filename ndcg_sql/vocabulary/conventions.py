@@ -45,7 +45,10 @@ by min(k, list length) (XGBoost ``EvalPrecision``); ``binary_labels``: the measu
 only on labels 0 and 1 ("map can only be used with binary labels"), so another label is an
 ``InputError``. ``relevant_from``: the least label the tool's binary measures count relevant, in
 place of 1 (LightGBM's map@k: ``label > 0.5`` on float32 labels, so a label 0.7 is relevant and
-0.5 is not: :data:`LIGHTGBM_RELEVANT_FROM`). ``min_rel``: the lowest ``rel=`` the tool takes (trec_eval 1: pytrec_eval refuses
+0.5 is not: :data:`LIGHTGBM_RELEVANT_FROM`). ``integer_labels``: the measures the tool computes on
+whole labels only, so a fractional label is an ``InputError`` (LightGBM's ndcg: ``CheckLabel``, "label
+should be int type"; XGBoost's ndcg: "label must be either 0 or positive integer"); NDCG rows
+(no ``measures``) are its nDCG. ``min_rel``: the lowest ``rel=`` the tool takes (trec_eval 1: pytrec_eval refuses
 a relevance level of 0 or less, so ``P(rel=0)@5`` is refused under its convention). ``peer``
 names the tool in messages.
 
@@ -91,17 +94,17 @@ CONVENTIONS: dict[str, dict] = {
                      no_relevant="one", score_precision="double",
                      negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
                      peer="LightGBM", peer_measures=("nDCG", "AP"), thresholds=False, ap_reading="min(R,k)",
-                     relevant_from=LIGHTGBM_RELEVANT_FROM),
+                     relevant_from=LIGHTGBM_RELEVANT_FROM, integer_labels=("nDCG",)),
     "xgboost": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                     no_relevant="one", score_precision="float32",
                     negative_labels="error", judgments_allowed=False, no_relevant_weight="one",
                     peer="XGBoost", peer_measures=("nDCG", "AP", "P"), thresholds=False, ap_reading="min(R,k)",
-                    p_reading="min(k,n)", binary_labels=("AP", "P")),
+                    p_reading="min(k,n)", binary_labels=("AP", "P"), integer_labels=("nDCG",)),
     "xgboost-minus": dict(discount="log", log_base=2.0, gain="exponential", ties="input-order",
                           no_relevant="zero", score_precision="float32",
                           negative_labels="error", judgments_allowed=False,
                           peer="XGBoost", peer_measures=("nDCG", "AP", "P"), thresholds=False, ap_reading="min(R,k)",
-                          p_reading="min(k,n)", binary_labels=("AP", "P")),
+                          p_reading="min(k,n)", binary_labels=("AP", "P"), integer_labels=("nDCG",)),
 }
 #: Other names accepted for ``convention=``, each written as a name given is read (lower-cased,
 #: "_" -> "-", then trec-eval -> trec_eval: ir_measures is looked up as ir-measures).

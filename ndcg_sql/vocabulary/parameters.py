@@ -617,6 +617,8 @@ class Options:
     max_grade: int | None = None
     #: the measures whose tool takes labels 0 and 1 only (e.g. "XGBoost's AP@5"), or None
     binary_labels: str | None = None
+    #: the measures whose tool takes whole labels only (e.g. "LightGBM's nDCG"), or None
+    integer_labels: str | None = None
     #: the fraction of queries sampled (the summary is an estimate), or None
     sample: float | None = DEFAULTS.sample
 
@@ -639,6 +641,7 @@ class Options:
             negative_labels=resolved["negative_labels"],
             max_grade=resolved.get("max_grade"),
             binary_labels=resolved.get("binary_labels"),
+            integer_labels=resolved.get("integer_labels"),
             sample=resolved.get("sample"),
         )
 

@@ -74,6 +74,18 @@
       {%- do binary_labels.append(m['name']) -%}
     {%- endfor -%}
   {%- endif -%}
+  {#- the measures its tool computes on whole labels only (LightGBM's and XGBoost's ndcg; the NDCG rows
+      when no measure is named): the input checks refuse a fractional label -#}
+  {%- set integer_labels = [] -%}
+  {%- if scope is not none and scope['preset'].get('integer_labels') -%}
+    {%- if options['measures'] is none -%}
+      {%- do integer_labels.append('nDCG') -%}
+    {%- else -%}
+      {%- for m in ndcg_sql._parse_measures(options['measures']) if m['family'] in scope['preset']['integer_labels'] -%}
+        {%- do integer_labels.append(m['name']) -%}
+      {%- endfor -%}
+    {%- endif -%}
+  {%- endif -%}
   {%- set gain = ndcg_sql._parse_gain(chosen['gain']) -%}
   {%- set ties = chosen['ties'] -%}
   {%- set missing_queries = ndcg_sql._option_choice('missing_queries', options['missing_queries'], choices['missing_queries']) -%}
@@ -170,6 +182,7 @@
       'max_grade': summary['max_grade'],
       'sample': summary['sample']['fraction'] if summary['sample'] is not none else none,
       'binary_labels': (scope['preset']['peer'] ~ "'s " ~ binary_labels | join(', ')) if binary_labels else none,
+      'integer_labels': (scope['preset']['peer'] ~ "'s " ~ integer_labels | join(', ')) if integer_labels else none,
       'order_col': order_col,
       'item_type': item_type,
       'segmented_judgments': segmented and judged,

@@ -22,6 +22,7 @@
     "label_above_exponential": {"problem": "labels{where} above 1023 (2^label - 1 overflows a double; use gain='linear' or a mapping)"},
     "unmapped_label": {"problem": "labels{where} missing from the gain mapping"},
     "non_binary_label": {"problem": "labels{where} other than 0 and 1 ({binary_labels}: for labels 0 and 1 only)"},
+    "fractional_label": {"problem": "fractional labels{where} ({integer_labels}: for whole labels only)"},
     "label_above_max_grade": {"problem": "labels{where} above {max_grade}, the top grade ERR reads"},
     "gain_total_exponential": {"problem": "queries{where} whose gains add up past 2^1023 (about 9.0e307, where a double overflows: exponential gain 2^label - 1 of labels near 1023; use gain='linear' or a mapping)"},
     "gain_total_linear": {"problem": "queries{where} whose gains add up past 2^1023 (about 9.0e307, where a double overflows: with linear gain the gain is the label; dividing the labels by a constant leaves NDCG as it is)"},
@@ -35,7 +36,8 @@
   {{ return(ndcg_sql._check_texts()[check['name']]['problem']
             | replace('{where}', ' in the judgments' if check['side'] == 'judgments' else '')
             | replace('{input}', check['side']) | replace('{kind}', options['input_kind'])
-            | replace('{max_grade}', options['max_grade'] | string) | replace('{binary_labels}', options['binary_labels'] | string)) }}
+            | replace('{max_grade}', options['max_grade'] | string) | replace('{binary_labels}', options['binary_labels'] | string)
+            | replace('{integer_labels}', options['integer_labels'] | string)) }}
 {%- endmacro %}
 
 {#- How the input checks read a raw value as a number on this engine (the numbers of

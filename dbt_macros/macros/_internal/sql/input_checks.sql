@@ -20,7 +20,7 @@
       revealed_by, infinite  the raw column whose smallest and largest value show the check
                  failing when NaN (or, with infinite, infinite): see validate_lists.sql.j2
     options: the resolved options (gain, gain_mapping, negative_labels, judgments, input_kind,
-    ties, weight_col, max_grade, binary_labels; as _resolve_options returns them); numbers: how
+    ties, weight_col, max_grade, binary_labels, integer_labels; as _resolve_options returns them); numbers: how
     the engine reads a raw value as a number ({'try_double': SQL with {x}, the number or NULL;
     'nan': SQL with {x}, true for NaN; 'text': none, or the text type a value is cast to before
     try_double}: ndcg_sql/vocabulary/dialects.py); limits: _option_table()['check_limits']. -#}
@@ -112,6 +112,9 @@
   {%- endif -%}
   {%- if options['binary_labels'] is not none -%}
     {%- do checks.append(ndcg_sql._check('non_binary_label', relation, finite ~ ' AND ' ~ value ~ ' NOT IN (0.0, 1.0)', column, values=value)) -%}
+  {%- endif -%}
+  {%- if options['integer_labels'] is not none -%}
+    {%- do checks.append(ndcg_sql._check('fractional_label', relation, finite ~ ' AND ' ~ value ~ ' <> FLOOR(' ~ value ~ ')', column, values=value)) -%}
   {%- endif -%}
   {%- if options['max_grade'] is not none -%}
     {%- do checks.append(ndcg_sql._check('label_above_max_grade', relation, finite ~ ' AND ' ~ value ~ ' > ' ~ options['max_grade'],
