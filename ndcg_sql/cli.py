@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     pair = commands.add_parser("compare", help="compare two runs or more on the same queries (paired t-test, "
                                                "permutation test, Tukey HSD, multiple-testing corrections)")
     pair.add_argument("runs", metavar="RUN", nargs="+",
-                      help="two rankings or more, of the same kinds; with two, A then B (differences are A - B)")
+                      help="two rankings or more, of the same kinds; with two, A then B (differences are A - B; "
+                           "gm_map: the ratio A / B of the geometric means)")
     pair.add_argument("--names", nargs="+", metavar="NAME",
                       help="the runs' names in the outputs, one per RUN (default: the shortest ends of the paths "
                            "that tell them apart)")
@@ -168,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "bold, as text (then every pair's row), Markdown, LaTeX (booktabs) or HTML; json and "
                            "csv: every pair's row")
     pair.add_argument("--per-query", metavar="FILE", dest="per_query_file",
-                      help="also write [run_a, run_b,] query, measure, a, b, difference as CSV" + REPLACED)
+                      help="also write [run_a, run_b,] query, measure, a, b, difference as CSV (gm_map: a and b are "
+                           "ln(max(AP, 1e-5)), the difference a difference of logarithms)" + REPLACED)
     pair.add_argument("--plot", metavar="FILE", dest="plot_file",
                       help="also write a PNG (needs matplotlib): each run's mean per measure with its 95%% interval, "
                            "and the per-query differences against the baseline (--baseline, else the first run)"

@@ -157,7 +157,10 @@ def compare(
     testing over each segment's measures (``correction``; :func:`compare_runs` compares more
     than two runs). Each run is evaluated by :func:`ndcg_sql.evaluate` with
     the options given here; with ``segments``, one summary row per (segment values,
-    measure), pairing each run's (segment, query) rows.
+    measure), pairing each run's (segment, query) rows. A geometric measure (``gm_map``) is compared
+    on its per-query values, which are logarithms (ln max(AP, 1e-5), trec_eval's): its row reports
+    the ratio A / B of the geometric means, exp(dbar), with the interval exponentiated and the
+    standard error by the delta method (``contrast`` "ratio"; "difference" for every other measure).
 
     Args:
         run_a, run_b: two rankings, any input :func:`ndcg_sql.evaluate` takes

@@ -494,6 +494,8 @@ def plot_comparison(comparison, output: str | os.PathLike[str], title: str | Non
     names = list(comparison.names)
     baseline = comparison.options.get("baseline") or names[0]
     measures = list(dict.fromkeys(m["measure"] for m in comparison.means))
+    # a geometric measure's per-query values are logarithms: its differences are of ln AP
+    geometric = {row["measure"] for row in comparison.summary_records() if row.get("contrast") == "ratio"}
     differences: dict[str, dict[str, list[float]]] = {n: {m: [] for m in measures} for n in names if n != baseline}
     for row in rows:
         if row["run_b"] == baseline:
@@ -530,7 +532,7 @@ def plot_comparison(comparison, output: str | os.PathLike[str], title: str | Non
             box.set_alpha(0.45)
         handles.append(boxes["boxes"][0])
     right.axhline(0.0, color="grey", linewidth=1)
-    right.set_xticks(range(len(measures)), measures)
+    right.set_xticks(range(len(measures)), [f"{m}\n(of ln AP)" if m in geometric else m for m in measures])
     right.set_ylabel(f"per-query difference against {baseline}")
     right.set_title("box: quartiles, black line: median, white triangle: mean difference", fontsize=9)
     right.grid(True, axis="y", alpha=0.3)

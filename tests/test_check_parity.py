@@ -111,8 +111,10 @@ CASES = {
         ("q1", "a", 1.0, 1.5, 1.0),                            # LightGBM's ndcg reads whole labels only
         ("q2", "a", 1.0, 2.0, 1.0),
         ("q3", "a", 1.0, 0.25, 1.0), ("q3", "b", 0.5, 1.0, 2.0),
+        ("q4", "a", 1.0, 3.0000000000000004, 1.0),            # float32, as the tools hold labels: 3
+        ("q5", "a", 1.0, 3.0 + 2.0 ** -22, 1.0),               # float32 keeps it: not whole
     ], None, {"convention": "lightgbm", "measures": ["nDCG@5"], "row_col": "r"}, {
-        ("label", "fractional_label"): {"q1", "q3"},
+        ("label", "fractional_label"): {"q1", "q3", "q5"},
     }),
     "err-max-grade": (RUN, [
         ("q1", "a", 1.0, 3.0), ("q2", "a", 1.0, 2.0), ("q3", "a", 1.0, 7.0),

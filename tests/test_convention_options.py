@@ -448,6 +448,26 @@ def test_a_fractional_label_in_ndcg_is_refused_as_the_tools_refuse_it(convention
         with pytest.raises(InputError, match=rf"column 'label': label 1.5 is not whole \({peer}'s nDCG.*query_id 1\b"):
             ndcg_sql.evaluate(data, item_col="item", convention=convention, row_col="row", measures=measures,
                               **({"k": [2]} if measures is None else {}))
+    # a label a rounding error from whole is whole as the tools hold it (float32), and computes
+    near = data.assign(label=[0.0, 3.0000000000000004, 2.0, 0.0])
+    if convention == "lightgbm":
+        dataset = lgb.Dataset(np.zeros((4, 1)), label=near["label"], group=[2, 2], init_score=near["score"].to_numpy())
+        history = {}
+        lgb.train({"objective": "regression", "metric": "ndcg", "eval_at": [2], "verbosity": -1, "num_threads": 1},
+                  dataset, num_boost_round=1, valid_sets=[dataset], valid_names=["data"],
+                  callbacks=[lgb.record_evaluation(history)])
+        expected = history["data"]["ndcg@2"][0]
+    else:
+        matrix = xgb.DMatrix(np.zeros((4, 1)), label=near["label"], base_margin=near["score"].to_numpy())
+        matrix.set_group([2, 2])
+        history = {}
+        xgb.train({"objective": "reg:squarederror", "eval_metric": "ndcg@2", "nthread": 1}, matrix,
+                  num_boost_round=1, evals=[(matrix, "data")], evals_result=history, verbose_eval=False)
+        expected = history["data"]["ndcg@2"][0]
+    got = ndcg_sql.evaluate(near, item_col="item", convention=convention, row_col="row", k=[2])
+    # q1: its label-3 item second, (7 / log2 3) / 7; q2: ideal, 1 (by hand)
+    assert got.summary_records()[0]["ndcg"] == pytest.approx((1 / np.log2(3) + 1) / 2, **TOL)
+    assert got.summary_records()[0]["ndcg"] == pytest.approx(expected, rel=1e-6)
     if convention == "lightgbm":  # q1: relevant at rank 2 of one (1/2), q2: at rank 1 (1), by hand
         got = ndcg_sql.evaluate(data, item_col="item", convention=convention, row_col="row", measures=["AP@2"])
         assert got.summary_records()[0]["mean"] == pytest.approx(0.75, **TOL)

@@ -155,8 +155,8 @@ CHECK_TEXTS: dict[str, dict] = {
                          "hint": "drop the convention for AP and P of graded labels (relevant: label >= rel)"},
     "fractional_label": {"problem": "fractional labels{where} ({integer_labels}: for whole labels only)",
                          "named": "{values} not whole ({integer_labels}: for whole labels only)",
-                         "hint": "the tool refuses them (LightGBM: label should be int type; XGBoost: label must be "
-                                 "either 0 or positive integer): round the labels, or drop the convention"},
+                         "hint": "the tool stops on them too (its labels are read as float32): round the labels, "
+                                 "or drop the convention"},
     "label_above_max_grade": {"problem": "labels{where} above {max_grade}, the top grade ERR reads",
                               "named": "{values} above the top grade {max_grade}{where}",
                               "hint": "max_grade=G (--max-grade G) gives the scale's top grade: R = (2^g - 1) / 2^G "

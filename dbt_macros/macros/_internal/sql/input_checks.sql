@@ -114,7 +114,12 @@
     {%- do checks.append(ndcg_sql._check('non_binary_label', relation, finite ~ ' AND ' ~ value ~ ' NOT IN (0.0, 1.0)', column, values=value)) -%}
   {%- endif -%}
   {%- if options['integer_labels'] is not none -%}
-    {%- do checks.append(ndcg_sql._check('fractional_label', relation, finite ~ ' AND ' ~ value ~ ' <> FLOOR(' ~ value ~ ')', column, values=value)) -%}
+    {#- the tools hold labels as float32: a label is whole when its float32 rounding is (Veltkamp's split
+        at 29 bits gives it in double arithmetic, ties to even, on any engine; below 2^-150 it is 0) -#}
+    {%- set split = '(' ~ value ~ ' * 536870913.0)' -%}
+    {%- set float32 = '(' ~ split ~ ' - (' ~ split ~ ' - ' ~ value ~ '))' -%}
+    {%- do checks.append(ndcg_sql._check('fractional_label', relation, finite ~ ' AND ABS(' ~ value ~ ') > 7.006492321624085e-46 AND '
+                                         ~ float32 ~ ' <> FLOOR(' ~ float32 ~ ')', column, values=value)) -%}
   {%- endif -%}
   {%- if options['max_grade'] is not none -%}
     {%- do checks.append(ndcg_sql._check('label_above_max_grade', relation, finite ~ ' AND ' ~ value ~ ' > ' ~ options['max_grade'],
