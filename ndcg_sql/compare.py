@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 
 import duckdb
 from sqlglot import exp
@@ -294,7 +295,8 @@ def compare(
     try:
         with turn(local):
             comparison = _compare(local, con if on_warehouse else local, on_warehouse, run_a, run_b, measures,
-                                  permutations, seed, options, t_dist, runs, made, leftovers, correction, geometric)
+                                  permutations, seed, options, t_dist, runs, made, leftovers, correction, geometric,
+                                  names)
             drop(local, list(reversed(made)))
             comparison.names = names
             return comparison
@@ -513,7 +515,7 @@ def compare_runs(
     try:
         with turn(local):
             for name, source in zip(run_names_, sources):
-                with activity.doing(local if not on_warehouse else con, f"run {name}"):
+                with activity.doing(local if not on_warehouse else con, f"run {name}"), _naming_run(f"run {name}"):
                     results.append(evaluate(source, measures=measures, con=con if on_warehouse else local,
                                             **options))
             comparisons = _compare_many(local, Warehouse(con, options["dialect"]) if on_warehouse else None, results,
@@ -684,16 +686,27 @@ def _named_pairs(con, differences: str, pair_names: list[tuple[str, str]], lefto
     return con.table(table)
 
 
+@contextmanager
+def _naming_run(run: str) -> Iterator[None]:
+    """An InputError of evaluating one run, its message opened by the run's name (which of the runs
+    holds the bad rows), its failed checks kept."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(f"{run}: {error}", failed=error.failed) from error
+
+
 def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutations: int, seed: int,
              options: dict, t_dist, runs: list, made: list, leftovers: Leftovers,
-             correction: str | None = None, geometric: frozenset[str] = frozenset()) -> Comparison:
+             correction: str | None = None, geometric: frozenset[str] = frozenset(),
+             names: tuple[str, str] = ("A", "B")) -> Comparison:
     """:func:`compare` on the local connection ``con`` (each run evaluated on ``runs_on``; on a
     warehouse the paired statistics computed there too, :func:`_warehouse_statistics`); appends
     the runs' results to ``runs``, what it creates to ``made`` (or to ``leftovers``, what the
     comparison reads)."""
-    with activity.doing(runs_on, "run A"):
+    with activity.doing(runs_on, "run A"), _naming_run(f"run A ({names[0]})"):
         runs.append(evaluate(run_a, measures=measures, con=runs_on, **options))
-    with activity.doing(runs_on, "run B"):
+    with activity.doing(runs_on, "run B"), _naming_run(f"run B ({names[1]})"):
         runs.append(evaluate(run_b, measures=measures, con=runs_on, **options))
     a, b = runs
     query_col = quote(options["query_col"])

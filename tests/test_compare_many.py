@@ -390,3 +390,17 @@ def test_runs_whose_query_ids_differ_in_type_pair_as_the_id_rule_pairs_them():
     # nDCG@2 with the relevant item second: 1/log2(3); a - b = (1 - 1/log2(3)) / 3 over three queries
     assert rows[("a", "b")]["mean_difference"] == pytest.approx((1 - 1 / math.log2(3)) / 3, rel=1e-12)
     assert rows[("a", "c")]["mean_difference"] == 0.0
+
+
+def test_bad_input_in_one_run_is_named_by_that_run(tmp_path):
+    """compare and compare_runs evaluate each run: an InputError says which run holds the bad rows
+    (a new user's trial: the message named the column and queries, not the file)."""
+    import pandas as pd
+
+    good = pd.DataFrame({"query_id": ["q1", "q1"], "item_id": ["a", "b"], "score": [2.0, 1.0], "label": [1, 0]})
+    bad = good.assign(label=[1.0, None])
+    with pytest.raises(ndcg_sql.InputError, match=r"(?s)^run B \(second\): .*NULL labels.*q1") as raised:
+        ndcg_sql.compare(good, bad, names=("first", "second"))
+    assert [f["check"] for f in raised.value.failed] == ["null_label"]
+    with pytest.raises(ndcg_sql.InputError, match=r"(?s)^run third: .*NULL labels"):
+        ndcg_sql.compare_runs([good, good, bad], names=["first", "second", "third"])
