@@ -699,14 +699,14 @@ def _naming_run(run: str) -> Iterator[None]:
 def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutations: int, seed: int,
              options: dict, t_dist, runs: list, made: list, leftovers: Leftovers,
              correction: str | None = None, geometric: frozenset[str] = frozenset(),
-             names: tuple[str, str] = ("A", "B")) -> Comparison:
+             run_labels: tuple[str, str] = ("A", "B")) -> Comparison:
     """:func:`compare` on the local connection ``con`` (each run evaluated on ``runs_on``; on a
     warehouse the paired statistics computed there too, :func:`_warehouse_statistics`); appends
     the runs' results to ``runs``, what it creates to ``made`` (or to ``leftovers``, what the
     comparison reads)."""
-    with activity.doing(runs_on, "run A"), _naming_run(f"run A ({names[0]})"):
+    with activity.doing(runs_on, "run A"), _naming_run(f"run A ({run_labels[0]})"):
         runs.append(evaluate(run_a, measures=measures, con=runs_on, **options))
-    with activity.doing(runs_on, "run B"), _naming_run(f"run B ({names[1]})"):
+    with activity.doing(runs_on, "run B"), _naming_run(f"run B ({run_labels[1]})"):
         runs.append(evaluate(run_b, measures=measures, con=runs_on, **options))
     a, b = runs
     query_col = quote(options["query_col"])

@@ -88,9 +88,8 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
     coverage = {"evaluated": plan.evaluated(summary, resolved)}
     if plan.QUERY_COVERAGE in ran.counts:
         coverage.update({name: plain(value) for name, value in ran.counts[plan.QUERY_COVERAGE].items() if value is not None})
-    rows = ran.per_query
-    if isinstance(rows, tuple):  # fetched rows: named as the user spells them
-        rows = _records(*rows, resolved, executor.dialect)
+    # fetched rows are named as the user spells them; a relation (DuckDB's) is given as it is
+    rows = _records(*ran.per_query, resolved, executor.dialect) if isinstance(ran.per_query, tuple) else ran.per_query
     return Result(per_query=rows, summary=ran.summary if ran.summary is not None else summary,
                   options=resolved.report(), coverage=coverage,
                   sql=transpile(computation.per_query_statement, executor.dialect),
