@@ -88,12 +88,19 @@ def _corrected(rows: list[dict], segments: Sequence[str], correction: str) -> No
             row["family_size"], row["correction"] = size, correction
 
 
+def _empty_table(con, name: str, columns: Mapping[str, str]) -> None:
+    """An empty DuckDB temp table ``name`` with ``columns`` ({column: DuckDB type}, in order), for
+    rows bound by the caller (sql/empty_table.sql.j2)."""
+    con.execute(templates.render("empty_table.sql.j2", table=quote(name),
+                                 columns=[[quote(column), kind] for column, kind in columns.items()]))
+
+
 def _summary_table(con, rows: list[dict], segment_types: dict[str, str], leftovers: Leftovers,
                    types: dict[str, str] = SUMMARY_TYPES) -> duckdb.DuckDBPyRelation:
     """The summary rows as a DuckDB temp table (in their order, listed in ``leftovers``), read as a relation."""
     name = new_view_name("comparison_summary", con)
     columns = {**segment_types, **types}
-    con.execute(f"CREATE TEMP TABLE {quote(name)} (" + ", ".join(f"{quote(c)} {t}" for c, t in columns.items()) + ")")
+    _empty_table(con, name, columns)
     leftovers.add("TABLE", name)
     if rows:
         con.executemany(f"INSERT INTO {quote(name)} VALUES ({', '.join('?' for _ in columns)})",
@@ -675,7 +682,7 @@ def _named_pairs(con, differences: str, pair_names: list[tuple[str, str]], lefto
     """The pairs' per-query differences with the pair's run names (bound, never pasted) in place
     of its number, as a temp table listed in ``leftovers``."""
     names_table = new_view_name("pair_names", con)
-    con.execute(f"CREATE TEMP TABLE {quote(names_table)} (pair_index BIGINT, run_a VARCHAR, run_b VARCHAR)")
+    _empty_table(con, names_table, {"pair_index": "BIGINT", "run_a": "VARCHAR", "run_b": "VARCHAR"})
     leftovers.add("TABLE", names_table)
     con.executemany(f"INSERT INTO {quote(names_table)} VALUES (?, ?, ?)",
                     [[index, a, b] for index, (a, b) in enumerate(pair_names)])
@@ -805,7 +812,7 @@ def _no_differences(con, segment_types: dict[str, str], query_col: str, made: li
     name = new_view_name("paired_differences", con)
     columns = {**({"pair_index": "BIGINT"} if pair_index else {}), **segment_types, query_col: "VARCHAR",
                "measure": "VARCHAR", "a": "DOUBLE", "b": "DOUBLE", "difference": "DOUBLE"}
-    con.execute(f"CREATE TEMP TABLE {quote(name)} (" + ", ".join(f"{quote(c)} {t}" for c, t in columns.items()) + ")")
+    _empty_table(con, name, columns)
     made.append(("TABLE", name))
     return name
 
@@ -916,8 +923,7 @@ def _local_rows_table(con, rows: list[dict], columns: list[str], made: list, nam
     made.append(("TABLE", table))
     fetched = _fetched_types(columns, rows)
     types = ["DOUBLE" if column in doubles else fetched[column] for column in columns]
-    con.execute(f"CREATE TEMP TABLE {quote(table)} ("
-                + ", ".join(f"{quote(c)} {t}" for c, t in zip(columns, types)) + ")")
+    _empty_table(con, table, dict(zip(columns, types)))
     if rows:
         # one statement: each column a list parameter, unnested side by side (row by row, an
         # INSERT per row, took about 10 minutes a million rows)

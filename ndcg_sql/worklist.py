@@ -21,9 +21,10 @@ import duckdb
 from sqlglot import exp
 
 from .building import context, templates, validation
+from .building.plan import Step
 from .compare import _local_rows_table, _named_runs, _query_ids_alike_all
 from .data import writing
-from .data.connections import Leftovers, connect, drop, interruptible, turn
+from .data.connections import Leftovers, connect, drop, turn
 from .data.inputs import new_view_name
 from .running import local, warehouse
 from .running.executors import DuckDB, StatementFailed, Warehouse
@@ -368,7 +369,7 @@ def unjudged(
                 output_query_col=quote(query_col), output_item_col=quote(item_col))
             worklist = new_view_name("worklist", local_con)
             with activity.doing(local_con, "the worklist"):
-                interruptible(local_con, lambda: local_con.execute(f"CREATE TEMP TABLE {quote(worklist)} AS {sql}"))
+                DuckDB(local_con).store(Step(quote(worklist), sql, keep=True))
             leftovers.add("TABLE", worklist)
             drop(local_con, list(reversed(made)))
             made = []
@@ -404,9 +405,7 @@ def _stored_items(depth: int, made: list):
     items in a temp table of the connection (listed in ``made``); returns its name."""
     def compute(executor: DuckDB, rendered: context.Rendered, leftovers: Leftovers) -> tuple[str, bool]:
         name = new_view_name("unjudged_items", executor.con)
-        statement = f"CREATE TEMP TABLE {quote(name)} AS {_item_sql(rendered, depth)}"
-        interruptible(executor.con, lambda: executor.con.execute(statement))
-        made.append(("TABLE", name))
+        made.append(executor.store(Step(quote(name), _item_sql(rendered, depth), keep=True)))
         return name, False
     return compute
 

@@ -70,9 +70,7 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
             once the per-query rows are known, before the bootstrap starts).
         StatementFailed: a statement of the checks failed after the metric's did.
     """
-    counted = None if checks is None else (validation.counts_sql(resolved.context, checks), validation.count_columns(checks))
-    computation = plan.build(resolved, executor.named, counts=plan.counts(resolved, counted),
-                             most_draws=max_bootstrap_draws)
+    computation = plan.build(resolved, executor.named, counts=_counts(resolved, checks), most_draws=max_bootstrap_draws)
     try:
         ran = executor.run_plan(computation, per_query)
     except StatementFailed as failed:  # the connection has recovered (executors.Warehouse)
@@ -120,8 +118,14 @@ def warehouse_statement(resolved: Rendered, checks: list[validation.Check] | Non
     """A warehouse's one statement: the summary with the counts of the input checks (when
     ``checks``) and of the queries' coverage (with judgments) beside it, and with ``per_query``
     the per-query rows after it (:func:`ndcg_sql.building.plan.one_statement`)."""
+    return plan.one_statement(plan.build(resolved, counts=_counts(resolved, checks)), per_query)
+
+
+def _counts(resolved: Rendered, checks: list[validation.Check] | None) -> tuple[plan.Count, ...]:
+    """The plan's one-row counts (:func:`ndcg_sql.building.plan.counts`): the input checks' when
+    ``checks`` (:func:`ndcg_sql.building.validation.counts_sql`), the coverage with judgments."""
     counted = None if checks is None else (validation.counts_sql(resolved.context, checks), validation.count_columns(checks))
-    return plan.one_statement(plan.build(resolved, counts=plan.counts(resolved, counted)), per_query)
+    return plan.counts(resolved, counted)
 
 
 def _tables(resolved: Rendered, dialect: dialects.Dialect) -> str:
