@@ -22,6 +22,7 @@ import reference
 from conftest import sigint_as_in_a_terminal
 from ndcg_sql.building import plan
 from ndcg_sql.cli import main
+from ndcg_sql.data import connections
 
 #: (query, item, score, label) rows: 40 queries of 5 items, distinct scores (no ties).
 ROWS = [(q, f"d{i}", float((q * 7 + i * 13) % 29) + i / 100, (q + i) % 4) for q in range(40) for i in range(5)]
@@ -218,6 +219,49 @@ def test_a_signal_stops_a_spilling_run_and_its_temp_files_go(tmp_path, signalled
     assert process.returncode != 0
     assert not (work / ".tmp").exists()
     assert list(temp.iterdir()) == []
+
+
+class _Interruptible:
+    """A connection whose statement (``statement``) runs until ``interrupt()``, noting each step."""
+
+    def __init__(self):
+        self.stopped = threading.Event()
+        self.steps: list[str] = []
+
+    def interrupt(self):
+        self.stopped.set()
+
+    def statement(self):
+        self.steps.append("began")
+        self.stopped.wait(5)
+        self.steps.append("ended")
+
+
+@pytest.mark.parametrize("thread_started", [False, True])
+def test_an_exception_as_the_statement_thread_starts_leaves_no_statement_running(monkeypatch, thread_started):
+    """The signal of the CI failure (2026-12-05): SIGTERM arrived inside Thread.start(), before the
+    thread was "alive"; the statement then ran on after the connection was closed and wrote a spill
+    file into the removed temp folder. Here the exception comes inside start(), before the thread
+    runs (False) or once it runs (True): the statement either never begins or has ended when the
+    exception reaches the caller."""
+    con = _Interruptible()
+
+    class Late(threading.Thread):
+        def start(self):
+            if thread_started:
+                super().start()
+                while not con.steps:
+                    time.sleep(0.01)
+            else:
+                threading.Timer(0.2, super().start).start()
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(connections.threading, "Thread", Late)
+    with pytest.raises(KeyboardInterrupt):
+        connections.interruptible(con, con.statement)
+    steps_when_raised = list(con.steps)
+    time.sleep(0.5)
+    assert con.steps == steps_when_raised == (["began", "ended"] if thread_started else [])
 
 
 def test_cli_temp_directory_and_bounds(tmp_path, capsys):

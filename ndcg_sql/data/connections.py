@@ -160,12 +160,21 @@ def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], T]) -> T:
     if threading.current_thread() is not threading.main_thread():
         return run()
     outcome: dict = {}
+    phase = ["waiting"]  # -> "running" (the worker took it) or "cancelled" (the caller did, first)
+    phase_lock = threading.Lock()
+    finished = threading.Event()
 
     def work():
+        with phase_lock:
+            if phase[0] == "cancelled":  # the exception came before the thread ran: run nothing
+                return
+            phase[0] = "running"
         try:
             outcome["value"] = run()
         except BaseException as error:  # raised in the caller's thread below
             outcome["error"] = error
+        finally:
+            finished.set()
 
     # not a daemon: the interpreter never exits while a statement runs in C++ (a daemon thread would
     # be torn down there, which aborts the process); started inside the try, so an exception
@@ -175,9 +184,14 @@ def interruptible(con: duckdb.DuckDBPyConnection, run: Callable[[], T]) -> T:
         worker.start()
         worker.join()
     except BaseException:
-        while worker.is_alive():  # the statement may not have started yet: interrupt until it ends
+        # the exception may come inside start(), when the thread exists but is not yet "alive":
+        # whichever of the two takes the phase first decides whether the statement runs at all
+        with phase_lock:
+            running = phase[0] == "running"
+            phase[0] = "cancelled"
+        while running and not finished.is_set():  # interrupt until the statement has stopped
             con.interrupt()
-            worker.join(0.05)
+            finished.wait(0.05)
         raise
     if "error" in outcome:
         raise outcome["error"]
