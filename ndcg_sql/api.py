@@ -411,7 +411,7 @@ def to_sql(
 def _statement(resolved: context.Rendered, target, what: str, options: dict) -> str:
     """to_sql's statement ``what`` in the dialect ``target``."""
     if what == "checks":
-        judged = resolved.context.get("judgments_relation") is not None
+        judged = resolved.context.judgments_relation is not None
         columns = validation.Columns.of(options, resolved.order_col, judged, resolved.label)
         checks = validation.checks_for(resolved.options, columns.roles(), dialect=target.name,
                                        **resolved.label_checks())

@@ -392,7 +392,7 @@ def _reported(report: dict) -> dict:
 def _item_sql(rendered: context.Rendered, depth: int) -> str:
     """One run's unjudged items within depth (sql/unjudged_items.sql.j2)."""
     return templates.render("unjudged_items.sql.j2", **rendered.context, depth=depth,
-                            output_item_col=rendered.context["item_col"])
+                            output_item_col=rendered.context.item_col)
 
 
 def _columns(resolved: context.Resolved, item_col: str) -> list[str]:

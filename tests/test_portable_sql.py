@@ -264,7 +264,7 @@ def test_warehouse_id_casts_and_probe_are_portable_and_transpile(dialect):
     target = dialects.get(dialect)
     resolved, _ = sql_plan("runs", judgments_table="qrels", dialect=dialect, ties="item-asc", k=[3, None])
     for forms in WAREHOUSE_FORMS:
-        typed = plan.reading_input_once(dataclasses.replace(resolved, context={**resolved.context, "id_forms": forms}))
+        typed = plan.reading_input_once(dataclasses.replace(resolved, context=dataclasses.replace(resolved.context, id_forms=forms)))
         source = templates.render("per_query.sql.j2", **typed.context)
         assert not lint(source), source
         statement = runner.warehouse_statement(typed).statement

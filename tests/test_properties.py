@@ -1,6 +1,8 @@
 """Invariants: row order and thread count do not change a single bit of any
 result, NDCG lies in [0, 1], and the ideal ranking scores exactly 1."""
 
+import dataclasses
+
 import duckdb
 import pandas as pd
 import pytest
@@ -109,9 +111,8 @@ def test_shortcuts_give_the_general_sqls_numbers_to_the_bit(rows, cutoffs, gain,
     if head is not None:
         # the top positions (sql/top_items.sql.j2) take the largest cutoff as their head: a
         # shorter head is the full ranking's
-        context["top_items"] = False
-        context["head_length"] = head
-        context["tail_cutoffs"] = [c for c in context["cutoffs"] if c["k"] is None or c["k"] > head]
+        context = dataclasses.replace(context, top_items=False, head_length=head,
+                                      tail_cutoffs=[c for c in context.cutoffs if c["k"] is None or c["k"] > head])
     # the general SQL: every item ranked by the window, items ordered inside tie groups, the
     # ideal ranking numbered by a sort (top_items needs exact_gains)
     general = per_query_rows(con, dict(context, exact_gains=False, ideal_labels=None, top_items=False))

@@ -18,7 +18,7 @@ import numbers
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from types import SimpleNamespace
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 from sqlglot import exp
 
@@ -100,6 +100,14 @@ def plain(value):
     return value
 
 
+#: The resolved options' keys (``_resolve_options``'s 'options') read beside :class:`Options`:
+#: by :func:`resolve` into :class:`Resolved`, or by ``_ranking_context`` as what the data may show
+#: instead (item_type, segmented_judgments). With Options' fields, every key it returns
+#: (tests/test_context_record.py).
+READ_BESIDE_OPTIONS = ("convention", "measures", "segments", "intervals", "bootstrap", "seed", "order_col",
+                       "weight_col", "item_type", "segmented_judgments")
+
+
 @dataclass(frozen=True)
 class Resolved:
     """What the options resolve to, before any data is read (:func:`resolve`): the conventions
@@ -154,6 +162,13 @@ class Resolved:
         return [m.definition() for m in self.measures] if self.measures is not None else []
 
 
+class LabelRange(NamedTuple):
+    """The finite labels the ideal ranking comes from, as the input checks found them."""
+    lowest: float | None
+    highest: float | None
+    not_whole: int  # how many are not whole numbers
+
+
 @dataclass(frozen=True)
 class Seen:
     """What a look at the data (or, for :func:`ndcg_sql.to_sql`, the declared id types) shows;
@@ -165,9 +180,9 @@ class Seen:
         id_forms: how each id column is read, {"run_query": form, ...} (:mod:`ndcg_sql.building.id_types`).
         id_types: the id columns' types as the engine writes them, by role (to_sql's ``id_types``).
         longest_list: the items of the longest list (or judged query).
-        labels: (lowest, highest, how many are not whole numbers) of the finite labels the
-            ideal ranking comes from (a NaN or infinite one, let through by checks="trusted",
-            shapes no query's SQL).
+        labels: the finite labels the ideal ranking comes from (:class:`LabelRange`, or a triple
+            in its order; a NaN or infinite one, let through by checks="trusted", shapes no
+            query's SQL).
     """
 
     segmented_judgments: bool | None = None
@@ -175,11 +190,116 @@ class Seen:
     id_forms: Mapping[str, str] | None = None
     id_types: Mapping[str, str] | None = None
     longest_list: int | None = None
-    labels: Sequence | None = None
+    labels: LabelRange | tuple | None = None
 
     def hints(self) -> dict:
-        """The macros' ``hints`` (``sql/options/ranking_context.sql``): what is known, by name."""
-        return {name: plain(value) for name, value in vars(self).items() if value is not None}
+        """The macros' ``hints`` (``sql/options/ranking_context.sql``): what is known, by name
+        (labels as {'lowest', 'highest', 'not_whole'})."""
+        known = {name: value for name, value in vars(self).items() if value is not None}
+        if "labels" in known:
+            known["labels"] = LabelRange(*known["labels"])._asdict()
+        return {name: plain(value) for name, value in known.items()}
+
+
+@dataclass(frozen=True)
+class TemplateContext(Mapping):
+    """What the SQL templates read (``ctx`` in ``sql/*.sql.j2``), as ``_ranking_context``
+    (``sql/options/ranking_context.sql``) makes it: built once by :func:`render`, read by field in
+    Python (``context.segment_cols``) and by key in Jinja (``ctx['segment_cols']``; a Mapping, so
+    ``**context`` hands it to a template). Every key the macro returns is a field and every field a
+    key it returns: :meth:`of` refuses a difference, and tests/test_context_record.py renders the
+    macro for many option sets. Column names are quoted, SQL fragments written by the macros."""
+
+    # the relations (SQL text) and the quoted columns
+    run_relation: str
+    judgments_relation: str | None
+    judgments: bool
+    query_col: str
+    item_col: str
+    order_col: str
+    label_col: str | None
+    j_query_col: str | None
+    j_item_col: str | None
+    j_label_col: str | None
+    output_query_col: str
+    row_col: str | None
+    weight_col: str | None
+    item_order: str  # the item-id tie-break expression over ``item``
+    id_forms: Mapping[str, str]  # how each id column is read (sql/options/id_forms.sql)
+    # the conventions, as resolved
+    input_kind: str
+    gain: str
+    gain_mapping: list
+    discount: str
+    log_base: str
+    ties: str
+    score_precision: str
+    negative_labels: str
+    no_relevant: str
+    missing_queries: str
+    unjudged: str
+    whole_labels: bool
+    ap_reading: str | None
+    p_reading: str | None
+    # the cutoffs, and what lets the SQL skip work (each said in ranking_context.sql)
+    cutoffs: list[dict]
+    head_length: int
+    ideal_labels: list[dict] | None
+    tail_cutoffs: list[dict]
+    exact_gains: bool
+    top_items: bool
+    tail_sums: bool
+    positions: int | None
+    # the summary's shape (summary_context.sql) and the segments
+    intervals: bool
+    ndcg_value_range: Any
+    sample: Mapping | None
+    sample_seed_state: int
+    weighted: bool
+    unweighted_no_relevant: bool
+    segment_cols: list[str]
+    segmented_judgments: bool
+    read_input_once: bool  # each input table named once per statement (a warehouse's: plan.reading_input_once)
+    # the measures (measure_context.sql): measures None and the rest empty for NDCG rows
+    measures: list[dict] | None
+    graded_measures: list[dict]
+    binary_measures: list[dict]
+    thresholds: list
+    unbounded_measures: list
+    judged_needed: bool
+    pool_thresholds: list
+    geometric_measures: list
+    gm_floor: float | None
+    infap_epsilon: float | None
+
+    @classmethod
+    def of(cls, made: Mapping) -> "TemplateContext":
+        """The record of the macro's dict.
+
+        Raises:
+            RuntimeError: its keys and the fields differ (a key added to one and not the other).
+        """
+        names = set(_CONTEXT_FIELDS)
+        missing, unknown = sorted(names - made.keys()), sorted(made.keys() - names)
+        if missing or unknown:
+            raise RuntimeError(f"_ranking_context and TemplateContext differ: fields the macro did not return "
+                               f"{missing}, keys that are no field {unknown}")
+        return cls(**made)
+
+    def __getitem__(self, key: str):
+        if key not in _CONTEXT_FIELDS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_CONTEXT_FIELDS)
+
+    def __len__(self) -> int:
+        return len(_CONTEXT_FIELDS)
+
+
+#: The fields of :class:`TemplateContext`, in order.
+_CONTEXT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(TemplateContext))
 
 
 @dataclass(frozen=True)
@@ -187,7 +307,7 @@ class Rendered(Resolved):
     """The resolved options with the templates' context for given relations and what the data
     shows (:func:`render`)."""
 
-    context: dict = field(default_factory=dict)
+    context: TemplateContext = field(kw_only=True)
 
 
 def resolve(options: dict, judged: bool, *, dialect: str = "duckdb", item_type: str = "text",
@@ -260,7 +380,8 @@ def render(resolved: Resolved, relation: str, judgments: str | None = None, seen
     Raises:
         InputError: ``seen.id_types`` gives an id column a type with no text form.
     """
-    context = option_macros(resolved.dialect)._ranking_context(resolved.decided, relation, judgments, seen.hints())
+    context = TemplateContext.of(
+        option_macros(resolved.dialect)._ranking_context(resolved.decided, relation, judgments, seen.hints()))
     own = {f.name: getattr(resolved, f.name) for f in fields(Resolved)}
     return Rendered(**own, context=context)
 

@@ -159,7 +159,7 @@ def bootstrap_sql(resolved: Rendered, per_query: str, summary: str) -> str:
     group = "k" if resolved.measures is None else "measure"
     return templates.render(
         "summary_with_bootstrap.sql.j2", **context, summary_relation=summary, per_query_relation=per_query,
-        group_cols=[*context["segment_cols"], group], value_col="ndcg" if resolved.measures is None else "value",
+        group_cols=[*context.segment_cols, group], value_col="ndcg" if resolved.measures is None else "value",
         replicates=int(resolved.bootstrap), seed_state=int(resolved.seed) % RANDOM_PRIME,
         poisson_thresholds=poisson_thresholds(),
     )
@@ -183,7 +183,7 @@ def build(resolved: Rendered, named: Callable[[str], str] = _as_cte,
     steps = [per_query_step(resolved, kept, named)]
     per_query = steps[0].name
     strata = None
-    if resolved.context.get("sample"):  # a sample of the queries: its strata, for the finite-population correction
+    if resolved.context.sample:  # a sample of the queries: its strata, for the finite-population correction
         steps.append(Step(named(SAMPLE_STRATA), templates.render("sample_strata.sql.j2", **resolved.context)))
         strata = steps[-1].name
     summary = summary_sql(resolved, per_query, strata)
@@ -215,7 +215,7 @@ def reading_input_once(resolved: Rendered) -> Rendered:
     sql/normalised_rows.sql.j2): how a warehouse runs them. ``to_sql``, dbt and DuckDB
     keep the tables named where each CTE reads them (DuckDB would otherwise keep every
     row of a CTE read twice in memory)."""
-    return dataclasses.replace(resolved, context={**resolved.context, "read_input_once": True})
+    return dataclasses.replace(resolved, context=dataclasses.replace(resolved.context, read_input_once=True))
 
 
 def coverage_sql(resolved: Rendered) -> str:
@@ -346,11 +346,11 @@ def one_statement(plan: Plan, per_query: bool = False) -> WarehouseStatement:
 def per_query_order(resolved: Rendered) -> str:
     """ORDER BY of the per-query rows as given back: (segments,) query, k; or by measure as asked."""
     context = resolved.context
-    first = "".join(f"{s} ASC NULLS LAST, " for s in context["segment_cols"])
-    query = context["output_query_col"]
+    first = "".join(f"{s} ASC NULLS LAST, " for s in context.segment_cols)
+    query = context.output_query_col
     if resolved.measures is None:
         return f"{first}{query} ASC NULLS LAST, k ASC NULLS LAST"
-    place = "CASE measure" + "".join(f" WHEN {m['name_sql']} THEN {m['order']}" for m in context["measures"]) + " END"
+    place = "CASE measure" + "".join(f" WHEN {m['name_sql']} THEN {m['order']}" for m in context.measures or ()) + " END"
     return f"{place} ASC NULLS FIRST, {first}{query} ASC NULLS LAST"
 
 

@@ -491,7 +491,7 @@ def _counted_relations(checks: list[Check]) -> list[dict]:
     return [{"name": name, "checks": items, "source": sources[name]} for name, items in relations.items()]
 
 
-def counts_sql(context: dict, checks: list[Check]) -> str:
+def counts_sql(context: Mapping, checks: list[Check]) -> str:
     """One statement (``sql/validate_counts.sql.j2``) whose one row counts the rows of each input
     relation and the rows breaking each check: the columns :func:`count_columns` names."""
     return templates.render("validate_counts.sql.j2", relations=_counted_relations(checks), **context)
@@ -501,7 +501,7 @@ def counts_sql(context: dict, checks: list[Check]) -> str:
 INPUT_RELATIONS = ("run_rows", "judgment_rows")
 
 
-def listed_sql(context: dict, checks: list[Check]) -> sqlglot.exp.Expr:
+def listed_sql(context: Mapping, checks: list[Check]) -> sqlglot.exp.Expr:
     """The input checks as one statement (the counts of :func:`counts_sql` as the CTE
     ``check_counts``, then ``_validate_listed`` of ``sql/validate_counts.sql.j2``): one row per
     input ("no rows") and per check, with the input, the user's column, the problem and how many
@@ -533,7 +533,7 @@ def count_columns(checks: list[Check]) -> list[str]:
     return columns
 
 
-def validate(fetch: Fetch, context: dict, checks: list[Check], query_col: str,
+def validate(fetch: Fetch, context: Mapping, checks: list[Check], query_col: str,
              counts: dict | None = None, revealed: Mapping[int, float] | None = None,
              must_find: bool = False) -> None:
     """Run the input checks, counting each; raise :class:`InputError` listing every failed one.
@@ -620,7 +620,7 @@ def refuse_empty_inputs(counts: dict) -> None:
         raise InputError("; ".join(empty))
 
 
-def profile_input(fetch: Fetch, context: dict, checks: list[Check], query_col: str,
+def profile_input(fetch: Fetch, context: Mapping, checks: list[Check], query_col: str,
                   trusted: bool = False) -> dict:
     """The input checks in one pass per relation (``sql/validate_lists.sql.j2``, DuckDB).
 
@@ -682,7 +682,7 @@ def _revealed(profile: dict, checks: list[Check]) -> dict[int, float]:
     return revealed
 
 
-def _gains_fit(context: dict, highest_label, longest: int) -> bool:
+def _gains_fit(context: Mapping, highest_label, longest: int) -> bool:
     """True when no query's gains can add up past 2^MAX_QUERY_GAIN_EXPONENT: the longest list
     times the largest gain is below it (then the per-query sums of the overflow check need not be
     computed): ``_gains_fit`` of sql/input_checks.sql.j2."""

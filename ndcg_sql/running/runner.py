@@ -130,6 +130,6 @@ def _counts(resolved: Rendered, checks: list[validation.Check] | None) -> tuple[
 
 def _tables(resolved: Rendered, dialect: dialects.Dialect) -> str:
     """The input tables as the engine names them, for a message."""
-    names = [sqlglot.parse_one(resolved.context[key], into=exp.Table, read="duckdb").sql(dialect=dialect.sqlglot)
-             for key in ("run_relation", "judgments_relation") if resolved.context.get(key)]
+    names = [sqlglot.parse_one(relation, into=exp.Table, read="duckdb").sql(dialect=dialect.sqlglot)
+             for relation in (resolved.context.run_relation, resolved.context.judgments_relation) if relation]
     return " with judgments ".join(names)

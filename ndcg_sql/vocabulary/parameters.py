@@ -639,10 +639,10 @@ class Options:
             input_kind=resolved["input_kind"],
             score_precision=resolved["score_precision"],
             negative_labels=resolved["negative_labels"],
-            max_grade=resolved.get("max_grade"),
-            binary_labels=resolved.get("binary_labels"),
-            integer_labels=resolved.get("integer_labels"),
-            sample=resolved.get("sample"),
+            max_grade=resolved["max_grade"],
+            binary_labels=resolved["binary_labels"],
+            integer_labels=resolved["integer_labels"],
+            sample=resolved["sample"],
         )
 
     def report(self) -> dict:

@@ -14,14 +14,15 @@
       relation  the ranking: quoted table name, CTE name or table function (SQL text)
       judgments the judgments' relation (SQL text) or none
       hints     none, or what the Python runner found while checking the data:
-                longest_list (most items of a list or judged query) and labels ([lowest,
-                highest, count of non-whole labels] of the labels the ideal ranking comes
-                from); they let the SQL skip work, and change no number. And how ids are
+                longest_list (most items of a list or judged query) and labels ({'lowest',
+                'highest', 'not_whole': how many are not whole numbers} of the labels the
+                ideal ranking comes from); they let the SQL skip work, and change no number. And how ids are
                 compared: id_forms (the runner's) or id_types (type names; see _ranking_context);
                 item_type and segmented_judgments when the data decides them.
 
     Returns {'options': the resolved options (reported with every result), 'context': the
-    templates' context}. Names are quoted by ndcg_sql.quote_identifier, numbers written by
+    templates' context, every key always present: the fields of TemplateContext in
+    ndcg_sql/building/context.py (a test fails when they differ)}. Names are quoted by ndcg_sql.quote_identifier, numbers written by
     Jinja from checked numbers; nothing a user wrote is pasted into SQL. An option outside its
     domain or contradicting another raises an option error (dbt: a compiler error). -#}
 {% macro _ndcg_context(options, relation, judgments=none, hints=none) -%}
@@ -209,12 +210,14 @@
                      'sample': summary['sample'], 'sample_seed_state': summary['seed'] % 2147483647,
                      'weighted': weight_col is not none, 'unweighted_no_relevant': unweighted_no_relevant,
                      'segment_cols': summary['segment_cols']} -%}
-  {%- if summary['parsed_measures'] is not none -%}
-    {%- for key in ['measures', 'graded_measures', 'binary_measures', 'thresholds', 'unbounded_measures', 'judged_needed',
-                    'pool_thresholds', 'geometric_measures', 'gm_floor', 'infap_epsilon'] -%}
-      {%- do context.update({key: summary[key]}) -%}
-    {%- endfor -%}
-  {%- endif -%}
+  {#- the measures' part: every key always present (ndcg_sql/building/context.py's TemplateContext has a
+      field each), empty without measures (NDCG rows) -#}
+  {%- set without_measures = {'measures': none, 'graded_measures': [], 'binary_measures': [], 'thresholds': [],
+                              'unbounded_measures': [], 'judged_needed': false, 'pool_thresholds': [],
+                              'geometric_measures': [], 'gm_floor': none, 'infap_epsilon': none} -%}
+  {%- for key, empty in without_measures.items() -%}
+    {%- do context.update({key: summary[key] if summary['parsed_measures'] is not none else empty}) -%}
+  {%- endfor -%}
   {#- the SQL differs by the item ids' type: an item-id tie-break on an engine whose byte order of
       text is not its own order (ndcg_sql.item_byte_order); the data, or the item_type option, tells it -#}
   {%- set item_type_matters = ties in ['item-asc', 'item-desc', 'input-order'] and ndcg_sql.item_byte_order() != 'item' -%}

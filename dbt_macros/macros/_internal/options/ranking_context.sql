@@ -57,16 +57,16 @@
   {%- endfor -%}
 
   {%- set ideal_labels = none -%}
-  {%- set known = labels is not none and labels[0] is not none and not labels[2] -%}
+  {%- set known = labels is not none and labels['lowest'] is not none and not labels['not_whole'] -%}
   {%- if resolved['gain'] == 'mapping' -%}
     {%- set positive = resolved['gain_mapping'] | selectattr('1', 'gt', 0) | sort(attribute='1', reverse=true) | list -%}
     {%- if positive | length <= table['max_counted_labels'] -%}
       {%- set ideal_labels = [] -%}
       {%- for pair in positive -%}{%- do ideal_labels.append({'label': pair[0] | string}) -%}{%- endfor -%}
     {%- endif -%}
-  {%- elif known and (labels[1] | int) - (labels[0] | int) < table['max_counted_labels'] -%}
+  {%- elif known and (labels['highest'] | int) - (labels['lowest'] | int) < table['max_counted_labels'] -%}
     {%- set ideal_labels = [] -%}
-    {%- for label in range(labels[1] | int, (labels[0] | int) - 1, -1) if label > 0 -%}
+    {%- for label in range(labels['highest'] | int, (labels['lowest'] | int) - 1, -1) if label > 0 -%}
       {%- do ideal_labels.append({'label': label | float | string}) -%}
     {%- endfor -%}
   {%- endif -%}
@@ -78,7 +78,7 @@
     {%- for g in gains if g != (g | int) -%}{%- do fractional.append(g) -%}{%- endfor -%}
     {%- if not fractional -%}{%- set largest = gains | map('abs') | max -%}{%- endif -%}
   {%- elif known -%}
-    {%- set lowest, highest = labels[0] | float, labels[1] | float -%}
+    {%- set lowest, highest = labels['lowest'] | float, labels['highest'] | float -%}
     {%- if resolved['negative_labels'] in ('zero', 'unjudged') -%}
       {%- set lowest, highest = [lowest, 0.0] | max, [highest, 0.0] | max -%}
     {%- endif -%}
@@ -163,9 +163,9 @@
       'ap_reading': reading.get('ap_reading'),
       'p_reading': reading.get('p_reading')} -%}
   {%- do context.update(decided['context']) -%}
-  {%- if resolved['segments'] -%}
-    {%- set segmented = hints['segmented_judgments'] if 'segmented_judgments' in hints else resolved['segmented_judgments'] -%}
-    {%- do context.update({'segmented_judgments': segmented and judged}) -%}
-  {%- endif -%}
+  {%- set segmented = hints['segmented_judgments'] if 'segmented_judgments' in hints else resolved['segmented_judgments'] -%}
+  {#- read_input_once: each input table named once per statement (a warehouse's; set by the plan) -#}
+  {%- do context.update({'segmented_judgments': (segmented and judged) if resolved['segments'] else false,
+                         'read_input_once': false}) -%}
   {{ return(context) }}
 {%- endmacro %}
