@@ -159,3 +159,19 @@ def test_progress_goes_to_stderr_not_stdout(capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "%" in captured.err
+
+
+def test_compare_and_plot_take_threads_as_evaluate_does(capsys):
+    """--threads was evaluate's and unjudged's only, though compare() and plot() take threads."""
+    tasb = str(EXAMPLES / "trec_dl19_passage" / "run.dl19.tasb.top100.txt")
+    args = ["compare", DL_RUN, tasb, "--judgments", DL_QRELS, "--measures", "nDCG@10", "--format", "json", "--no-progress"]
+    assert cli.main([*args, "--threads", "1"]) == 0
+    one_thread = json.loads(capsys.readouterr().out)
+    with ndcg_sql.compare(DL_RUN, tasb, judgments=DL_QRELS, measures=["nDCG@10"], threads=2) as direct:
+        expected = direct.to_dict()
+    assert one_thread["summary"] == expected["summary"]
+    for command in (args, ["plot", DL_RUN, "--judgments", DL_QRELS, "--output", "x.png"]):
+        with pytest.raises(SystemExit) as stop:
+            cli.main([*command, "--threads", "0"])
+        assert stop.value.code == 2
+        assert "threads must be a positive integer; got 0" in capsys.readouterr().err

@@ -463,7 +463,7 @@ class Given:
     judgments_format: Format | None = option(None, "force the judgments file's format.", Cli(RUNS + ("unjudged",)))
     threads: int | None = option(
         None, f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core).",
-        Cli(("evaluate", "unjudged"), metavar="N", parse=int))
+        Cli(RUNS + ("unjudged",), metavar="N", parse=int))
     # 1500MB: large logs spill to disk instead of growing hash tables and sorts up to DuckDB's own
     # default (80 % of RAM); a 100M-row log peaks at about 1.6 GB with it and runs as fast as
     # without (README, Performance).
