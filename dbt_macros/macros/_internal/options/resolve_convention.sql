@@ -55,13 +55,21 @@
     {{ ndcg_sql._option_error("convention '" ~ name ~ "' has no query weights: " ~ preset['peer'] ~ " does not weight queries; drop "
        ~ ndcg_sql._spelled('weight_col') ~ " or the convention") }}
   {%- endif -%}
-  {%- set foreign = [] -%}
+  {%- set foreign, why = [], [] -%}
   {#- a measure the tool does not compute, or (thresholds=false) one with a relevance threshold it has not,
-      or (min_rel) one with a threshold below the tool's lowest relevance level (pytrec_eval refuses 0) -#}
-  {%- for m in measures or [] if m['family'] not in preset['peer_measures']
-        or (not preset.get('thresholds', true) and m['rel'] is not none and m['rel'] != 1)
-        or (preset.get('min_rel') is not none and m['rel'] is not none and m['rel'] < preset['min_rel']) -%}
-    {%- do foreign.append(m['name']) -%}
+      or (min_rel) one with a threshold below the tool's lowest relevance level (pytrec_eval refuses 0);
+      the last two say so, since the family's name is in the tool's list -#}
+  {%- for m in measures or [] -%}
+    {%- set no_threshold = not preset.get('thresholds', true) and m['rel'] is not none and m['rel'] != 1 -%}
+    {%- set below = preset.get('min_rel') is not none and m['rel'] is not none and m['rel'] < preset['min_rel'] -%}
+    {%- if m['family'] not in preset['peer_measures'] or no_threshold or below -%}
+      {%- do foreign.append(m['name']) -%}
+    {%- endif -%}
+    {%- if m['family'] in preset['peer_measures'] and no_threshold -%}
+      {%- do why.append(m['name'] ~ ": " ~ preset['peer'] ~ " has no relevance threshold (rel=)") -%}
+    {%- elif m['family'] in preset['peer_measures'] and below -%}
+      {%- do why.append(m['name'] ~ ": " ~ preset['peer'] ~ " takes relevance levels of " ~ preset['min_rel'] ~ " or more only") -%}
+    {%- endif -%}
   {%- endfor -%}
   {%- if foreign -%}
     {#- every option the convention sets, with its value: what to give instead of the convention -#}
@@ -71,6 +79,7 @@
     {%- endfor -%}
     {{ ndcg_sql._option_error("convention '" ~ name ~ "' reproduces " ~ preset['peer'] ~ "'s measures only ("
        ~ preset['peer_measures'] | join(', ') ~ "), not " ~ foreign | join(', ')
+       ~ (" (" ~ why | join('; ') ~ ")" if why else "")
        ~ ": drop the convention and give the options it sets: " ~ sets | join(', ')) }}
   {%- endif -%}
   {{ return(found) }}
