@@ -496,7 +496,7 @@ def _counted_relations(checks: list[Check]) -> list[dict]:
     return [{"name": name, "checks": items, "source": sources[name]} for name, items in relations.items()]
 
 
-def counts_sql(context: dict, checks: list[Check]) -> str:
+def counts_sql(context: Mapping, checks: list[Check]) -> str:
     """One statement (``sql/validate_counts.sql.j2``) whose one row counts the rows of each input
     relation and the rows breaking each check: the columns :func:`count_columns` names."""
     return templates.render("validate_counts.sql.j2", relations=_counted_relations(checks), **context)
@@ -506,7 +506,7 @@ def counts_sql(context: dict, checks: list[Check]) -> str:
 INPUT_RELATIONS = ("run_rows", "judgment_rows")
 
 
-def listed_sql(context: dict, checks: list[Check]) -> sqlglot.exp.Expr:
+def listed_sql(context: Mapping, checks: list[Check]) -> sqlglot.exp.Expr:
     """The input checks as one statement (the counts of :func:`counts_sql` as the CTE
     ``check_counts``, then ``_validate_listed`` of ``sql/validate_counts.sql.j2``): one row per
     input ("no rows") and per check, with the input, the user's column, the problem and how many
@@ -538,7 +538,7 @@ def count_columns(checks: list[Check]) -> list[str]:
     return columns
 
 
-def counts_plan(context: dict, checks: list[Check]) -> plan.CheckPlan:
+def counts_plan(context: Mapping, checks: list[Check]) -> plan.CheckPlan:
     """The checks counted by a statement of their own (:func:`counts_sql`, named
     :data:`ndcg_sql.building.plan.INPUT_CHECKS`): DuckDB's after its first pass found something,
     a warehouse's after its one statement failed (which otherwise carries the counts)."""
@@ -558,7 +558,7 @@ def _hidden(counts: Mapping, revealed: Mapping[int, float] | None) -> dict[int, 
     return {index: seen for index, seen in (revealed or {}).items() if not int(counts[f"check_{index}"] or 0)}
 
 
-def listing_plan(context: dict, checks: list[Check], counts: Mapping,
+def listing_plan(context: Mapping, checks: list[Check], counts: Mapping,
                  revealed: Mapping[int, float] | None = None) -> plan.CheckPlan:
     """The statements listing what the message of the failed checks names, decided by ``counts``
     (the row of :func:`counts_sql` by :func:`count_columns`): for each revealed check no row
@@ -668,7 +668,7 @@ def refuse_empty_inputs(counts: Mapping) -> None:
 class Profile(NamedTuple):
     """What the checks' first pass (:func:`profile_plan`) found (:func:`read_profile`)."""
     longest_list: int  # the items of the longest list (ranked list, or judged query with judgments)
-    labels: list  # (lowest, highest, how many are not whole numbers) of the finite labels
+    labels: tuple  # (lowest, highest, how many are not whole numbers) of the finite labels
     to_count: bool  # count each check (:func:`counts_plan`): something may be wrong
     revealed: dict[int, float]  # checks (by index) the aggregates showed failing, with the value seen
     must_find: bool  # the pass found a problem: the counts must find one too
@@ -690,7 +690,7 @@ def _profiled(checks: list[Check], trusted: bool) -> tuple[dict[str, list[dict]]
     return row_checks, extremes
 
 
-def profile_plan(context: dict, checks: list[Check], trusted: bool = False) -> plan.CheckPlan:
+def profile_plan(context: Mapping, checks: list[Check], trusted: bool = False) -> plan.CheckPlan:
     """The input checks' first pass on DuckDB, one pass per relation (``sql/validate_lists.sql.j2``,
     named :data:`ndcg_sql.building.plan.INPUT_PROFILE`): what it finds shapes the metric SQL, so it
     runs before the plan is built. Pure: nothing runs.
@@ -707,7 +707,7 @@ def profile_plan(context: dict, checks: list[Check], trusted: bool = False) -> p
     )),))
 
 
-def read_profile(fetched: Mapping[str, tuple[list, list]], context: dict, checks: list[Check],
+def read_profile(fetched: Mapping[str, tuple[list, list]], context: Mapping, checks: list[Check],
                  trusted: bool = False) -> Profile:
     """What the first pass (:func:`profile_plan`, its rows as an executor gives them back) found:
     what the metric SQL may use to skip work (the results are the same): the longest list, the
@@ -725,7 +725,7 @@ def read_profile(fetched: Mapping[str, tuple[list, list]], context: dict, checks
     labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
     longest = max(profile[f"{name}_longest"] for name in row_checks)
     highest = profile[f"{labelled}_highest_label"]
-    labels = [profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")]
+    labels = tuple(profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels"))
     if trusted:
         return Profile(longest, labels, False, {}, False)
     revealed = _revealed(profile, checks)
@@ -748,7 +748,7 @@ def _revealed(profile: dict, checks: list[Check]) -> dict[int, float]:
     return revealed
 
 
-def _gains_fit(context: dict, highest_label, longest: int) -> bool:
+def _gains_fit(context: Mapping, highest_label, longest: int) -> bool:
     """True when no query's gains can add up past 2^MAX_QUERY_GAIN_EXPONENT: the longest list
     times the largest gain is below it (then the per-query sums of the overflow check need not be
     computed): ``_gains_fit`` of sql/input_checks.sql.j2."""

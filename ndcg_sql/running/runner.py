@@ -94,7 +94,7 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
                   dialect=executor.dialect.name, leftovers=leftovers)
 
 
-def check_input(executor: Executor, context: dict, checks: list[validation.Check], query_col: str,
+def check_input(executor: Executor, context: Mapping, checks: list[validation.Check], query_col: str,
                 counts: Mapping | None = None, revealed: Mapping[int, float] | None = None,
                 must_find: bool = False) -> None:
     """Count the input checks and raise :class:`InputError` listing every failed one: the plans of
