@@ -17,6 +17,11 @@ the input checks and of the queries' coverage (:func:`with_counts`), each statem
 every input table once (:func:`reading_input_once`), and the per-query rows, when asked, come
 in the same statement (:func:`with_per_query_rows`): :func:`one_statement`.
 
+The input checks' statements are plans too (:class:`CheckPlan`, built by
+:mod:`ndcg_sql.building.validation`): DuckDB's first pass before the computation's plan (what it
+finds shapes the SQL), the counts and the listings of failed checks after it; an executor runs
+them (:meth:`ndcg_sql.running.executors.Executor.run_checks`).
+
 :func:`sql_plan` resolves the options of ``to_sql`` for its dialect, from table names or files.
 """
 
