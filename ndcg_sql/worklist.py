@@ -20,13 +20,13 @@ from typing import Literal, get_args
 import duckdb
 from sqlglot import exp
 
-from .building import context, templates, validation
+from .building import context, templates
 from .building.plan import Step
 from .compare import _local_rows_table, _named_runs, _query_ids_alike_all
 from .data import writing
 from .data.connections import Leftovers, connect, drop, turn
 from .data.inputs import new_view_name
-from .running import local, warehouse
+from .running import local, runner, warehouse
 from .running.executors import DuckDB, StatementFailed, Warehouse
 from .running.results import aligned, options_line, plain, read, write_csv, write_json
 from .vocabulary import activity
@@ -416,7 +416,7 @@ def _fetched_items(depth: int, item_col: str):
     as records in the columns' order (:func:`_columns`; an engine may spell them otherwise)."""
     def compute(executor: Warehouse, rendered: context.Rendered, counted, diagnose) -> list[dict]:
         if counted is not None:
-            validation.validate(executor.fetch, rendered.context, counted, rendered.query_col)
+            runner.check_input(executor, rendered.context, counted, rendered.query_col)
         try:
             _, rows = executor.fetch(_item_sql(rendered, depth))
         except StatementFailed:

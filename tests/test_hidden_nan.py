@@ -116,12 +116,10 @@ def test_when_the_first_pass_finds_a_problem_the_count_must_too():
     checks = validation.checks_for(Options(gain="linear"), {"query": "q", "item": "i", "order": "s", "label": "l"})
     zeros = {name.lower(): 0 for name in validation.count_columns(checks)} | {"run_rows_count": 6}
 
-    def fetch(sql):
-        raise AssertionError("no statement is needed when no check fails")
-
-    validation.validate(fetch, {}, checks, "q", counts=dict(zeros))  # nothing found, nothing expected
+    assert validation.listing_plan({}, checks, dict(zeros)).reads == ()  # no statement when no check fails
+    validation.refuse(checks, "q", dict(zeros), {})  # nothing found, nothing expected
     with pytest.raises(InputError, match="the input checks disagree"):
-        validation.validate(fetch, {}, checks, "q", counts=dict(zeros), must_find=True)
+        validation.refuse(checks, "q", dict(zeros), {}, must_find=True)
 
 
 def test_a_file_without_nan_gives_the_hand_worked_ndcg(tmp_path):

@@ -113,3 +113,116 @@ def test_every_statement_duckdb_runs_for_the_plan_is_in_the_plan(monkeypatch):
         count.sql for count in computation.counts]
     assert ran == held
 
+
+
+def _logged(con) -> list[str]:
+    """Every statement the connection ran, in order: DuckDB's own query log, a witness apart from
+    the package's executors."""
+    return [message for (message,) in con.execute(
+        "SELECT message FROM duckdb_logs WHERE type = 'QueryLog' ORDER BY context_id").fetchall()]
+
+
+def _logging_connection():
+    con = duckdb.connect()
+    con.execute("CALL enable_logging('QueryLog')").fetchall()
+    return con
+
+
+def _computations(logged: list[str], first: str) -> list[str]:
+    """The statements from ``first`` on, each as the SQL it runs: a step stored as a temp table or
+    view gives its query; left out are the names of temp objects looked up (the executor's
+    naming, :meth:`ndcg_sql.running.executors.DuckDB.named`), the reads of a stored table whole and
+    the drops of temp objects."""
+    import re
+
+    found = []
+    for statement in logged[logged.index(first):]:
+        if "duckdb_views()" in statement or statement.startswith("DROP ") or re.fullmatch(r'SELECT \* FROM "\w+"', statement):
+            continue
+        stored = re.match(r'CREATE TEMP (?:TABLE|VIEW) "\w+" AS ', statement)
+        found.append(statement[stored.end():] if stored else statement)
+    return found
+
+
+def _watching_plans(monkeypatch) -> list:
+    """The plans the executor is handed, in order: the input checks' and the computation's."""
+    handed: list = []
+    run_checks, run_plan = executors.Executor.run_checks, executors.DuckDB.run_plan
+    monkeypatch.setattr(executors.Executor, "run_checks",
+                        lambda self, checking: handed.append(checking) or run_checks(self, checking))
+    monkeypatch.setattr(executors.DuckDB, "run_plan",
+                        lambda self, computation, per_query=True: handed.append(computation)
+                        or run_plan(self, computation, per_query))
+    return handed
+
+
+def test_every_statement_of_an_evaluation_after_reading_the_input_is_in_its_plans(monkeypatch):
+    """With the input checks on: the checks' first pass, then the steps, the bootstrap's guard, the
+    summary and the query counts; every statement DuckDB logs from the first pass on is one the
+    plans hold, in order, and nothing else (the temp objects' names looked up, a stored table read
+    whole and the drops aside)."""
+    handed = _watching_plans(monkeypatch)
+    con = _logging_connection()
+    judgments = RUN[["query_id", "item_id", "label"]]
+    with ndcg_sql.evaluate(RUN[["query_id", "item_id", "score"]], judgments=judgments, con=con, k=[1, 2],
+                           bootstrap=5) as result:
+        logged = _logged(con)
+        # q1: its relevant item second at k=1 -> 0; q2: ideal -> 1 (hand-worked)
+        assert [row["ndcg"] for row in result.summary_records()][:1] == pytest.approx([0.5])
+    profile, computation = handed  # the pass found nothing: no count of each check, no listing
+    assert [read.name for read in profile.reads] == [plan.INPUT_PROFILE]
+    assert isinstance(computation, plan.Plan) and computation.guard is not None
+    held = ([read.sql for read in profile.reads] + [step.sql for step in computation.steps]
+            + [computation.guard.sql, computation.summary] + [count.sql for count in computation.counts])
+    assert _computations(logged, profile.reads[0].sql) == held
+
+
+def test_bad_input_runs_the_checks_plans_and_then_the_listing_plan(monkeypatch):
+    """A duplicated (query, item) pair in q1 and a NULL label in q2: the first pass, the counts, then
+    the statements of the listing plan (a few query ids of each failed check), in order, and no
+    other; the message words what they found."""
+    from ndcg_sql.building import validation
+
+    handed = _watching_plans(monkeypatch)
+    con = _logging_connection()
+    bad = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "item_id": ["x", "x", "z", "w"],
+                        "score": [2.0, 1.0, 1.0, 0.5], "label": [0, 1, None, 0]})
+    with pytest.raises(ndcg_sql.InputError) as raised:
+        ndcg_sql.evaluate(bad, con=con, k=[1, 2])
+    logged = _logged(con)
+    profile, counts, listing = handed
+    assert [read.name for read in profile.reads] == [plan.INPUT_PROFILE]
+    assert [read.name for read in counts.reads] == [plan.INPUT_CHECKS]
+    failed = {entry["check"]: entry for entry in raised.value.failed}
+    assert set(failed) == {"duplicate_pairs", "null_label"}
+    assert {entry["check"]: entry["query_ids"] for entry in raised.value.failed} == {
+        "duplicate_pairs": ["q1"], "null_label": ["q2"]}
+    # one listing of query ids per failed check, named by the check's place among the checks
+    assert len(listing.reads) == 2 and all(read.name.startswith("examples_") for read in listing.reads)
+    held = [read.sql for checking in handed for read in checking.reads]
+    assert _computations(logged, profile.reads[0].sql) == held
+    assert "(1 duplicated (query, item) pair, 2 rows), e.g. in query_id q1" in str(raised.value)
+    assert "NULL labels (1 row), e.g. in query_id q2" in str(raised.value)
+    assert validation.listing_plan({}, [], {"run_rows_count": 4}).reads == ()  # no failed check: no listing
+
+
+def test_the_validation_module_runs_no_statement():
+    """validation.py plans the checks' statements and words what they found: it calls no executor,
+    connection or fetch (the executor runs the plans: Executor.run_checks)."""
+    import ast
+    import inspect
+
+    from ndcg_sql.building import validation
+
+    tree = ast.parse(inspect.getsource(validation))
+    # (``.sql(...)`` is sqlglot writing text, which runs nothing: not among them)
+    running = {"fetch", "execute", "fetchall", "fetchone", "run_checks", "run_plan", "table", "cursor", "relation",
+               "store", "interruptible"}
+    called = {node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+              for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    assert not running & called
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                for alias in node.names} | {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {"duckdb", "executors", "running"} & {part for name in imported for part in name.split(".")}
+    parameters = {arg.arg for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) for arg in node.args.args}
+    assert "fetch" not in parameters

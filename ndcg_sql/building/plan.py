@@ -17,6 +17,11 @@ the input checks and of the queries' coverage (:func:`with_counts`), each statem
 every input table once (:func:`reading_input_once`), and the per-query rows, when asked, come
 in the same statement (:func:`with_per_query_rows`): :func:`one_statement`.
 
+The input checks' statements are plans too (:class:`CheckPlan`, built by
+:mod:`ndcg_sql.building.validation`): DuckDB's first pass before the computation's plan (what it
+finds shapes the SQL), the counts and the listings of failed checks after it; an executor runs
+them (:meth:`ndcg_sql.running.executors.Executor.run_checks`).
+
 :func:`sql_plan` resolves the options of ``to_sql`` for its dialect, from table names or files.
 """
 
@@ -46,6 +51,8 @@ MEASURE_ROWS = "measure_rows"
 PLAIN_SUMMARY = "plain_summary"
 SAMPLE_STRATA = "sample_strata"
 INPUT_CHECKS = "input_checks"
+#: The input checks' first pass on DuckDB (sql/validate_lists.sql.j2): a :class:`Read`'s name.
+INPUT_PROFILE = "input_profile"
 QUERY_COVERAGE = "query_coverage"
 #: The columns of sql/coverage.sql.j2's row with judgments (without per_query_relation).
 COVERAGE_COLUMNS = ("unjudged_ignored", "missing_from_run")
@@ -79,6 +86,29 @@ class Guard:
     sql: str  # one row, one column: the per-query rows
     replicates: int
     most: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Read:
+    """One statement of the input checks whose rows come back whole (:class:`CheckPlan`)."""
+    name: str  # what it is: :data:`INPUT_PROFILE`, :data:`INPUT_CHECKS`, or a listing's (:func:`listing_name`)
+    sql: str  # DuckDB source, over the input relations
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckPlan:
+    """The input checks' statements as data, built without running anything
+    (:mod:`ndcg_sql.building.validation`: ``profile_plan``, ``counts_plan``, ``listing_plan``):
+    an executor runs each in turn (:meth:`ndcg_sql.running.executors.Executor.run_checks`) and
+    gives back their rows by name; what they show is read and worded by the validation module.
+    Which statements come next depends on what these found (the profile decides whether the
+    checks are counted, the counts which listings run), so the checks are a few small plans."""
+    reads: tuple[Read, ...] = ()
+
+
+def listing_name(what: str, check: int) -> str:
+    """The name of the listing statement ``what`` ("examples", "values" or "hidden") of check ``check``."""
+    return f"{what}_{check}"
 
 
 @dataclasses.dataclass(frozen=True)

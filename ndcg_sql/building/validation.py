@@ -2,12 +2,18 @@
 
 The checks are data (one :class:`Check` per problem, :func:`checks_for`): their SQL is written
 by the macros of ``sql/input_checks.sql.j2`` for the engine that runs them (the dbt test
-``ndcg_valid_input`` calls the same macros), their words are :data:`CHECK_TEXTS`. Here
-they are also run on the data before the metric SQL runs (``sql/validate_lists.sql.j2``,
-``sql/validate_counts.sql.j2``, ``sql/validate_examples.sql.j2``), with what comes before them:
-the columns exist with usable types and the segment columns are where they must be. Every
-failure is an :class:`~ndcg_sql.vocabulary.errors.InputError` naming the column and a few query ids. Works
-on any executor: a ``fetch`` runs one DuckDB-source statement and returns (column names, rows).
+``ndcg_valid_input`` calls the same macros), their words are :data:`CHECK_TEXTS`. Here their
+statements are planned (``sql/validate_lists.sql.j2``, ``sql/validate_counts.sql.j2``,
+``sql/validate_examples.sql.j2``, ``sql/validate_values.sql.j2``), as
+:class:`~ndcg_sql.building.plan.CheckPlan` data: the first pass (:func:`profile_plan`), the
+counts (:func:`counts_plan`; a warehouse's ride in its one statement), the listings of the
+failed checks (:func:`listing_plan`); an executor runs them
+(:meth:`ndcg_sql.running.executors.Executor.run_checks`, driven by
+:func:`ndcg_sql.running.runner.check_input`) and this module reads and words what they found
+(:func:`read_profile`, :func:`refuse`): it runs no statement. With them, what comes before
+them: the columns exist with usable types and the segment columns are where they must be.
+Every failure is an :class:`~ndcg_sql.vocabulary.errors.InputError` naming the column and a
+few query ids.
 """
 
 from __future__ import annotations
@@ -15,11 +21,11 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import sqlglot
 
-from . import templates
+from . import plan, templates
 
 from ..vocabulary import dialects
 from ..vocabulary.errors import InputError, OptionError, echoed
@@ -323,7 +329,6 @@ def describe_failure(check: Check, rows: int, query_col: str, examples: list,
     return line
 
 
-Fetch = Callable[[str], tuple[list, list]]
 #: The option naming a column of each role (the dbt macros' message names them too: tools/dbt_pieces.py).
 ROLE_OPTION_NAMES = {"query": "query_col", "item": "item_col", "score": "score_col", "rank": "rank_col",
                      "label": "label_col", "row order": "row_col", "weight": "weight_col", "segment": "segments"}
@@ -533,18 +538,69 @@ def count_columns(checks: list[Check]) -> list[str]:
     return columns
 
 
-def validate(fetch: Fetch, context: Mapping, checks: list[Check], query_col: str,
-             counts: dict | None = None, revealed: Mapping[int, float] | None = None,
-             must_find: bool = False) -> None:
-    """Run the input checks, counting each; raise :class:`InputError` listing every failed one.
+def counts_plan(context: Mapping, checks: list[Check]) -> plan.CheckPlan:
+    """The checks counted by a statement of their own (:func:`counts_sql`, named
+    :data:`ndcg_sql.building.plan.INPUT_CHECKS`): DuckDB's after its first pass found something,
+    a warehouse's after its one statement failed (which otherwise carries the counts)."""
+    return plan.CheckPlan((plan.Read(plan.INPUT_CHECKS, counts_sql(context, checks)),))
+
+
+def read_counts(fetched: Mapping[str, tuple[list, list]]) -> dict:
+    """The row of :func:`counts_plan`'s statement (as an executor gives it back), by its
+    lower-case column names (:func:`count_columns`)."""
+    names, rows = fetched[plan.INPUT_CHECKS]
+    return {str(name).lower(): value for name, value in zip(names, rows[0])}
+
+
+def _hidden(counts: Mapping, revealed: Mapping[int, float] | None) -> dict[int, float]:
+    """The revealed checks (by index) no row was counted for: the engine folded their per-row
+    tests by the input's false statistics, so no other count is trusted."""
+    return {index: seen for index, seen in (revealed or {}).items() if not int(counts[f"check_{index}"] or 0)}
+
+
+def listing_plan(context: Mapping, checks: list[Check], counts: Mapping,
+                 revealed: Mapping[int, float] | None = None) -> plan.CheckPlan:
+    """The statements listing what the message of the failed checks names, decided by ``counts``
+    (the row of :func:`counts_sql` by :func:`count_columns`): for each revealed check no row
+    was counted for, a few query ids found through the values' text, and nothing else; else,
+    for each failing check in order, a few query ids (when they are known) then a few of its
+    offending values (when it names them). No failed check, no statement. Pure: nothing runs.
+
+    Raises:
+        InputError: the ranking or the judgments have no rows (:func:`refuse_empty_inputs`).
+    """
+    refuse_empty_inputs(counts)
+    hidden = _hidden(counts, revealed)
+    if hidden:
+        return plan.CheckPlan(tuple(plan.Read(plan.listing_name("hidden", index), templates.render(
+            "validate_examples.sql.j2", relation=checks[index].relation, source=None,
+            condition=as_text_condition(checks[index]), limit=EXAMPLES + 1, **context)) for index in hidden))
+    reads = []
+    for index, check in enumerate(checks):
+        if not int(counts[f"check_{index}"] or 0):
+            continue
+        if check.query_ids_known:
+            reads.append(plan.Read(plan.listing_name("examples", index), templates.render(
+                "validate_examples.sql.j2", relation=check.relation, condition=check.condition,
+                source=check.source, limit=EXAMPLES + 1, **context)))
+        if check.values:
+            reads.append(plan.Read(plan.listing_name("values", index), templates.render(
+                "validate_values.sql.j2", relation=check.relation, condition=check.condition,
+                value=check.values, limit=EXAMPLES + 1, **context)))
+    return plan.CheckPlan(tuple(reads))
+
+
+def refuse(checks: list[Check], query_col: str, counts: Mapping, listed: Mapping[str, tuple[list, list]],
+           revealed: Mapping[int, float] | None = None, must_find: bool = False) -> None:
+    """Raise :class:`InputError` listing every failed check, worded from their counts and what
+    the statements of :func:`listing_plan` listed; nothing when every check passes.
 
     Args:
-        fetch: runs one DuckDB-source statement, returns (column names, rows).
-        context: the template context; checks: from :func:`checks_for`.
+        checks: from :func:`checks_for`.
         query_col: the user's query column name, for the message.
-        counts: the row of :func:`counts_sql` by :func:`count_columns`, when another statement
-            fetched it already (a warehouse's summary carries it); else it is fetched here.
-            Only a failed check costs more statements (a few query ids for its message).
+        counts: the row of :func:`counts_sql` by :func:`count_columns` (a warehouse's summary
+            carries it; else :func:`counts_plan` fetched it).
+        listed: the rows of :func:`listing_plan`'s statements by name, as an executor gives them back.
         revealed: checks (by index) the first pass's aggregates showed failing, with the value
             seen (NaN, infinity): refused even when no row is counted.
         must_find: the first pass found a problem: when no check fails, the passes disagree
@@ -553,31 +609,20 @@ def validate(fetch: Fetch, context: Mapping, checks: list[Check], query_col: str
     Raises:
         InputError: a check failed or was revealed, or ``must_find`` and none failed.
     """
-    if counts is None:
-        names, rows = fetch(counts_sql(context, checks))
-        counts = {name.lower(): value for name, value in zip(names, rows[0])}
-    refuse_empty_inputs(counts)
-    hidden = {index: seen for index, seen in (revealed or {}).items() if not int(counts[f"check_{index}"] or 0)}
-    if hidden:  # the engine folded per-row tests by the input's false statistics: no other count is trusted
+    def first_values(what: str, index: int) -> list:
+        return [row[0] for row in listed[plan.listing_name(what, index)][1]]
+
+    hidden = _hidden(counts, revealed)
+    if hidden:
         raise InputError("bad input:\n  " + "\n  ".join(describe_hidden(
-            checks[index], seen, query_col, [r[0] for r in fetch(templates.render(
-                "validate_examples.sql.j2", relation=checks[index].relation, source=None,
-                condition=as_text_condition(checks[index]), limit=EXAMPLES + 1,
-                **context))[1]]) for index, seen in hidden.items()))
+            checks[index], seen, query_col, first_values("hidden", index)) for index, seen in hidden.items()))
     problems, failed = [], []
     for index, check in enumerate(checks):
         failing = int(counts[f"check_{index}"] or 0)
         if not failing:
             continue
-        examples = values = None
-        if check.query_ids_known:
-            examples = [r[0] for r in fetch(templates.render(
-                "validate_examples.sql.j2", relation=check.relation, condition=check.condition,
-                source=check.source, limit=EXAMPLES + 1, **context))[1]]
-        if check.values:
-            values = [r[0] for r in fetch(templates.render(
-                "validate_values.sql.j2", relation=check.relation, condition=check.condition,
-                value=check.values, limit=EXAMPLES + 1, **context))[1]]
+        examples = first_values("examples", index) if check.query_ids_known else None
+        values = first_values("values", index) if check.values else None
         input_rows = int(counts[f"rows_{index}"] or 0) if check.rows else None
         problems.append(describe_failure(check, failing, query_col, examples or [], input_rows, values))
         failed.append({"check": check.name, "input": "judgments" if check.relation.startswith("judgment") else "ranking",
@@ -608,7 +653,7 @@ def reported(result, checks: str):
     return result
 
 
-def refuse_empty_inputs(counts: dict) -> None:
+def refuse_empty_inputs(counts: Mapping) -> None:
     """Raise InputError when the ranking or the judgments have no rows ("run_rows_count",
     "judgment_rows_count" of ``validate_counts.sql.j2`` or ``validate_lists.sql.j2``)."""
     empty = [
@@ -620,23 +665,18 @@ def refuse_empty_inputs(counts: dict) -> None:
         raise InputError("; ".join(empty))
 
 
-def profile_input(fetch: Fetch, context: Mapping, checks: list[Check], query_col: str,
-                  trusted: bool = False) -> dict:
-    """The input checks in one pass per relation (``sql/validate_lists.sql.j2``, DuckDB).
+class Profile(NamedTuple):
+    """What the checks' first pass (:func:`profile_plan`) found (:func:`read_profile`)."""
+    longest_list: int  # the items of the longest list (ranked list, or judged query with judgments)
+    labels: tuple  # (lowest, highest, how many are not whole numbers) of the finite labels
+    to_count: bool  # count each check (:func:`counts_plan`): something may be wrong
+    revealed: dict[int, float]  # checks (by index) the aggregates showed failing, with the value seen
+    must_find: bool  # the pass found a problem: the counts must find one too
 
-    Only when something is wrong does :func:`validate` count each check and raise its
-    message. Returns what the metric SQL may use to skip work (the results are the same):
-    "longest_list", the items of the longest list (ranked list, or judged query with
-    judgments), and "labels": (lowest, highest, how many are not whole numbers) of the
-    finite labels the ideal ranking is built from (a NaN or infinite label changes no query's SQL).
 
-    Args:
-        trusted: checks="trusted": no check is made, only the same profile is read (a group-by
-            per query, no sort) and an empty input refused.
-
-    Raises:
-        InputError: as :func:`validate` (trusted: only an empty ranking or judgments).
-    """
+def _profiled(checks: list[Check], trusted: bool) -> tuple[dict[str, list[dict]], dict[str, list[str]]]:
+    """The relations the first pass reads, each with its per-row checks, and the raw columns
+    whose extremes it reads (``revealed_by``)."""
     row_checks: dict[str, list[dict]] = {}
     extremes: dict[str, list[str]] = {}
     for index, check in enumerate(checks):
@@ -647,25 +687,51 @@ def profile_input(fetch: Fetch, context: Mapping, checks: list[Check], query_col
                 columns.append(check.revealed_by)
     if trusted:
         row_checks = {name: [] for name in ("run_rows", "judgment_rows") if name in row_checks}
-    names, rows = fetch(templates.render(
+    return row_checks, extremes
+
+
+def profile_plan(context: Mapping, checks: list[Check], trusted: bool = False) -> plan.CheckPlan:
+    """The input checks' first pass on DuckDB, one pass per relation (``sql/validate_lists.sql.j2``,
+    named :data:`ndcg_sql.building.plan.INPUT_PROFILE`): what it finds shapes the metric SQL, so it
+    runs before the plan is built. Pure: nothing runs.
+
+    Args:
+        trusted: checks="trusted": no check is made, only the same profile is read (a group-by
+            per query, no sort), for the lengths, the labels and an empty input.
+    """
+    row_checks, extremes = _profiled(checks, trusted)
+    return plan.CheckPlan((plan.Read(plan.INPUT_PROFILE, templates.render(
         "validate_lists.sql.j2",
         relations=[{"name": name, "checks": items, "extremes": extremes[name]} for name, items in row_checks.items()],
         trusted=trusted, **context,
-    ))
+    )),))
+
+
+def read_profile(fetched: Mapping[str, tuple[list, list]], context: Mapping, checks: list[Check],
+                 trusted: bool = False) -> Profile:
+    """What the first pass (:func:`profile_plan`, its rows as an executor gives them back) found:
+    what the metric SQL may use to skip work (the results are the same): the longest list, the
+    finite labels the ideal ranking is built from (a NaN or infinite label changes no query's
+    SQL); and whether the checks are to be counted (something was found, or the per-query gain
+    sums may overflow: :func:`_gains_fit`), then worded by :func:`listing_plan` and :func:`refuse`.
+
+    Raises:
+        InputError: the ranking or the judgments have no rows (:func:`refuse_empty_inputs`).
+    """
+    row_checks, _ = _profiled(checks, trusted)
+    names, rows = fetched[plan.INPUT_PROFILE]
     profile = {name.lower(): value for name, value in zip(names, rows[0])}
     refuse_empty_inputs(profile)
     labelled = "judgment_rows" if "judgment_rows" in row_checks else "run_rows"
     longest = max(profile[f"{name}_longest"] for name in row_checks)
     highest = profile[f"{labelled}_highest_label"]
-    if not trusted:
-        revealed = _revealed(profile, checks)
-        found = any(profile[f"{name}_problems"] for name in row_checks) or bool(revealed)
-        if found or (any(check.source is not None for check in checks) and not _gains_fit(context, highest, longest)):
-            validate(fetch, context, checks, query_col, revealed=revealed, must_find=found)
-    return {
-        "longest_list": longest,
-        "labels": [profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels")],
-    }
+    labels = tuple(profile[f"{labelled}_{key}"] for key in ("lowest_label", "highest_label", "fractional_labels"))
+    if trusted:
+        return Profile(longest, labels, False, {}, False)
+    revealed = _revealed(profile, checks)
+    found = any(profile[f"{name}_problems"] for name in row_checks) or bool(revealed)
+    count = found or (any(check.source is not None for check in checks) and not _gains_fit(context, highest, longest))
+    return Profile(longest, labels, count, revealed, found)
 
 
 def _revealed(profile: dict, checks: list[Check]) -> dict[int, float]:

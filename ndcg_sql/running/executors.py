@@ -70,6 +70,15 @@ class Executor:
         """
         raise NotImplementedError
 
+    def run_checks(self, checking: plans.CheckPlan) -> dict[str, tuple[list[str], list[tuple]]]:
+        """Run the input checks' statements of ``checking``, each in turn (on every executor the
+        same: each is one statement, nothing of it stored): their (column names, rows) by name.
+
+        Raises:
+            StatementFailed: a warehouse's statement failed (the connection recovered).
+        """
+        return {read.name: self.fetch(read.sql) for read in checking.reads}
+
     def _counted(self, computation: plans.Plan) -> dict[str, dict]:
         """The plan's counts, each fetched by a statement of its own."""
         found = {}

@@ -129,10 +129,16 @@ def _evaluate(con, data, judgments, request: Request, resolved: context.Resolved
         executor = DuckDB(con)
         trusted = settings.checks == "trusted"
         with activity.doing(con, "reading the lists' lengths and labels" if trusted else "checking the input"):
-            profile = validation.profile_input(executor.fetch, context.render(resolved, *relations, seen).context,
-                                             checks, request.query_col, trusted)
-        rendered = context.render(resolved, *relations, replace(seen, longest_list=profile["longest_list"],
-                                                                 labels=profile["labels"]))
+            # the checks' first pass, then (when it found something) their counts and listings: plans the
+            # executor runs; what the pass finds shapes the metric's SQL, so it runs before that plan is built
+            checking = context.render(resolved, *relations, seen).context
+            profile = validation.read_profile(executor.run_checks(validation.profile_plan(checking, checks, trusted)),
+                                              checking, checks, trusted)
+            if profile.to_count:
+                runner.check_input(executor, checking, checks, request.query_col, revealed=profile.revealed,
+                                   must_find=profile.must_find)
+        rendered = context.render(resolved, *relations, replace(seen, longest_list=profile.longest_list,
+                                                                 labels=profile.labels))
         result, reads_inputs = compute(executor, rendered, leftovers)
     except duckdb.Error as error:
         try:

@@ -7,7 +7,7 @@ here: every number comes from the SQL in ``sql/``.
 
 from __future__ import annotations
 
-from typing import Callable, NoReturn
+from typing import Callable, Mapping, NoReturn
 
 import sqlglot
 from sqlglot import exp
@@ -64,7 +64,7 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
         DuckDB runs for the per-query rows when it keeps none).
 
     Raises:
-        InputError: a check failed (the message as :func:`ndcg_sql.building.validation.validate` words it);
+        InputError: a check failed (the message as :func:`ndcg_sql.building.validation.refuse` words it);
             a warehouse's statement failed (the engine's first line, its error as the cause).
         OptionError: a bootstrap of more than ``max_bootstrap_draws`` draws (DuckDB; raised
             once the per-query rows are known, before the bootstrap starts).
@@ -80,8 +80,7 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
             leftovers.add(kind, name)
         leftovers.watch(ran.per_query, ran.summary)
     if checks is not None:
-        validation.validate(executor.fetch, resolved.context, checks, resolved.query_col,
-                            counts=ran.counts.get(plan.INPUT_CHECKS))
+        check_input(executor, resolved.context, checks, resolved.query_col, counts=ran.counts.get(plan.INPUT_CHECKS))
     summary = _records(ran.summary_names, ran.summary_rows, resolved, executor.dialect)
     coverage = {"evaluated": plan.evaluated(summary, resolved)}
     if plan.QUERY_COVERAGE in ran.counts:
@@ -95,14 +94,42 @@ def run(executor: Executor, resolved: Rendered, per_query: bool = True,
                   dialect=executor.dialect.name, leftovers=leftovers)
 
 
+def check_input(executor: Executor, context: Mapping, checks: list[validation.Check], query_col: str,
+                counts: Mapping | None = None, revealed: Mapping[int, float] | None = None,
+                must_find: bool = False) -> None:
+    """Count the input checks and raise :class:`InputError` listing every failed one: the plans of
+    :mod:`ndcg_sql.building.validation` run by ``executor``
+    (:meth:`ndcg_sql.running.executors.Executor.run_checks`): the counts
+    (:func:`~ndcg_sql.building.validation.counts_plan`) unless given, then the listings of the
+    failed checks (:func:`~ndcg_sql.building.validation.listing_plan`, none when all pass),
+    worded by :func:`~ndcg_sql.building.validation.refuse`.
+
+    Args:
+        context: the template context; checks: from :func:`ndcg_sql.building.validation.checks_for`.
+        query_col: the user's query column name, for the message.
+        counts: the checks' counts when another statement fetched them (a warehouse's summary
+            carries them): only a failed check then costs more statements.
+        revealed, must_find: what DuckDB's first pass found
+            (:func:`ndcg_sql.building.validation.read_profile`).
+
+    Raises:
+        InputError: as :func:`ndcg_sql.building.validation.refuse`; an empty ranking or judgments.
+        StatementFailed: a warehouse's statement of the checks failed.
+    """
+    if counts is None:
+        counts = validation.read_counts(executor.run_checks(validation.counts_plan(context, checks)))
+    listed = executor.run_checks(validation.listing_plan(context, checks, counts, revealed))
+    validation.refuse(checks, query_col, counts, listed, revealed, must_find)
+
+
 def _refuse(executor: Executor, resolved: Rendered, checks: list[validation.Check] | None,
             diagnose: Callable[[], None] | None, failed: StatementFailed) -> NoReturn:
     """After a failed statement: a missing table or column (``diagnose``), a failing check
-    (:func:`ndcg_sql.building.validation.validate`, which words the message), else the engine's words."""
+    (:func:`check_input`, which :mod:`ndcg_sql.building.validation` words), else the engine's words."""
     if diagnose is not None:
         diagnose()
     if checks is not None:
-        validation.validate(executor.fetch, resolved.context, checks, resolved.query_col)
+        check_input(executor, resolved.context, checks, resolved.query_col)
     raise InputError(
         f"{executor.dialect.name} could not compute on {_tables(resolved, executor.dialect)} (columns "
         f"{resolved.query_col!r}, {resolved.order_col!r}): {failed}" + (

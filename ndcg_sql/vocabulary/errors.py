@@ -20,7 +20,7 @@ class OptionError(ValueError):
 class InputError(ValueError):
     """The input cannot be evaluated as given; the message names column and query ids.
 
-    ``failed``: when input checks failed (ndcg_sql/building/validation.py ``validate``), one dict
+    ``failed``: when input checks failed (ndcg_sql/building/validation.py ``refuse``), one dict
     per failed check, in the message's order: "check" (its name in sql/input_checks.sql.j2),
     "input" ("ranking" or "judgments"), "column" (the user's column), "problem" (as dbt's test ndcg_valid_input words it) and
     "query_ids" (a few of the queries breaking it; empty when no query id is known). Empty for
