@@ -20,7 +20,7 @@ the call itself began is ended when it returns.
 from __future__ import annotations
 
 import secrets
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Iterator, Literal, NamedTuple
 
 import duckdb
@@ -33,7 +33,7 @@ from ..building.id_types import ColumnType
 from ..vocabulary.errors import OpenTransaction, OptionError, first_line
 from ..data.inputs import new_view_name
 from ..building import plan as plans
-from ..building.plan import Step
+from ..building.plan import Fetch, Program, Rows, Step
 from ..building.sql_text import transpile
 
 
@@ -45,6 +45,13 @@ class Ran(NamedTuple):
     per_query: duckdb.DuckDBPyRelation | tuple[list[str], list[tuple]] | None  # a relation, or fetched rows
     counts: dict[str, dict]  # each count of the plan (plans.Count) by name: {column: value}
     kept: list[tuple[str, str]]  # ("TABLE"/"VIEW", name) of the temp objects the result reads
+
+
+class Done(NamedTuple):
+    """What running a program gave (:meth:`DuckDB.run_program`)."""
+    rows: dict[str, list[dict]]  # each fetch's rows (plans.Fetch) by its name, as records
+    kept: list[tuple[str, str]]  # ("TABLE"/"VIEW", name) of the temp objects the result reads (Program.kept)
+    made: list[tuple[str, str]]  # those only the work reads: for the caller to drop once it is done
 
 
 class Executor:
@@ -153,6 +160,60 @@ class DuckDB(Executor):
         statement = f"CREATE TEMP {kind} {step.name} AS {step.sql}"
         interruptible(self.con, lambda: self.con.execute(statement))
         return kind, sqlglot.parse_one(step.name, into=exp.Table, read="duckdb").name
+
+    def fill(self, rows: Rows) -> tuple[str, str]:
+        """Create the empty table of ``rows`` and put its rows in, their values bound as parameters
+        (one statement run per row, or one for all of them: :class:`ndcg_sql.building.plan.Rows`).
+        The table is dropped when putting the rows in fails.
+
+        Returns:
+            ("TABLE", its name): for whoever drops it.
+        """
+        interruptible(self.con, lambda: self.con.execute(rows.create))
+        created = ("TABLE", sqlglot.parse_one(rows.name, into=exp.Table, read="duckdb").name)
+        insert = rows.insert
+        if insert is None:
+            return created
+        try:
+            if rows.by_row:
+                interruptible(self.con, lambda: self.con.executemany(insert, [list(row) for row in rows.parameters]))
+            else:
+                interruptible(self.con, lambda: self.con.execute(insert, list(rows.parameters)))
+        except BaseException:
+            drop(self.con, [created])
+            raise
+        return created
+
+    def run_program(self, program: Program) -> Done:
+        """Run ``program``'s items in order: a step stored (:meth:`store`), a table of rows filled
+        (:meth:`fill`), a query's rows fetched as records (its progress line shown while it runs).
+        Every temp object it created is dropped on a failure; on success the caller has them
+        (:class:`Done`: those the result reads, and those to drop once the work is done)."""
+        rows: dict[str, list[dict]] = {}
+        created: list[tuple[str, str, bool]] = []  # (kind, name, the result reads it)
+        try:
+            for item in program.items:
+                if isinstance(item, Fetch):
+                    with activity.doing(self.con, item.doing) if item.doing else nullcontext():
+                        names, fetched = self.fetch(item.sql)
+                    rows[item.name] = [dict(zip(names, row)) for row in fetched]
+                else:
+                    kind, name = self.fill(item) if isinstance(item, Rows) else self.store(item)
+                    created.append((kind, name, item.name in program.kept))
+        except BaseException:
+            drop(self.con, [(kind, name) for kind, name, _ in reversed(created)])
+            raise
+        return Done(rows, [(kind, name) for kind, name, kept in created if kept],
+                    [(kind, name) for kind, name, kept in created if not kept])
+
+    def table(self, name: str) -> duckdb.DuckDBPyRelation:
+        """A relation of the temp table or view ``name`` (quoted or not), read when it is read."""
+        return self.con.table(sqlglot.parse_one(name, into=exp.Table, read="duckdb").name)
+
+    def column_types(self, relation: str | duckdb.DuckDBPyRelation) -> dict[str, str]:
+        """{column: DuckDB type} of a relation, or of the table or view named ``relation`` (no row read)."""
+        found = self.table(relation) if isinstance(relation, str) else relation
+        return dict(zip(found.columns, map(str, found.types)))
 
     def relation(self, sql) -> duckdb.DuckDBPyRelation:
         """A lazy relation of a statement (computed each time it is read)."""
