@@ -14,9 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import duckdb
-from sqlglot import exp
 
-from .building import context, templates
+from .building import context
 from .building import plan as plans
 
 from .vocabulary import activity, corrections
@@ -25,12 +24,9 @@ from .data.connections import Leftovers, connect, drop, turn
 from .vocabulary.dialects import DialectName
 from .vocabulary.errors import InputError, MissingDependency, OptionError
 from .running.executors import DuckDB, StatementFailed, Warehouse
-from .vocabulary.identifiers import quote
 from .vocabulary.parameters import (ALPHA, Checks, COMPARED_MEASURES, Correction, DEFAULTS, MAX_PERMUTATIONS, Discount, Format,
                          GainOption, ItemType, MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision,
                          SIGNIFICANCE_TESTS, SignificanceTest, Source, Ties, Unjudged)
-from .building.plan import RANDOM_PRIME
-from .building.sql_text import over_ctes, prefixed_ctes
 from .comparisons import LETTERS, Comparisons, checked_alpha
 from .running.results import run_names
 from .running.results import Comparison, Result, plain
@@ -707,24 +703,15 @@ def _none_last(values: tuple) -> tuple:
     return tuple((value is None, value) for value in values)
 
 
-#: The columns of a pair's row (sql/compared_pair.sql.j2's _compared_pair) that its unpaired counts give.
-_UNPAIRED = ("only_a", "only_b")
-
-
 def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: list[tuple[int, int]],
                           segment_names: list[str], query_col_name: str, permutations: int,
                           seed: int) -> tuple[list[dict], list[dict], list[dict]]:
     """The paired statistics of ``pairs`` of ``results`` (evaluated on the warehouse) computed by
-    the warehouse: one statement per pair, whose CTEs are the two runs' per-query statements
-    (:attr:`Result.source`, each run's CTEs prefixed: :func:`ndcg_sql.building.sql_text.prefixed_ctes`),
-    their values (sql/compared_pair.sql.j2), the differences (sql/paired_differences.sql.j2), the
-    tests (sql/paired_tests.sql.j2) and the unpaired counts (sql/unpaired_counts.sql.j2), sending
-    back one row per ([segment values,] measure); with three runs or more, one more statement
-    reading every run for the randomized Tukey HSD test (sql/tukey_hsd.sql.j2), sending back one
-    row per ([segment values,] measure, pair of runs). On a SparkSession each run's values are
-    first computed once and kept in the session (:meth:`Warehouse.kept`: one statement a run),
-    and the pairs' and Tukey's statements read those. The per-query rows never leave the
-    warehouse. The caller's transaction is kept (:meth:`Warehouse.own_work`).
+    the warehouse: the plan :func:`ndcg_sql.building.plan.warehouse_comparison` (one statement per
+    pair over the two runs' per-query statements, :attr:`Result.source`; with three runs or more one
+    more for the randomized Tukey HSD test), run by the executor (:meth:`Warehouse.run_program`: on a
+    SparkSession each run's values kept in the session first). The per-query rows never leave the
+    warehouse; the caller's transaction is kept (:meth:`Warehouse.own_work`).
 
     Returns:
         (the tests' rows, the unpaired counts' rows, both with pair_index; Tukey's rows), as the
@@ -733,76 +720,31 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     Raises:
         InputError: the warehouse failed a statement (its first line; its error the cause).
     """
-    segments, query_col = [quote(n) for n in segment_names], quote(query_col_name)
     shown = {name.lower(): name for name in segment_names}  # an engine may return names folded
+    sources = [result.source for result in results]
+    assert all(source is not None for source in sources)  # every runner's result keeps its per-query statement
+    program = plans.warehouse_comparison([s for s in sources if s is not None], pairs, query_col_name, segment_names,
+                                         permutations, seed)
+    try:
+        fetched = executor.run_program(program).rows
+    except StatementFailed as failed:
+        raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}") from failed.__cause__
 
-    def values_sql(index: int) -> tuple[list[tuple[str, str | exp.Expr]], str]:
-        """The CTEs of run ``index``'s values (sql/compared_pair.sql.j2) and the relation of them."""
-        rows, values = f"run_{index}_rows", f"run_{index}_values"
-        source = results[index].source
-        assert source is not None  # every runner's result keeps its per-query statement
-        return [(rows, prefixed_ctes(source, f"r{index}_")),
-                (values, templates.render_macro("_compared_values", values_relation=rows, output_query_col=query_col,
-                                                segment_cols=segments))], values
+    def named(rows: list[dict]) -> list[dict]:
+        """Rows with the local SQL's column names (segments as given, others in lower case) and plain numbers."""
+        return [{(str(c) if str(c) in segment_names else shown.get(str(c).lower(), str(c).lower())): plain(v)
+                 for c, v in row.items()} for row in rows]
 
-    def fetched(statement) -> list[dict]:
-        try:
-            columns, rows = executor.fetch(statement)
-        except StatementFailed as failed:
-            raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}") from failed.__cause__
-        keys = [str(c) if str(c) in segment_names else shown.get(str(c).lower(), str(c).lower()) for c in columns]
-        return [dict(zip(keys, map(plain, row))) for row in rows]
-
-    tests_sql = templates.render(
-        "paired_tests.sql.j2", differences_relation="pair_differences", output_query_col=query_col,
-        permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"], segment_cols=segments)
     tests: list[dict] = []
     unpaired: list[dict] = []
-    tukey: list[dict] = []
-    kept: list[str] = []  # Spark: each run's values kept in the session (Warehouse.kept)
-    with executor.own_work():
-        try:
-            runs: list[tuple[list[tuple[str, str | exp.Expr]], str]] = []  # per run: (the CTEs to read, its values' relation)
-            for index in range(len(results)):
-                parts, relation = values_sql(index)
-                try:
-                    name = executor.kept(over_ctes(parts, f"SELECT * FROM {relation}"))
-                except StatementFailed as failed:
-                    raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}"
-                                     ) from failed.__cause__
-                if name is not None:
-                    kept.append(name)
-                    parts, relation = [], quote(name)
-                runs.append((parts, relation))
-            for index, (i, j) in enumerate(pairs):
-                inner = dict(a_relation=runs[i][1], b_relation=runs[j][1], output_query_col=query_col,
-                             segment_cols=segments)
-                statement = over_ctes([
-                    *runs[i][0], *runs[j][0],
-                    ("pair_differences", templates.render("paired_differences.sql.j2", **inner)),
-                    ("pair_unpaired", templates.render("unpaired_counts.sql.j2", **inner)),
-                    ("pair_tests", tests_sql),
-                ], templates.render_macro("_compared_pair", unpaired_relation="pair_unpaired",
-                                          tests_relation="pair_tests", segment_cols=segments))
-                for row in fetched(statement):
-                    group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
-                    unpaired.append({**group, **{c: row[c] for c in _UNPAIRED}})
-                    if row["queries"] is not None:  # a query paired
-                        tests.append({**group, **{c: v for c, v in row.items()
-                                                  if c not in group and c not in _UNPAIRED}})
-            if len(results) >= 3:
-                stacked = templates.render("run_values.sql.j2", relations=[relation for _, relation in runs],
-                                           segment_cols=segments, output_query_col=query_col)
-                tukey = fetched(over_ctes([*(part for parts, _ in runs for part in parts), ("stacked_values", stacked)],
-                                          templates.render(
-                    "tukey_hsd.sql.j2", values_relation="stacked_values", group_cols=[*segments, "measure"],
-                    output_query_col=query_col, permutations=int(permutations), runs=len(results),
-                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments)))
-        finally:
-            for name in kept:
-                executor.forget(name)
-    return tests, unpaired, tukey
+    for index in range(len(pairs)):
+        for row in named(fetched[f"pair_{index}"]):
+            group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
+            unpaired.append({**group, **{c: row[c] for c in plans.UNPAIRED_COLUMNS}})
+            if row["queries"] is not None:  # a query paired
+                tests.append({**group, **{c: v for c, v in row.items()
+                                          if c not in group and c not in plans.UNPAIRED_COLUMNS}})
+    return tests, unpaired, named(fetched.get(plans.TUKEY, []))
 
 
 def _local_rows_table(con, rows: list[dict], columns: list[str], made: list, name: str = "warehouse_rows",

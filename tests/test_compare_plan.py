@@ -123,10 +123,52 @@ def test_a_comparison_on_a_warehouse_stores_its_local_tables_by_a_plan(monkeypat
     assert ran == held(programs)
 
 
+def test_every_statement_a_warehouse_runs_for_compare_runs_is_one_its_plan_folds(monkeypatch):
+    """On a warehouse the paired statistics are a plan too (plan.warehouse_comparison): one statement
+    a pair and one for Tukey's test, each the plan's fetch with the runs' CTEs it reads folded in;
+    the numbers are the local ones."""
+    con = duckdb.connect()
+    for name in ("A", "B", "C"):
+        con.register(f"{name}_frame", run(name))
+        con.execute(f"CREATE TABLE run_{name.lower()} AS SELECT * FROM {name}_frame")
+    counted = CountedConnection(con, "duckdb", ["run_a", "run_b", "run_c"])
+    programs, sent, running = [], [], []
+    run_program, fetch = executors.Warehouse.run_program, executors.Warehouse.fetch
+
+    def watched(self, program):
+        programs.append(program)
+        running.append(True)
+        try:
+            return run_program(self, program)
+        finally:
+            running.pop()
+
+    monkeypatch.setattr(executors.Warehouse, "run_program", watched)
+    monkeypatch.setattr(executors.Warehouse, "fetch",
+                        lambda self, sql: (sent.append(sql) if running else None) or fetch(self, sql))
+    runs = {"A": "run_a", "B": "run_b", "C": "run_c"}
+    with ndcg_sql.compare_runs(runs, ["P@1"], con=counted, dialect="duckdb", correction="none") as found:
+        rows = {(r["run_a"], r["run_b"]): r for r in found.summary_records()}
+        for a, b in (("A", "B"), ("A", "C"), ("B", "C")):
+            want = stats.ttest_rel(P_AT_1[a], P_AT_1[b])
+            assert rows[(a, b)]["t"] == pytest.approx(want.statistic)
+            assert rows[(a, b)]["t_p_value"] == pytest.approx(want.pvalue)
+            assert rows[(a, b)]["tukey_p_value"] is not None
+    [program] = programs
+    fetches = [item for item in program.items if isinstance(item, plan.Fetch)]
+    assert [f.name for f in fetches] == ["pair_0", "pair_1", "pair_2", plan.TUKEY]
+    held = {item.name: list(item.ctes) for item in program.items if isinstance(item, plan.Shared)}
+    assert [s.sql(dialect="duckdb") for s in sent] == [
+        executors.Executor._folded(f, held).sql(dialect="duckdb") for f in fetches]
+    # each pair's statement reads its two runs' tables only; Tukey's every run's
+    assert [len([t for t in ("run_a", "run_b", "run_c") if f'"{t}"' in s.sql(dialect="duckdb")]) for s in sent] == [
+        2, 2, 2, 3]
+
+
 def test_building_a_comparison_plan_runs_nothing():
     """The builders take SQL text and types, no connection: a plan is data."""
     for builder in (plan.comparison_statistics, plan.comparison_tables, plan.no_differences, plan.rows_table,
-                    plan.ids_alike):
+                    plan.ids_alike, plan.warehouse_comparison):
         assert not {"con", "executor", "connection"} & set(inspect.signature(builder).parameters)
     program = plan.comparison_statistics(["SELECT 1"] * 3, [{"query_id": "VARCHAR"}] * 3, [(0, 1), (0, 2), (1, 2)],
                                          "query_id", [], 10, 0)

@@ -39,7 +39,7 @@ from ..vocabulary.identifiers import quote
 from .id_types import pair_forms as id_type_pair_forms, type_names as id_type_names
 from ..vocabulary.parameters import DEFAULTS, METRIC, VERSION
 from ..vocabulary.parameters import Request
-from .sql_text import file_relation, over_ctes, table_name
+from .sql_text import file_relation, over_ctes, prefixed_ctes, table_name
 
 #: Step names (CTE names in one statement).
 PER_QUERY = "per_query_rows"
@@ -465,11 +465,25 @@ class Rows:
 
 
 @dataclasses.dataclass(frozen=True)
+class Shared:
+    """A relation several statements of a warehouse's comparison read (a run's values), as CTEs
+    (in order, the last named ``name``): a warehouse folds them into each statement that reads
+    them (:attr:`Fetch.reads`); a SparkSession computes them once and keeps them in the session
+    (:meth:`ndcg_sql.running.executors.Warehouse.kept`), the statements reading that."""
+    name: str
+    ctes: tuple[tuple[str, str | exp.Expr], ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class Fetch:
-    """A query whose rows come back (as records), by ``name``; ``doing``: the progress line while it runs."""
+    """A query whose rows come back (as records), by ``name``; ``doing``: the progress line while it
+    runs. Where steps are folded into one statement (a warehouse): ``ctes``, its own CTEs, and
+    ``reads``, the :class:`Shared` relations it reads, in order, their CTEs first."""
     name: str
     sql: str
     doing: str | None = None
+    ctes: tuple[tuple[str, str | exp.Expr], ...] = ()
+    reads: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -479,7 +493,7 @@ class Program:
     or view), a table of bound rows (:class:`Rows`) or a query fetched (:class:`Fetch`), in order,
     each over the relations of those before it. Data, built by the functions below without running
     anything; the SQL templates compute every number."""
-    items: tuple[Step | Rows | Fetch, ...]
+    items: tuple[Step | Rows | Shared | Fetch, ...]
     kept: frozenset[str] = frozenset()  # the names of the stored items a result reads (the others: only this work)
 
     def __add__(self, other: Program) -> Program:
@@ -489,7 +503,10 @@ class Program:
         """Every statement text of the program, in order (a :class:`Rows`: its CREATE, then its INSERT)."""
         out: list[str] = []
         for item in self.items:
-            out.extend([item.create, *([item.insert] if item.insert else [])] if isinstance(item, Rows) else [item.sql])
+            if isinstance(item, Rows):
+                out.extend([item.create, *([item.insert] if item.insert else [])])
+            elif not isinstance(item, Shared):  # a shared relation is no statement of its own but on Spark
+                out.append(item.sql)
         return out
 
 
@@ -590,7 +607,7 @@ def comparison_statistics(runs: Sequence[str], types: Sequence[Mapping[str, str]
     stored = Step(named("paired_differences"), differences, keep=True)
     tested = "paired tests" + (f" of {len(pairs)} pairs" if pair_index else "")
     groups = [*(["pair_index"] if pair_index else []), *segment_cols, "measure"]
-    items: list[Step | Rows | Fetch] = [*views, *recast, stored, Fetch(TESTS, templates.render(
+    items: list[Step | Rows | Shared | Fetch] = [*views, *recast, stored, Fetch(TESTS, templates.render(
         "paired_tests.sql.j2", differences_relation=stored.name, output_query_col=query,
         permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
         seed_state=int(seed) % RANDOM_PRIME, group_cols=groups,
@@ -616,13 +633,13 @@ def comparison_tables(summary: Sequence[Mapping], summary_columns: Mapping[str, 
     (sql/run_pairs.sql.j2's ``_named_pair_rows``). Names are bound, never pasted. Pure: nothing runs;
     every table is one the result reads (:attr:`Program.kept`)."""
     table = rows_table(named("comparison_summary"), summary_columns, summary)
-    items: list[Step | Rows | Fetch] = [table]
+    items: list[Step | Rows | Shared | Fetch] = [table]
     if pair_names is not None and differences is not None:
         names = rows_table(named("pair_names"), {"pair_index": "BIGINT", "run_a": "VARCHAR", "run_b": "VARCHAR"},
                            [{"pair_index": index, "run_a": a, "run_b": b} for index, (a, b) in enumerate(pair_names)])
         items += [names, Step(named("pairs_per_query"), templates.render_macro(
             "_named_pair_rows", differences_relation=differences, names_relation=names.name), keep=True)]
-    return Program(tuple(items), frozenset(item.name for item in items if not isinstance(item, Fetch)))
+    return Program(tuple(items), frozenset(item.name for item in items if isinstance(item, (Step, Rows))))
 
 
 def no_differences(segment_types: Mapping[str, str], query_col: str, named: Callable[[str], str] = _as_cte,
@@ -634,3 +651,52 @@ def no_differences(segment_types: Mapping[str, str], query_col: str, named: Call
                "measure": "VARCHAR", "a": "DOUBLE", "b": "DOUBLE", "difference": "DOUBLE"}
     table = rows_table(named("paired_differences"), columns)
     return Program((table,), frozenset({table.name}) if kept else frozenset())
+
+
+#: The columns of a pair's row (sql/compared_pair.sql.j2's _compared_pair) that its unpaired counts give.
+UNPAIRED_COLUMNS = ("only_a", "only_b")
+
+
+def warehouse_comparison(sources: Sequence[str | exp.Expr], pairs: Sequence[tuple[int, int]], query_col: str,
+                         segments: Sequence[str], permutations: int, seed: int) -> Program:
+    """What a comparison runs on a warehouse once its runs are evaluated there: each run's values a
+    :class:`Shared` relation (``sources``: each run's per-query statement, :attr:`Result.source`,
+    its CTEs prefixed, :func:`ndcg_sql.building.sql_text.prefixed_ctes`, then its values as
+    sql/compared_pair.sql.j2's ``_compared_values`` reads them); then per pair one statement, fetched
+    as ``pair_<index>``, over the two runs' values: the differences (sql/paired_differences.sql.j2),
+    the unpaired counts (sql/unpaired_counts.sql.j2) and the tests (sql/paired_tests.sql.j2) as CTEs,
+    one row back per ([segment values,] measure) (``_compared_pair``); with three runs or more one
+    more over every run's values, the randomized Tukey HSD test (sql/tukey_hsd.sql.j2, :data:`TUKEY`).
+    ``query_col`` and ``segments``: names. Pure: nothing runs; the per-query rows never leave the
+    warehouse."""
+    query, segment_cols = quote(query_col), [quote(s) for s in segments]
+    runs = []
+    for index, source in enumerate(sources):
+        rows = f"run_{index}_rows"
+        runs.append(Shared(f"run_{index}_values", (
+            (rows, prefixed_ctes(source, f"r{index}_")),
+            (f"run_{index}_values", templates.render_macro("_compared_values", values_relation=rows,
+                                                           output_query_col=query, segment_cols=segment_cols)))))
+    tests = templates.render(
+        "paired_tests.sql.j2", differences_relation="pair_differences", output_query_col=query,
+        permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
+        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segment_cols, "measure"], segment_cols=segment_cols)
+    final = templates.render_macro("_compared_pair", unpaired_relation="pair_unpaired", tests_relation="pair_tests",
+                                   segment_cols=segment_cols)
+    items: list[Step | Rows | Shared | Fetch] = [*runs]
+    for index, (i, j) in enumerate(pairs):
+        inner = dict(a_relation=runs[i].name, b_relation=runs[j].name, output_query_col=query,
+                     segment_cols=segment_cols)
+        items.append(Fetch(f"pair_{index}", final, None, (
+            ("pair_differences", templates.render("paired_differences.sql.j2", **inner)),
+            ("pair_unpaired", templates.render("unpaired_counts.sql.j2", **inner)),
+            ("pair_tests", tests)), (runs[i].name, runs[j].name)))
+    if len(sources) >= 3:
+        stacked = templates.render("run_values.sql.j2", relations=[run.name for run in runs], segment_cols=segment_cols,
+                                   output_query_col=query)
+        items.append(Fetch(TUKEY, templates.render(
+            "tukey_hsd.sql.j2", values_relation="stacked_values", group_cols=[*segment_cols, "measure"],
+            output_query_col=query, permutations=int(permutations), runs=len(sources),
+            seed_state=int(seed) % RANDOM_PRIME, segment_cols=segment_cols), None, (("stacked_values", stacked),),
+            tuple(run.name for run in runs)))
+    return Program(tuple(items))

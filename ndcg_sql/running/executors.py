@@ -33,8 +33,8 @@ from ..building.id_types import ColumnType
 from ..vocabulary.errors import OpenTransaction, OptionError, first_line
 from ..data.inputs import new_view_name
 from ..building import plan as plans
-from ..building.plan import Fetch, Program, Rows, Step
-from ..building.sql_text import transpile
+from ..building.plan import Fetch, Program, Rows, Shared, Step
+from ..building.sql_text import over_ctes, transpile
 
 
 class Ran(NamedTuple):
@@ -76,6 +76,13 @@ class Executor:
             OptionError: the plan's guard refused (DuckDB).
         """
         raise NotImplementedError
+
+    @staticmethod
+    def _folded(fetch: Fetch, held: dict[str, list[tuple[str, str | exp.Expr]]]) -> str | exp.Expr:
+        """A fetch's statement: its SQL, after the CTEs of the shared relations it reads (``held``:
+        their CTEs by name) and its own (:class:`ndcg_sql.building.plan.Fetch`)."""
+        parts = [*(cte for name in fetch.reads for cte in held[name]), *fetch.ctes]
+        return over_ctes(parts, fetch.sql) if parts else fetch.sql
 
     def _counted(self, computation: plans.Plan) -> dict[str, dict]:
         """The plan's counts, each fetched by a statement of its own."""
@@ -186,16 +193,20 @@ class DuckDB(Executor):
 
     def run_program(self, program: Program) -> Done:
         """Run ``program``'s items in order: a step stored (:meth:`store`), a table of rows filled
-        (:meth:`fill`), a query's rows fetched as records (its progress line shown while it runs).
+        (:meth:`fill`), a query's rows fetched as records (its progress line shown while it runs;
+        a shared relation's CTEs folded into the statements that read it).
         Every temp object it created is dropped on a failure; on success the caller has them
         (:class:`Done`: those the result reads, and those to drop once the work is done)."""
         rows: dict[str, list[dict]] = {}
         created: list[tuple[str, str, bool]] = []  # (kind, name, the result reads it)
+        held: dict[str, list[tuple[str, str | exp.Expr]]] = {}  # shared relations: CTEs of the fetches reading them
         try:
             for item in program.items:
-                if isinstance(item, Fetch):
+                if isinstance(item, Shared):
+                    held[item.name] = list(item.ctes)
+                elif isinstance(item, Fetch):
                     with activity.doing(self.con, item.doing) if item.doing else nullcontext():
-                        names, fetched = self.fetch(item.sql)
+                        names, fetched = self.fetch(self._folded(item, held))
                     rows[item.name] = [dict(zip(names, row)) for row in fetched]
                 else:
                     kind, name = self.fill(item) if isinstance(item, Rows) else self.store(item)
@@ -428,6 +439,42 @@ class Warehouse(Executor):
             with activity.doing(getattr(self, "con", None), "query counts"):
                 counts = self._counted(computation)
         return Ran(list(names[width:]), [row[width:] for row in rows], None, fetched, counts, [])
+
+    def run_program(self, program: Program) -> Done:
+        """Run a comparison's ``program`` (:func:`ndcg_sql.building.plan.warehouse_comparison`), the
+        caller's transaction kept (:meth:`own_work`): each fetch one statement, the CTEs of the
+        shared relations it reads folded into it; on a SparkSession each shared relation is first
+        computed once and kept in the session (:meth:`kept`), the statements reading it there, and
+        dropped from the session at the end. Nothing is written to the warehouse: a step or rows
+        to store are refused.
+
+        Raises:
+            StatementFailed: a statement failed (the connection has recovered).
+            ValueError: the program stores something.
+        """
+        rows: dict[str, list[dict]] = {}
+        held: dict[str, list[tuple[str, str | exp.Expr]]] = {}
+        kept: list[str] = []
+        with self.own_work():
+            try:
+                for item in program.items:
+                    if isinstance(item, Shared):
+                        name = self.kept(over_ctes(list(item.ctes), f"SELECT * FROM {item.name}"))
+                        if name is None:
+                            held[item.name] = list(item.ctes)
+                        else:
+                            kept.append(name)
+                            held[item.name] = [(item.name, f"SELECT * FROM {identifiers.quote(name)}")]
+                    elif isinstance(item, Fetch):
+                        with activity.doing(self.con, item.doing) if item.doing else nullcontext():
+                            names, fetched = self.fetch(self._folded(item, held))
+                        rows[item.name] = [dict(zip(names, row)) for row in fetched]
+                    else:
+                        raise ValueError(f"a warehouse stores nothing: {type(item).__name__} {item.name}")
+            finally:
+                for name in kept:
+                    self.forget(name)
+        return Done(rows, [], [])
 
     def kept(self, sql) -> str | None:
         """On a SparkSession, the rows of ``sql`` computed now and kept in the session (a local
