@@ -14,26 +14,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import duckdb
-from sqlglot import exp
 
-from .building import context, id_types, templates
+from .building import context
+from .building import plan as plans
 
 from .vocabulary import activity, corrections
 from .api import evaluate
-from .data.connections import Leftovers, connect, drop, interruptible, turn
+from .data.connections import Leftovers, connect, drop, turn
 from .vocabulary.dialects import DialectName
 from .vocabulary.errors import InputError, MissingDependency, OptionError
-from .running.executors import StatementFailed, Warehouse
-from .vocabulary.identifiers import quote
-from .data.inputs import new_view_name
+from .running.executors import DuckDB, StatementFailed, Warehouse
 from .vocabulary.parameters import (ALPHA, Checks, COMPARED_MEASURES, Correction, DEFAULTS, MAX_PERMUTATIONS, Discount, Format,
                          GainOption, ItemType, MissingQueries, Names, NegativeLabels, NoRelevant, ScorePrecision,
                          SIGNIFICANCE_TESTS, SignificanceTest, Source, Ties, Unjudged)
-from .building.plan import RANDOM_PRIME
-from .building.sql_text import over_ctes, prefixed_ctes
 from .comparisons import LETTERS, Comparisons, checked_alpha
 from .running.results import run_names
-from .running.results import Comparison, Result, plain, records as _records
+from .running.results import Comparison, Result, plain
 
 #: compare's own arguments; the others are evaluate's options, passed for both runs.
 _OWN = ("run_a", "run_b", "runs", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory", "names",
@@ -88,30 +84,22 @@ def _corrected(rows: list[dict], segments: Sequence[str], correction: str) -> No
             row["family_size"], row["correction"] = size, correction
 
 
-def _empty_table(con, name: str, columns: Mapping[str, str]) -> None:
-    """An empty DuckDB temp table ``name`` with ``columns`` ({column: DuckDB type}, in order), for
-    rows bound by the caller (sql/empty_table.sql.j2)."""
-    con.execute(templates.render("empty_table.sql.j2", table=quote(name),
-                                 columns=[[quote(column), kind] for column, kind in columns.items()]))
+def _run(executor: DuckDB, program: plans.Program, made: list, leftovers: Leftovers) -> dict[str, list[dict]]:
+    """Run a comparison's ``program`` on the local connection (:meth:`DuckDB.run_program`): what the
+    result reads goes to ``leftovers``, what only the work reads to ``made`` (dropped once it is
+    done). Returns the fetched rows by name."""
+    done = executor.run_program(program)
+    for kind, name in done.kept:
+        leftovers.add(kind, name)
+    made.extend(done.made)
+    return done.rows
 
 
-def _summary_table(con, rows: list[dict], segment_types: dict[str, str], leftovers: Leftovers,
-                   types: dict[str, str] = SUMMARY_TYPES) -> duckdb.DuckDBPyRelation:
-    """The summary rows as a DuckDB temp table (in their order, listed in ``leftovers``), read as a relation."""
-    name = new_view_name("comparison_summary", con)
-    columns = {**segment_types, **types}
-    _empty_table(con, name, columns)
-    leftovers.add("TABLE", name)
-    if rows:
-        con.executemany(f"INSERT INTO {quote(name)} VALUES ({', '.join('?' for _ in columns)})",
-                        [[row.get(c) for c in columns] for row in rows])
-    return con.table(name)
-
-
-def _query_ids_alike(con, a_table: str, b_table: str, query_col: str, made: list) -> tuple[str, str]:
-    """The two runs' per-query relations with their query ids in one type (:func:`_query_ids_alike_all`)."""
-    a, b = _query_ids_alike_all(con, [a_table, b_table], query_col, made)
-    return a, b
+def _per_query_rows(result: Result) -> duckdb.DuckDBPyRelation:
+    """A local result's per-query rows (their SQL is what a comparison's view of the run reads)."""
+    relation = result.per_query
+    assert isinstance(relation, duckdb.DuckDBPyRelation)  # a local result's rows
+    return relation
 
 
 def compare(
@@ -567,28 +555,13 @@ def _named_runs(runs, names, fewest: int = 2, most: int | None = len(LETTERS),
 
 
 def _query_ids_alike_all(con, tables: list[str], query_col: str, made: list) -> list[str]:
-    """The runs' per-query relations with their query ids in one type, by the id rule of
-    :mod:`ndcg_sql.building.id_types` (an integer run against a TREC file's text ids: both as text in TREC
-    form), so that pairing them is never an engine's implicit cast: each run's ids in the form
-    :func:`ndcg_sql.building.id_types.pair_forms` gives it against the other runs (as stored where it gives
-    "native")."""
-    types = [dict(zip(r.columns, map(str, r.types))) for r in (con.sql(f"SELECT * FROM {t} LIMIT 0") for t in tables)]
-    if any(query_col not in t for t in types):
-        return tables
-    kinds = [t[query_col] for t in types]
-    out = []
-    for index, (table, kind) in enumerate(zip(tables, kinds)):
-        # its form against every other run (pair_forms is symmetric: two runs get pair_forms(a, b))
-        forms = {id_types.pair_forms(kind, other)[0] for j, other in enumerate(kinds) if j != index} - {"native"}
-        if not forms:
-            out.append(table)
-            continue
-        name = new_view_name("query_ids_as_text", con)
-        cast = templates.sql_macros()._id_of(quote(query_col), sorted(forms)[0])
-        con.execute(f"CREATE TEMP VIEW {quote(name)} AS SELECT * REPLACE ({cast} AS {quote(query_col)}) FROM {table}")
-        made.append(("VIEW", name))
-        out.append(quote(name))
-    return out
+    """The runs' relations (``tables``, quoted names) with their query ids in one type
+    (:func:`ndcg_sql.building.plan.ids_alike`), the views that recast them run by the DuckDB
+    executor and listed in ``made``."""
+    executor = DuckDB(con)
+    relations, steps = plans.ids_alike(tables, [executor.column_types(t) for t in tables], query_col, executor.named)
+    made.extend(executor.run_program(plans.Program(tuple(steps))).made)
+    return relations
 
 
 def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names: list[str],
@@ -598,49 +571,29 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
     computed in the local DuckDB ``con``, or with ``warehouse`` in the warehouse
     (:func:`_warehouse_statistics`: only the summary rows come back)."""
     first = results[0]
-    query_col = quote(query_col_name)
     segment_names = list(first.options.get("segments", []))
     if "pair_index" in segment_names or "run" in segment_names:
         raise OptionError("compare_runs names its own columns pair_index and run: a segment column cannot be named so")
-    segments = [quote(s) for s in segment_names]
+    executor = DuckDB(con)
+    differences: str | None = None  # the pairs' per-query differences (empty: on a warehouse they stay there)
     if warehouse is not None:
         with activity.doing(warehouse.con, f"paired tests of {len(pairs)} pairs in the warehouse"):
             tests, unpaired_rows, tukey_rows = _warehouse_statistics(
                 warehouse, results, pairs, segment_names, query_col_name, permutations, seed)
-        segment_types = _fetched_types(segment_names, [*tests, *unpaired_rows])
-        differences = _no_differences(con, segment_types, query_col_name, made, pair_index=True)
+        segment_types = plans.fetched_types(segment_names, [*tests, *unpaired_rows])
+        empty = plans.no_differences(segment_types, query_col_name, executor.named, pair_index=True, kept=False)
+        _run(executor, empty, made, leftovers)
+        differences = empty.items[0].name
     else:
-        tables = [quote(_view(con, r, made)) for r in results]
-        tables = _query_ids_alike_all(con, tables, query_col_name, made)
-        pair_list = [{"pair_index": index, "a_relation": tables[i], "b_relation": tables[j]}
-                     for index, (i, j) in enumerate(pairs)]
-        differences = new_view_name("paired_differences", con)
-        statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
-                     + templates.render("run_pairs.sql.j2", pairs=pair_list, what="differences",
-                                        output_query_col=query_col, segment_cols=segments))
-        interruptible(con, lambda: con.execute(statement))
-        made.append(("TABLE", differences))
-        with activity.doing(con, f"paired tests of {len(pairs)} pairs, up to {permutations} sign patterns"):
-            tests = _fetched(con, templates.render(
-                "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
-                permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-                seed_state=int(seed) % RANDOM_PRIME, group_cols=["pair_index", *segments, "measure"],
-                segment_cols=segments,
-            ))
-        unpaired_rows = _fetched(con, templates.render(
-            "run_pairs.sql.j2", pairs=pair_list, what="unpaired", output_query_col=query_col, segment_cols=segments))
-        tukey_rows = []
-        if len(results) >= 3:
-            stacked = new_view_name("run_values", con)
-            con.execute(f"CREATE TEMP VIEW {quote(stacked)} AS " + templates.render(
-                "run_values.sql.j2", relations=tables, segment_cols=segments, output_query_col=query_col))
-            made.append(("VIEW", stacked))
-            with activity.doing(con, f"Tukey HSD test of {len(results)} runs, {permutations} permutations"):
-                tukey_rows = _fetched(con, templates.render(
-                    "tukey_hsd.sql.j2", values_relation=quote(stacked), group_cols=[*segments, "measure"],
-                    output_query_col=query_col, permutations=int(permutations), runs=len(results),
-                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments))
-        paired_types = dict(zip(con.table(differences).columns, map(str, con.table(differences).types)))
+        rows = [_per_query_rows(r) for r in results]
+        statistics = plans.comparison_statistics(
+            [r.sql_query() for r in rows], [executor.column_types(r) for r in rows], pairs, query_col_name,
+            segment_names, permutations, seed, executor.named, pair_index=True)
+        fetched = _run(executor, statistics, made, leftovers)
+        tests, unpaired_rows = fetched[plans.TESTS], fetched[plans.UNPAIRED]
+        tukey_rows = fetched.get(plans.TUKEY, [])  # three runs or more
+        differences = next(step.name for step in statistics.items if isinstance(step, plans.Step) and step.keep)
+        paired_types = executor.column_types(differences)
         segment_types = {n: paired_types.get(n, "VARCHAR") for n in segment_names}
     key = lambda row: (row["pair_index"], *(row[n] for n in segment_names), row["measure"])  # noqa: E731
     by_group = {key(row): row for row in tests}
@@ -664,9 +617,10 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
     _corrected(summary, segment_names, correction)
     report = {**first.options, "runs": list(names), "permutations": permutations, "seed": seed,
               "correction": correction}
-    summary_relation = _summary_table(con, summary, {"run_a": "VARCHAR", "run_b": "VARCHAR", **segment_types},
-                                      leftovers, PAIR_TYPES)
-    per_query = _named_pairs(con, differences, [(names[i], names[j]) for i, j in pairs], leftovers)
+    tables = plans.comparison_tables(summary, {"run_a": "VARCHAR", "run_b": "VARCHAR", **segment_types, **PAIR_TYPES},
+                                     executor.named, [(names[i], names[j]) for i, j in pairs], differences)
+    _run(executor, tables, made, leftovers)
+    summary_relation, per_query = (executor.table(item.name) for item in (tables.items[0], tables.items[-1]))
     means = []
     for name, result in zip(names, results):
         for row in result.summary_records():
@@ -676,21 +630,6 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
     leftovers.watch(per_query, summary_relation, *(r.per_query for r in results), *(r.summary for r in results))
     return Comparisons(tuple(names), tuple((names[i], names[j]) for i, j in pairs), per_query, summary_relation,
                        means, tuple(results), report, leftovers)
-
-
-def _named_pairs(con, differences: str, pair_names: list[tuple[str, str]], leftovers: Leftovers):
-    """The pairs' per-query differences with the pair's run names (bound, never pasted) in place
-    of its number, as a temp table listed in ``leftovers``."""
-    names_table = new_view_name("pair_names", con)
-    _empty_table(con, names_table, {"pair_index": "BIGINT", "run_a": "VARCHAR", "run_b": "VARCHAR"})
-    leftovers.add("TABLE", names_table)
-    con.executemany(f"INSERT INTO {quote(names_table)} VALUES (?, ?, ?)",
-                    [[index, a, b] for index, (a, b) in enumerate(pair_names)])
-    table = new_view_name("pairs_per_query", con)
-    con.execute(f"CREATE TEMP TABLE {quote(table)} AS " + templates.render_macro(
-        "_named_pair_rows", differences_relation=quote(differences), names_relation=quote(names_table)))
-    leftovers.add("TABLE", table)
-    return con.table(table)
 
 
 @contextmanager
@@ -716,36 +655,26 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
     with activity.doing(runs_on, "run B"), _naming_run(f"run B ({run_labels[1]})"):
         runs.append(evaluate(run_b, measures=measures, con=runs_on, **options))
     a, b = runs
-    query_col = quote(options["query_col"])
     names = list(a.options.get("segments", []))
-    segments = [quote(s) for s in names]
+    executor = DuckDB(con)
+    empty = plans.Program(())  # on a warehouse: the empty table of the differences, which stay there
     if on_warehouse:
         with activity.doing(runs_on, f"paired tests in the warehouse, up to {permutations} sign patterns"):
             tests, unpaired_rows, _ = _warehouse_statistics(Warehouse(runs_on, options["dialect"]), [a, b], [(0, 1)],
                                                             names, options["query_col"], permutations, seed)
-        differences = _no_differences(con, _fetched_types(names, [*tests, *unpaired_rows]), options["query_col"],
-                                      made)
-        made.pop()  # the comparison reads it: dropped with the comparison
+        segment_types = plans.fetched_types(names, [*tests, *unpaired_rows])
+        empty = plans.no_differences(segment_types, options["query_col"], executor.named)
+        differences = empty.items[0].name
     else:
-        a_table, b_table = (quote(_view(con, r, made)) for r in (a, b))
-        a_table, b_table = _query_ids_alike(con, a_table, b_table, options["query_col"], made)
-        differences = new_view_name("paired_differences", con)
-        statement = (f"CREATE TEMP TABLE {quote(differences)} AS "
-                     + templates.render("paired_differences.sql.j2", a_relation=a_table, b_relation=b_table,
-                                        output_query_col=query_col, segment_cols=segments))
-        interruptible(con, lambda: con.execute(statement))
-        with activity.doing(con, f"paired tests, up to {permutations} sign patterns"):
-            tests = _fetched(con, templates.render(
-                "paired_tests.sql.j2", differences_relation=quote(differences), output_query_col=query_col,
-                permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-                seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"],
-                segment_cols=segments,
-            ))
-        unpaired_rows = _fetched(con, templates.render(
-            "unpaired_counts.sql.j2", a_relation=a_table, b_relation=b_table, output_query_col=query_col,
-            segment_cols=segments,
-        ))
-    leftovers.add("TABLE", differences)
+        rows = [_per_query_rows(r) for r in (a, b)]
+        statistics = plans.comparison_statistics(
+            [r.sql_query() for r in rows], [executor.column_types(r) for r in rows], [(0, 1)], options["query_col"],
+            names, permutations, seed, executor.named, pair_index=False)
+        fetched = _run(executor, statistics, made, leftovers)
+        tests, unpaired_rows = fetched[plans.TESTS], fetched[plans.UNPAIRED]
+        [differences] = statistics.kept
+        paired_types = executor.column_types(differences)
+        segment_types = {n: paired_types.get(n, "VARCHAR") for n in names}
     key = lambda row: (*(row[n] for n in names), row["measure"])  # noqa: E731
     by_group = {key(row): row for row in tests}
     unpaired = {key(row): row for row in unpaired_rows}
@@ -762,79 +691,27 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
     report = {**a.options, "permutations": permutations, "seed": seed}
     if correction != "none":  # one test: its rows say correction "none", the report keeps its two-run form
         report["correction"] = correction
-    paired = con.table(differences)
-    types = dict(zip(paired.columns, map(str, paired.types)))
-    summary_relation = _summary_table(con, summary, {n: types.get(n, "VARCHAR") for n in names}, leftovers)
+    tables = empty + plans.comparison_tables(summary, {**segment_types, **SUMMARY_TYPES}, executor.named)
+    _run(executor, tables, made, leftovers)
+    paired, summary_relation = executor.table(differences), executor.table(tables.items[-1].name)
     # the connection compare opened goes once the comparison's relations and the runs' are collected
     leftovers.watch(paired, summary_relation, a.per_query, a.summary, b.per_query, b.summary)
     return Comparison(paired, summary_relation, a, b, report, leftovers)
-
-
-def _fetched(con, sql: str) -> list[dict]:
-    """The rows of a statement as dicts (interruptible by Ctrl-C)."""
-    return interruptible(con, lambda: _records(con.sql(sql)))
-
-
-def _view(con, result: Result, made: list) -> str:
-    """A temp view over a local result's per-query rows (listed in ``made``); returns its name."""
-    name = new_view_name("per_query", con)
-    relation = result.per_query
-    assert isinstance(relation, duckdb.DuckDBPyRelation)  # a local result's rows
-    con.execute(f"CREATE TEMP VIEW {quote(name)} AS {relation.sql_query()}")
-    made.append(("VIEW", name))
-    return name
 
 
 def _none_last(values: tuple) -> tuple:
     return tuple((value is None, value) for value in values)
 
 
-#: DuckDB column type by the Python type of a fetched value.
-_LOCAL_TYPES = {bool: "BOOLEAN", int: "BIGINT", float: "DOUBLE", str: "VARCHAR"}
-
-
-def _fetched_types(columns: list[str], rows: list[dict]) -> dict[str, str]:
-    """The DuckDB type of each of ``columns`` (segment columns) from its values in rows fetched
-    from a warehouse: BIGINT, DOUBLE (integers and floats mixed), BOOLEAN or VARCHAR (any other
-    or no value)."""
-    types = {}
-    for column in columns:
-        kinds = {type(row.get(column)) for row in rows if row.get(column) is not None}
-        kind = float if kinds == {int, float} else (kinds.pop() if len(kinds) == 1 else str)
-        types[column] = _LOCAL_TYPES.get(kind, "VARCHAR")
-    return types
-
-
-def _no_differences(con, segment_types: dict[str, str], query_col: str, made: list, pair_index: bool = False) -> str:
-    """An empty local table with the columns of the per-query differences (pair_index first for
-    several runs): on a warehouse they stay there, only the statistics come back. Returns its
-    name (listed in ``made``)."""
-    name = new_view_name("paired_differences", con)
-    columns = {**({"pair_index": "BIGINT"} if pair_index else {}), **segment_types, query_col: "VARCHAR",
-               "measure": "VARCHAR", "a": "DOUBLE", "b": "DOUBLE", "difference": "DOUBLE"}
-    _empty_table(con, name, columns)
-    made.append(("TABLE", name))
-    return name
-
-
-#: The columns of a pair's row (sql/compared_pair.sql.j2's _compared_pair) that its unpaired counts give.
-_UNPAIRED = ("only_a", "only_b")
-
-
 def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: list[tuple[int, int]],
                           segment_names: list[str], query_col_name: str, permutations: int,
                           seed: int) -> tuple[list[dict], list[dict], list[dict]]:
     """The paired statistics of ``pairs`` of ``results`` (evaluated on the warehouse) computed by
-    the warehouse: one statement per pair, whose CTEs are the two runs' per-query statements
-    (:attr:`Result.source`, each run's CTEs prefixed: :func:`ndcg_sql.building.sql_text.prefixed_ctes`),
-    their values (sql/compared_pair.sql.j2), the differences (sql/paired_differences.sql.j2), the
-    tests (sql/paired_tests.sql.j2) and the unpaired counts (sql/unpaired_counts.sql.j2), sending
-    back one row per ([segment values,] measure); with three runs or more, one more statement
-    reading every run for the randomized Tukey HSD test (sql/tukey_hsd.sql.j2), sending back one
-    row per ([segment values,] measure, pair of runs). On a SparkSession each run's values are
-    first computed once and kept in the session (:meth:`Warehouse.kept`: one statement a run),
-    and the pairs' and Tukey's statements read those. The per-query rows never leave the
-    warehouse. The caller's transaction is kept (:meth:`Warehouse.own_work`).
+    the warehouse: the plan :func:`ndcg_sql.building.plan.warehouse_comparison` (one statement per
+    pair over the two runs' per-query statements, :attr:`Result.source`; with three runs or more one
+    more for the randomized Tukey HSD test), run by the executor (:meth:`Warehouse.run_program`: on a
+    SparkSession each run's values kept in the session first). The per-query rows never leave the
+    warehouse; the caller's transaction is kept (:meth:`Warehouse.own_work`).
 
     Returns:
         (the tests' rows, the unpaired counts' rows, both with pair_index; Tukey's rows), as the
@@ -843,95 +720,44 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     Raises:
         InputError: the warehouse failed a statement (its first line; its error the cause).
     """
-    segments, query_col = [quote(n) for n in segment_names], quote(query_col_name)
     shown = {name.lower(): name for name in segment_names}  # an engine may return names folded
+    sources = [result.source for result in results]
+    assert all(source is not None for source in sources)  # every runner's result keeps its per-query statement
+    program = plans.warehouse_comparison([s for s in sources if s is not None], pairs, query_col_name, segment_names,
+                                         permutations, seed)
+    try:
+        fetched = executor.run_program(program).rows
+    except StatementFailed as failed:
+        raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}") from failed.__cause__
 
-    def values_sql(index: int) -> tuple[list[tuple[str, str | exp.Expr]], str]:
-        """The CTEs of run ``index``'s values (sql/compared_pair.sql.j2) and the relation of them."""
-        rows, values = f"run_{index}_rows", f"run_{index}_values"
-        source = results[index].source
-        assert source is not None  # every runner's result keeps its per-query statement
-        return [(rows, prefixed_ctes(source, f"r{index}_")),
-                (values, templates.render_macro("_compared_values", values_relation=rows, output_query_col=query_col,
-                                                segment_cols=segments))], values
+    def named(rows: list[dict]) -> list[dict]:
+        """Rows with the local SQL's column names (segments as given, others in lower case) and plain numbers."""
+        return [{(str(c) if str(c) in segment_names else shown.get(str(c).lower(), str(c).lower())): plain(v)
+                 for c, v in row.items()} for row in rows]
 
-    def fetched(statement) -> list[dict]:
-        try:
-            columns, rows = executor.fetch(statement)
-        except StatementFailed as failed:
-            raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}") from failed.__cause__
-        keys = [str(c) if str(c) in segment_names else shown.get(str(c).lower(), str(c).lower()) for c in columns]
-        return [dict(zip(keys, map(plain, row))) for row in rows]
-
-    tests_sql = templates.render(
-        "paired_tests.sql.j2", differences_relation="pair_differences", output_query_col=query_col,
-        permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segments, "measure"], segment_cols=segments)
     tests: list[dict] = []
     unpaired: list[dict] = []
-    tukey: list[dict] = []
-    kept: list[str] = []  # Spark: each run's values kept in the session (Warehouse.kept)
-    with executor.own_work():
-        try:
-            runs: list[tuple[list[tuple[str, str | exp.Expr]], str]] = []  # per run: (the CTEs to read, its values' relation)
-            for index in range(len(results)):
-                parts, relation = values_sql(index)
-                try:
-                    name = executor.kept(over_ctes(parts, f"SELECT * FROM {relation}"))
-                except StatementFailed as failed:
-                    raise InputError(f"{executor.dialect.name} could not compute the comparison: {failed}"
-                                     ) from failed.__cause__
-                if name is not None:
-                    kept.append(name)
-                    parts, relation = [], quote(name)
-                runs.append((parts, relation))
-            for index, (i, j) in enumerate(pairs):
-                inner = dict(a_relation=runs[i][1], b_relation=runs[j][1], output_query_col=query_col,
-                             segment_cols=segments)
-                statement = over_ctes([
-                    *runs[i][0], *runs[j][0],
-                    ("pair_differences", templates.render("paired_differences.sql.j2", **inner)),
-                    ("pair_unpaired", templates.render("unpaired_counts.sql.j2", **inner)),
-                    ("pair_tests", tests_sql),
-                ], templates.render_macro("_compared_pair", unpaired_relation="pair_unpaired",
-                                          tests_relation="pair_tests", segment_cols=segments))
-                for row in fetched(statement):
-                    group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
-                    unpaired.append({**group, **{c: row[c] for c in _UNPAIRED}})
-                    if row["queries"] is not None:  # a query paired
-                        tests.append({**group, **{c: v for c, v in row.items()
-                                                  if c not in group and c not in _UNPAIRED}})
-            if len(results) >= 3:
-                stacked = templates.render("run_values.sql.j2", relations=[relation for _, relation in runs],
-                                           segment_cols=segments, output_query_col=query_col)
-                tukey = fetched(over_ctes([*(part for parts, _ in runs for part in parts), ("stacked_values", stacked)],
-                                          templates.render(
-                    "tukey_hsd.sql.j2", values_relation="stacked_values", group_cols=[*segments, "measure"],
-                    output_query_col=query_col, permutations=int(permutations), runs=len(results),
-                    seed_state=int(seed) % RANDOM_PRIME, segment_cols=segments)))
-        finally:
-            for name in kept:
-                executor.forget(name)
-    return tests, unpaired, tukey
+    for index in range(len(pairs)):
+        for row in named(fetched[f"pair_{index}"]):
+            group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
+            unpaired.append({**group, **{c: row[c] for c in plans.UNPAIRED_COLUMNS}})
+            if row["queries"] is not None:  # a query paired
+                tests.append({**group, **{c: v for c, v in row.items()
+                                          if c not in group and c not in plans.UNPAIRED_COLUMNS}})
+    return tests, unpaired, named(fetched.get(plans.TUKEY, []))
 
 
 def _local_rows_table(con, rows: list[dict], columns: list[str], made: list, name: str = "warehouse_rows",
                       doubles: Sequence[str] = ()) -> str:
     """Rows fetched from a warehouse as a local DuckDB temp table (listed in ``made``), each column
-    typed by its values' Python type (those named in ``doubles`` DOUBLE); returns its name."""
-    table = new_view_name(name, con)
-    made.append(("TABLE", table))
-    fetched = _fetched_types(columns, rows)
-    types = ["DOUBLE" if column in doubles else fetched[column] for column in columns]
-    _empty_table(con, table, dict(zip(columns, types)))
-    if rows:
-        # one statement: each column a list parameter, unnested side by side (row by row, an
-        # INSERT per row, took about 10 minutes a million rows)
-        make = {local: python for python, local in _LOCAL_TYPES.items()}
-        values = [[None if row.get(c) is None else make[t](row.get(c)) for row in rows] for c, t in zip(columns, types)]
-        con.execute(f"INSERT INTO {quote(table)} SELECT "
-                    + ", ".join(f"UNNEST(CAST(${i} AS {t}[]))" for i, t in enumerate(types, 1)), values)
-    return table
+    typed by its values' Python type (those named in ``doubles`` DOUBLE), its values bound as one
+    list parameter a column (:func:`ndcg_sql.building.plan.rows_table`); returns its name."""
+    executor = DuckDB(con)
+    fetched = plans.fetched_types(columns, rows)
+    types = {column: "DOUBLE" if column in doubles else fetched[column] for column in columns}
+    done = executor.run_program(plans.Program((plans.rows_table(executor.named(name), types, rows, by_row=False),)))
+    made.extend(done.made)
+    return done.made[0][1]
 
 
 def _geometric_measures(measures) -> frozenset[str]:

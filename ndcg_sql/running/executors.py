@@ -20,7 +20,7 @@ the call itself began is ended when it returns.
 from __future__ import annotations
 
 import secrets
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Iterator, Literal, NamedTuple
 
 import duckdb
@@ -33,8 +33,8 @@ from ..building.id_types import ColumnType
 from ..vocabulary.errors import OpenTransaction, OptionError, first_line
 from ..data.inputs import new_view_name
 from ..building import plan as plans
-from ..building.plan import Step
-from ..building.sql_text import transpile
+from ..building.plan import Fetch, Program, Rows, Shared, Step
+from ..building.sql_text import over_ctes, transpile
 
 
 class Ran(NamedTuple):
@@ -45,6 +45,13 @@ class Ran(NamedTuple):
     per_query: duckdb.DuckDBPyRelation | tuple[list[str], list[tuple]] | None  # a relation, or fetched rows
     counts: dict[str, dict]  # each count of the plan (plans.Count) by name: {column: value}
     kept: list[tuple[str, str]]  # ("TABLE"/"VIEW", name) of the temp objects the result reads
+
+
+class Done(NamedTuple):
+    """What running a program gave (:meth:`DuckDB.run_program`)."""
+    rows: dict[str, list[dict]]  # each fetch's rows (plans.Fetch) by its name, as records
+    kept: list[tuple[str, str]]  # ("TABLE"/"VIEW", name) of the temp objects the result reads (Program.kept)
+    made: list[tuple[str, str]]  # those only the work reads: for the caller to drop once it is done
 
 
 class Executor:
@@ -78,6 +85,13 @@ class Executor:
             StatementFailed: a warehouse's statement failed (the connection recovered).
         """
         return {read.name: self.fetch(read.sql) for read in checking.reads}
+
+    @staticmethod
+    def _folded(fetch: Fetch, held: dict[str, list[tuple[str, str | exp.Expr]]]) -> str | exp.Expr:
+        """A fetch's statement: its SQL, after the CTEs of the shared relations it reads (``held``:
+        their CTEs by name) and its own (:class:`ndcg_sql.building.plan.Fetch`)."""
+        parts = [*(cte for name in fetch.reads for cte in held[name]), *fetch.ctes]
+        return over_ctes(parts, fetch.sql) if parts else fetch.sql
 
     def _counted(self, computation: plans.Plan) -> dict[str, dict]:
         """The plan's counts, each fetched by a statement of its own."""
@@ -162,6 +176,64 @@ class DuckDB(Executor):
         statement = f"CREATE TEMP {kind} {step.name} AS {step.sql}"
         interruptible(self.con, lambda: self.con.execute(statement))
         return kind, sqlglot.parse_one(step.name, into=exp.Table, read="duckdb").name
+
+    def fill(self, rows: Rows) -> tuple[str, str]:
+        """Create the empty table of ``rows`` and put its rows in, their values bound as parameters
+        (one statement run per row, or one for all of them: :class:`ndcg_sql.building.plan.Rows`).
+        The table is dropped when putting the rows in fails.
+
+        Returns:
+            ("TABLE", its name): for whoever drops it.
+        """
+        interruptible(self.con, lambda: self.con.execute(rows.create))
+        created = ("TABLE", sqlglot.parse_one(rows.name, into=exp.Table, read="duckdb").name)
+        insert = rows.insert
+        if insert is None:
+            return created
+        try:
+            if rows.by_row:
+                interruptible(self.con, lambda: self.con.executemany(insert, [list(row) for row in rows.parameters]))
+            else:
+                interruptible(self.con, lambda: self.con.execute(insert, list(rows.parameters)))
+        except BaseException:
+            drop(self.con, [created])
+            raise
+        return created
+
+    def run_program(self, program: Program) -> Done:
+        """Run ``program``'s items in order: a step stored (:meth:`store`), a table of rows filled
+        (:meth:`fill`), a query's rows fetched as records (its progress line shown while it runs;
+        a shared relation's CTEs folded into the statements that read it).
+        Every temp object it created is dropped on a failure; on success the caller has them
+        (:class:`Done`: those the result reads, and those to drop once the work is done)."""
+        rows: dict[str, list[dict]] = {}
+        created: list[tuple[str, str, bool]] = []  # (kind, name, the result reads it)
+        held: dict[str, list[tuple[str, str | exp.Expr]]] = {}  # shared relations: CTEs of the fetches reading them
+        try:
+            for item in program.items:
+                if isinstance(item, Shared):
+                    held[item.name] = list(item.ctes)
+                elif isinstance(item, Fetch):
+                    with activity.doing(self.con, item.doing) if item.doing else nullcontext():
+                        names, fetched = self.fetch(self._folded(item, held))
+                    rows[item.name] = [dict(zip(names, row)) for row in fetched]
+                else:
+                    kind, name = self.fill(item) if isinstance(item, Rows) else self.store(item)
+                    created.append((kind, name, item.name in program.kept))
+        except BaseException:
+            drop(self.con, [(kind, name) for kind, name, _ in reversed(created)])
+            raise
+        return Done(rows, [(kind, name) for kind, name, kept in created if kept],
+                    [(kind, name) for kind, name, kept in created if not kept])
+
+    def table(self, name: str) -> duckdb.DuckDBPyRelation:
+        """A relation of the temp table or view ``name`` (quoted or not), read when it is read."""
+        return self.con.table(sqlglot.parse_one(name, into=exp.Table, read="duckdb").name)
+
+    def column_types(self, relation: str | duckdb.DuckDBPyRelation) -> dict[str, str]:
+        """{column: DuckDB type} of a relation, or of the table or view named ``relation`` (no row read)."""
+        found = self.table(relation) if isinstance(relation, str) else relation
+        return dict(zip(found.columns, map(str, found.types)))
 
     def relation(self, sql) -> duckdb.DuckDBPyRelation:
         """A lazy relation of a statement (computed each time it is read)."""
@@ -376,6 +448,42 @@ class Warehouse(Executor):
             with activity.doing(getattr(self, "con", None), "query counts"):
                 counts = self._counted(computation)
         return Ran(list(names[width:]), [row[width:] for row in rows], None, fetched, counts, [])
+
+    def run_program(self, program: Program) -> Done:
+        """Run a comparison's ``program`` (:func:`ndcg_sql.building.plan.warehouse_comparison`), the
+        caller's transaction kept (:meth:`own_work`): each fetch one statement, the CTEs of the
+        shared relations it reads folded into it; on a SparkSession each shared relation is first
+        computed once and kept in the session (:meth:`kept`), the statements reading it there, and
+        dropped from the session at the end. Nothing is written to the warehouse: a step or rows
+        to store are refused.
+
+        Raises:
+            StatementFailed: a statement failed (the connection has recovered).
+            ValueError: the program stores something.
+        """
+        rows: dict[str, list[dict]] = {}
+        held: dict[str, list[tuple[str, str | exp.Expr]]] = {}
+        kept: list[str] = []
+        with self.own_work():
+            try:
+                for item in program.items:
+                    if isinstance(item, Shared):
+                        name = self.kept(over_ctes(list(item.ctes), f"SELECT * FROM {item.name}"))
+                        if name is None:
+                            held[item.name] = list(item.ctes)
+                        else:
+                            kept.append(name)
+                            held[item.name] = [(item.name, f"SELECT * FROM {identifiers.quote(name)}")]
+                    elif isinstance(item, Fetch):
+                        with activity.doing(self.con, item.doing) if item.doing else nullcontext():
+                            names, fetched = self.fetch(self._folded(item, held))
+                        rows[item.name] = [dict(zip(names, row)) for row in fetched]
+                    else:
+                        raise ValueError(f"a warehouse stores nothing: {type(item).__name__} {item.name}")
+            finally:
+                for name in kept:
+                    self.forget(name)
+        return Done(rows, [], [])
 
     def kept(self, sql) -> str | None:
         """On a SparkSession, the rows of ``sql`` computed now and kept in the session (a local
