@@ -16,6 +16,7 @@ from contextlib import contextmanager
 import duckdb
 
 from .building import context
+from .building import comparison_plan
 from .building import plan as plans
 
 from .vocabulary import activity, corrections
@@ -84,7 +85,7 @@ def _corrected(rows: list[dict], segments: Sequence[str], correction: str) -> No
             row["family_size"], row["correction"] = size, correction
 
 
-def _run(executor: DuckDB, program: plans.Program, made: list, leftovers: Leftovers) -> dict[str, list[dict]]:
+def _run(executor: DuckDB, program: comparison_plan.Program, made: list, leftovers: Leftovers) -> dict[str, list[dict]]:
     """Run a comparison's ``program`` on the local connection (:meth:`DuckDB.run_program`): what the
     result reads goes to ``leftovers``, what only the work reads to ``made`` (dropped once it is
     done). Returns the fetched rows by name."""
@@ -556,11 +557,11 @@ def _named_runs(runs, names, fewest: int = 2, most: int | None = len(LETTERS),
 
 def _query_ids_alike_all(con, tables: list[str], query_col: str, made: list) -> list[str]:
     """The runs' relations (``tables``, quoted names) with their query ids in one type
-    (:func:`ndcg_sql.building.plan.ids_alike`), the views that recast them run by the DuckDB
+    (:func:`ndcg_sql.building.comparison_plan.ids_alike`), the views that recast them run by the DuckDB
     executor and listed in ``made``."""
     executor = DuckDB(con)
-    relations, steps = plans.ids_alike(tables, [executor.column_types(t) for t in tables], query_col, executor.named)
-    made.extend(executor.run_program(plans.Program(tuple(steps))).made)
+    relations, steps = comparison_plan.ids_alike(tables, [executor.column_types(t) for t in tables], query_col, executor.named)
+    made.extend(executor.run_program(comparison_plan.Program(tuple(steps))).made)
     return relations
 
 
@@ -580,18 +581,18 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
         with activity.doing(warehouse.con, f"paired tests of {len(pairs)} pairs in the warehouse"):
             tests, unpaired_rows, tukey_rows = _warehouse_statistics(
                 warehouse, results, pairs, segment_names, query_col_name, permutations, seed)
-        segment_types = plans.fetched_types(segment_names, [*tests, *unpaired_rows])
-        empty = plans.no_differences(segment_types, query_col_name, executor.named, pair_index=True, kept=False)
+        segment_types = comparison_plan.fetched_types(segment_names, [*tests, *unpaired_rows])
+        empty = comparison_plan.no_differences(segment_types, query_col_name, executor.named, pair_index=True, kept=False)
         _run(executor, empty, made, leftovers)
         differences = empty.items[0].name
     else:
         rows = [_per_query_rows(r) for r in results]
-        statistics = plans.comparison_statistics(
+        statistics = comparison_plan.comparison_statistics(
             [r.sql_query() for r in rows], [executor.column_types(r) for r in rows], pairs, query_col_name,
             segment_names, permutations, seed, executor.named, pair_index=True)
         fetched = _run(executor, statistics, made, leftovers)
-        tests, unpaired_rows = fetched[plans.TESTS], fetched[plans.UNPAIRED]
-        tukey_rows = fetched.get(plans.TUKEY, [])  # three runs or more
+        tests, unpaired_rows = fetched[comparison_plan.TESTS], fetched[comparison_plan.UNPAIRED]
+        tukey_rows = fetched.get(comparison_plan.TUKEY, [])  # three runs or more
         differences = next(step.name for step in statistics.items if isinstance(step, plans.Step) and step.keep)
         paired_types = executor.column_types(differences)
         segment_types = {n: paired_types.get(n, "VARCHAR") for n in segment_names}
@@ -617,7 +618,7 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
     _corrected(summary, segment_names, correction)
     report = {**first.options, "runs": list(names), "permutations": permutations, "seed": seed,
               "correction": correction}
-    tables = plans.comparison_tables(summary, {"run_a": "VARCHAR", "run_b": "VARCHAR", **segment_types, **PAIR_TYPES},
+    tables = comparison_plan.comparison_tables(summary, {"run_a": "VARCHAR", "run_b": "VARCHAR", **segment_types, **PAIR_TYPES},
                                      executor.named, [(names[i], names[j]) for i, j in pairs], differences)
     _run(executor, tables, made, leftovers)
     summary_relation, per_query = (executor.table(item.name) for item in (tables.items[0], tables.items[-1]))
@@ -657,21 +658,21 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
     a, b = runs
     names = list(a.options.get("segments", []))
     executor = DuckDB(con)
-    empty = plans.Program(())  # on a warehouse: the empty table of the differences, which stay there
+    empty = comparison_plan.Program(())  # on a warehouse: the empty table of the differences, which stay there
     if on_warehouse:
         with activity.doing(runs_on, f"paired tests in the warehouse, up to {permutations} sign patterns"):
             tests, unpaired_rows, _ = _warehouse_statistics(Warehouse(runs_on, options["dialect"]), [a, b], [(0, 1)],
                                                             names, options["query_col"], permutations, seed)
-        segment_types = plans.fetched_types(names, [*tests, *unpaired_rows])
-        empty = plans.no_differences(segment_types, options["query_col"], executor.named)
+        segment_types = comparison_plan.fetched_types(names, [*tests, *unpaired_rows])
+        empty = comparison_plan.no_differences(segment_types, options["query_col"], executor.named)
         differences = empty.items[0].name
     else:
         rows = [_per_query_rows(r) for r in (a, b)]
-        statistics = plans.comparison_statistics(
+        statistics = comparison_plan.comparison_statistics(
             [r.sql_query() for r in rows], [executor.column_types(r) for r in rows], [(0, 1)], options["query_col"],
             names, permutations, seed, executor.named, pair_index=False)
         fetched = _run(executor, statistics, made, leftovers)
-        tests, unpaired_rows = fetched[plans.TESTS], fetched[plans.UNPAIRED]
+        tests, unpaired_rows = fetched[comparison_plan.TESTS], fetched[comparison_plan.UNPAIRED]
         [differences] = statistics.kept
         paired_types = executor.column_types(differences)
         segment_types = {n: paired_types.get(n, "VARCHAR") for n in names}
@@ -691,7 +692,7 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
     report = {**a.options, "permutations": permutations, "seed": seed}
     if correction != "none":  # one test: its rows say correction "none", the report keeps its two-run form
         report["correction"] = correction
-    tables = empty + plans.comparison_tables(summary, {**segment_types, **SUMMARY_TYPES}, executor.named)
+    tables = empty + comparison_plan.comparison_tables(summary, {**segment_types, **SUMMARY_TYPES}, executor.named)
     _run(executor, tables, made, leftovers)
     paired, summary_relation = executor.table(differences), executor.table(tables.items[-1].name)
     # the connection compare opened goes once the comparison's relations and the runs' are collected
@@ -707,7 +708,7 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
                           segment_names: list[str], query_col_name: str, permutations: int,
                           seed: int) -> tuple[list[dict], list[dict], list[dict]]:
     """The paired statistics of ``pairs`` of ``results`` (evaluated on the warehouse) computed by
-    the warehouse: the plan :func:`ndcg_sql.building.plan.warehouse_comparison` (one statement per
+    the warehouse: the plan :func:`ndcg_sql.building.comparison_plan.warehouse_comparison` (one statement per
     pair over the two runs' per-query statements, :attr:`Result.source`; with three runs or more one
     more for the randomized Tukey HSD test), run by the executor (:meth:`Warehouse.run_program`: on a
     SparkSession each run's values kept in the session first). The per-query rows never leave the
@@ -723,7 +724,7 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     shown = {name.lower(): name for name in segment_names}  # an engine may return names folded
     sources = [result.source for result in results]
     assert all(source is not None for source in sources)  # every runner's result keeps its per-query statement
-    program = plans.warehouse_comparison([s for s in sources if s is not None], pairs, query_col_name, segment_names,
+    program = comparison_plan.warehouse_comparison([s for s in sources if s is not None], pairs, query_col_name, segment_names,
                                          permutations, seed)
     try:
         fetched = executor.run_program(program).rows
@@ -740,22 +741,22 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     for index in range(len(pairs)):
         for row in named(fetched[f"pair_{index}"]):
             group = {"pair_index": index, **{n: row[n] for n in segment_names}, "measure": row["measure"]}
-            unpaired.append({**group, **{c: row[c] for c in plans.UNPAIRED_COLUMNS}})
+            unpaired.append({**group, **{c: row[c] for c in comparison_plan.UNPAIRED_COLUMNS}})
             if row["queries"] is not None:  # a query paired
                 tests.append({**group, **{c: v for c, v in row.items()
-                                          if c not in group and c not in plans.UNPAIRED_COLUMNS}})
-    return tests, unpaired, named(fetched.get(plans.TUKEY, []))
+                                          if c not in group and c not in comparison_plan.UNPAIRED_COLUMNS}})
+    return tests, unpaired, named(fetched.get(comparison_plan.TUKEY, []))
 
 
 def _local_rows_table(con, rows: list[dict], columns: list[str], made: list, name: str = "warehouse_rows",
                       doubles: Sequence[str] = ()) -> str:
     """Rows fetched from a warehouse as a local DuckDB temp table (listed in ``made``), each column
     typed by its values' Python type (those named in ``doubles`` DOUBLE), its values bound as one
-    list parameter a column (:func:`ndcg_sql.building.plan.rows_table`); returns its name."""
+    list parameter a column (:func:`ndcg_sql.building.comparison_plan.rows_table`); returns its name."""
     executor = DuckDB(con)
-    fetched = plans.fetched_types(columns, rows)
+    fetched = comparison_plan.fetched_types(columns, rows)
     types = {column: "DOUBLE" if column in doubles else fetched[column] for column in columns}
-    done = executor.run_program(plans.Program((plans.rows_table(executor.named(name), types, rows, by_row=False),)))
+    done = executor.run_program(comparison_plan.Program((comparison_plan.rows_table(executor.named(name), types, rows, by_row=False),)))
     made.extend(done.made)
     return done.made[0][1]
 

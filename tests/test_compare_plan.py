@@ -17,7 +17,7 @@ from scipy import stats
 import ndcg_sql
 from benchmarks.counting import CountedConnection
 from ndcg_sql import compare as compare_module
-from ndcg_sql.building import plan
+from ndcg_sql.building import comparison_plan, plan
 from ndcg_sql.running import executors
 
 #: (query, item, label) and each run's scores: P@1 is the label (0/1) of each query's top item.
@@ -98,8 +98,8 @@ def test_every_statement_duckdb_runs_for_compare_runs_of_three_is_in_its_plan(mo
             assert got["tukey_p_value"] is not None
         assert {(r["run_a"], r["run_b"]) for r in found.per_query_records()} == {("A", "B"), ("A", "C"), ("B", "C")}
     statistics, tables = programs
-    fetched = [item.name for item in statistics.items if isinstance(item, plan.Fetch)]
-    assert fetched == [plan.TESTS, plan.UNPAIRED, plan.TUKEY]
+    fetched = [item.name for item in statistics.items if isinstance(item, comparison_plan.Fetch)]
+    assert fetched == [comparison_plan.TESTS, comparison_plan.UNPAIRED, comparison_plan.TUKEY]
     assert [type(item).__name__ for item in tables.items] == ["Rows", "Rows", "Step"]
     assert ran == held(programs)
 
@@ -124,7 +124,7 @@ def test_a_comparison_on_a_warehouse_stores_its_local_tables_by_a_plan(monkeypat
 
 
 def test_every_statement_a_warehouse_runs_for_compare_runs_is_one_its_plan_folds(monkeypatch):
-    """On a warehouse the paired statistics are a plan too (plan.warehouse_comparison): one statement
+    """On a warehouse the paired statistics are a plan too (comparison_plan.warehouse_comparison): one statement
     a pair and one for Tukey's test, each the plan's fetch with the runs' CTEs it reads folded in;
     the numbers are the local ones."""
     con = duckdb.connect()
@@ -155,9 +155,9 @@ def test_every_statement_a_warehouse_runs_for_compare_runs_is_one_its_plan_folds
             assert rows[(a, b)]["t_p_value"] == pytest.approx(want.pvalue)
             assert rows[(a, b)]["tukey_p_value"] is not None
     [program] = programs
-    fetches = [item for item in program.items if isinstance(item, plan.Fetch)]
-    assert [f.name for f in fetches] == ["pair_0", "pair_1", "pair_2", plan.TUKEY]
-    held = {item.name: list(item.ctes) for item in program.items if isinstance(item, plan.Shared)}
+    fetches = [item for item in program.items if isinstance(item, comparison_plan.Fetch)]
+    assert [f.name for f in fetches] == ["pair_0", "pair_1", "pair_2", comparison_plan.TUKEY]
+    held = {item.name: list(item.ctes) for item in program.items if isinstance(item, comparison_plan.Shared)}
     assert [s.sql(dialect="duckdb") for s in sent] == [
         executors.Executor._folded(f, held).sql(dialect="duckdb") for f in fetches]
     # each pair's statement reads its two runs' tables only; Tukey's every run's
@@ -167,21 +167,21 @@ def test_every_statement_a_warehouse_runs_for_compare_runs_is_one_its_plan_folds
 
 def test_building_a_comparison_plan_runs_nothing():
     """The builders take SQL text and types, no connection: a plan is data."""
-    for builder in (plan.comparison_statistics, plan.comparison_tables, plan.no_differences, plan.rows_table,
-                    plan.ids_alike, plan.warehouse_comparison):
+    for builder in (comparison_plan.comparison_statistics, comparison_plan.comparison_tables, comparison_plan.no_differences, comparison_plan.rows_table,
+                    comparison_plan.ids_alike, comparison_plan.warehouse_comparison):
         assert not {"con", "executor", "connection"} & set(inspect.signature(builder).parameters)
-    program = plan.comparison_statistics(["SELECT 1"] * 3, [{"query_id": "VARCHAR"}] * 3, [(0, 1), (0, 2), (1, 2)],
+    program = comparison_plan.comparison_statistics(["SELECT 1"] * 3, [{"query_id": "VARCHAR"}] * 3, [(0, 1), (0, 2), (1, 2)],
                                          "query_id", [], 10, 0)
-    assert [item.name for item in program.items if isinstance(item, plan.Fetch)] == [plan.TESTS, plan.UNPAIRED,
-                                                                                      plan.TUKEY]
+    assert [item.name for item in program.items if isinstance(item, comparison_plan.Fetch)] == [comparison_plan.TESTS, comparison_plan.UNPAIRED,
+                                                                                      comparison_plan.TUKEY]
     assert program.kept == frozenset()  # several pairs: the result reads the named rows instead
 
 
 def test_values_are_bound_never_pasted():
     odd = "x'); DROP TABLE t; --"
-    rows = plan.rows_table('"t"', {"run_a": "VARCHAR", "n": "BIGINT"}, [{"run_a": odd, "n": 1}])
+    rows = comparison_plan.rows_table('"t"', {"run_a": "VARCHAR", "n": "BIGINT"}, [{"run_a": odd, "n": 1}])
     assert odd not in rows.create + str(rows.insert) and rows.parameters == ((odd, 1),)
-    columns = plan.rows_table('"t"', {"run_a": "VARCHAR", "n": "DOUBLE"}, [{"run_a": odd, "n": 1}], by_row=False)
+    columns = comparison_plan.rows_table('"t"', {"run_a": "VARCHAR", "n": "DOUBLE"}, [{"run_a": odd, "n": 1}], by_row=False)
     assert odd not in columns.create + str(columns.insert) and columns.parameters == ([odd], [1.0])
 
 

@@ -32,8 +32,10 @@ from ..data.connections import DEFAULT_MEMORY_LIMIT, connect, drop, interruptibl
 from ..building.id_types import ColumnType
 from ..vocabulary.errors import OpenTransaction, OptionError, first_line
 from ..data.inputs import new_view_name
+from ..building import comparison_plan
 from ..building import plan as plans
-from ..building.plan import Fetch, Program, Rows, Shared, Step
+from ..building.comparison_plan import Fetch, Program, Rows, Shared
+from ..building.plan import Step
 from ..building.sql_text import over_ctes, transpile
 
 
@@ -49,7 +51,7 @@ class Ran(NamedTuple):
 
 class Done(NamedTuple):
     """What running a program gave (:meth:`DuckDB.run_program`)."""
-    rows: dict[str, list[dict]]  # each fetch's rows (plans.Fetch) by its name, as records
+    rows: dict[str, list[dict]]  # each fetch's rows (comparison_plan.Fetch) by its name, as records
     kept: list[tuple[str, str]]  # ("TABLE"/"VIEW", name) of the temp objects the result reads (Program.kept)
     made: list[tuple[str, str]]  # those only the work reads: for the caller to drop once it is done
 
@@ -89,7 +91,7 @@ class Executor:
     @staticmethod
     def _folded(fetch: Fetch, held: dict[str, list[tuple[str, str | exp.Expr]]]) -> str | exp.Expr:
         """A fetch's statement: its SQL, after the CTEs of the shared relations it reads (``held``:
-        their CTEs by name) and its own (:class:`ndcg_sql.building.plan.Fetch`)."""
+        their CTEs by name) and its own (:class:`ndcg_sql.building.comparison_plan.Fetch`)."""
         parts = [*(cte for name in fetch.reads for cte in held[name]), *fetch.ctes]
         return over_ctes(parts, fetch.sql) if parts else fetch.sql
 
@@ -179,7 +181,7 @@ class DuckDB(Executor):
 
     def fill(self, rows: Rows) -> tuple[str, str]:
         """Create the empty table of ``rows`` and put its rows in, their values bound as parameters
-        (one statement run per row, or one for all of them: :class:`ndcg_sql.building.plan.Rows`).
+        (one statement run per row, or one for all of them: :class:`ndcg_sql.building.comparison_plan.Rows`).
         The table is dropped when putting the rows in fails.
 
         Returns:
@@ -450,7 +452,7 @@ class Warehouse(Executor):
         return Ran(list(names[width:]), [row[width:] for row in rows], None, fetched, counts, [])
 
     def run_program(self, program: Program) -> Done:
-        """Run a comparison's ``program`` (:func:`ndcg_sql.building.plan.warehouse_comparison`), the
+        """Run a comparison's ``program`` (:func:`ndcg_sql.building.comparison_plan.warehouse_comparison`), the
         caller's transaction kept (:meth:`own_work`): each fetch one statement, the CTEs of the
         shared relations it reads folded into it; on a SparkSession each shared relation is first
         computed once and kept in the session (:meth:`kept`), the statements reading it there, and
