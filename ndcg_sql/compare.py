@@ -178,10 +178,10 @@ def compare(
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
             (the geometric mean of AP), SetP, SetR (precision and recall of the whole list), with a relevance threshold
-            for the binary ones as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP are aliases); formulas and
-            sources in ndcg_sql/vocabulary/measures.py. AP, RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties
-            "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and the summary
-            one row per measure. Default: ('nDCG@10',).
+            for the binary ones as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP, set_P, set_recall are
+            aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR, Success, ERR, Bpref, infAP,
+            IPrec and gm_map need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
+            measure, value) and the summary one row per measure. Default: ('nDCG@10',).
         max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
             (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
             above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
@@ -390,10 +390,10 @@ def compare_runs(
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
             (the geometric mean of AP), SetP, SetR (precision and recall of the whole list), with a relevance threshold
-            for the binary ones as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP are aliases); formulas and
-            sources in ndcg_sql/vocabulary/measures.py. AP, RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties
-            "item-asc", "item-desc" or "input-order". Per-query rows are then (query, measure, value) and the summary
-            one row per measure. Default: ('nDCG@10',).
+            for the binary ones as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP, set_P, set_recall are
+            aliases); formulas and sources in ndcg_sql/vocabulary/measures.py. AP, RR, Success, ERR, Bpref, infAP,
+            IPrec and gm_map need ties "item-asc", "item-desc" or "input-order". Per-query rows are then (query,
+            measure, value) and the summary one row per measure. Default: ('nDCG@10',).
         max_grade: the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g
             (Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to 1023. With ERR a label
             above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.

@@ -383,3 +383,20 @@ def test_a_half_declared_family_is_refused():
         Family("X", "f", "s", relevance="threshold", linear=True, sql="X-1")
     with pytest.raises(ValueError, match="numerator must be one of"):
         Family("X", "f", "s", relevance="threshold", linear=True, sql="x", numerator="rows")
+
+
+def test_the_measures_option_names_every_family_alias_and_tie_need():
+    """The --measures help (and the measures= docstrings) lists the families by hand: a family, an
+    alias or a family needing a tie order added to measures.FAMILIES and not to the help fails here."""
+    import re
+
+    from ndcg_sql.vocabulary import measures
+    from ndcg_sql.vocabulary.parameters import BY_NAME
+
+    text = " ".join(str(BY_NAME["measures"].doc).split())
+    listed = set(re.findall(r"\b([A-Za-z_]+)(?:\(p=[0-9.]+\))?(?:@k|@[0-9.]+)?\b", text.split(" with a relevance")[0]))
+    assert {family.name for family in measures.FAMILIES} <= listed
+    aliases = re.search(r"; (.*) are aliases\)", text).group(1).replace("@k", "").replace(",", "").split()
+    assert sorted(a.lower() for a in aliases) == sorted(a for f in measures.FAMILIES for a in f.aliases)
+    need = re.search(r"\. ([A-Za-z_, ]+) need ties", text).group(1).replace(" and", ",").split(", ")
+    assert need == [family.name for family in measures.FAMILIES if not family.linear]

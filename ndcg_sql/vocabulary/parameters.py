@@ -374,7 +374,7 @@ class Given:
         "unjudged items could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision "
         "at recall 0.5), gm_map (the geometric mean of AP), SetP, SetR (precision and recall of the whole list), "
         "with a relevance threshold for the binary ones "
-        "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP are aliases); formulas and sources in "
+        "as P(rel=2)@5 (label >= 1 by default; MAP, MRR, Hit@k, GMAP, set_P, set_recall are aliases); formulas and sources in "
         'ndcg_sql/vocabulary/measures.py. AP, RR, Success, ERR, Bpref, infAP, IPrec and gm_map need ties "item-asc", '
         '"item-desc" or "input-order". '
         "Per-query rows are then (query, measure, value) and the summary one row per measure.",
