@@ -404,3 +404,34 @@ def test_bad_input_in_one_run_is_named_by_that_run(tmp_path):
     assert [f["check"] for f in raised.value.failed] == ["null_label"]
     with pytest.raises(ndcg_sql.InputError, match=r"(?s)^run third: .*NULL labels"):
         ndcg_sql.compare_runs([good, good, bad], names=["first", "second", "third"])
+
+
+def test_a_runs_mean_is_the_same_in_every_pair():
+    """Each pair summed its runs' values at one scale, the larger |value| of the two runs: a run's
+    gm_map (logarithms down to ln(1e-5)) and DCG@10 means differed in the last digit from pair to
+    pair (TAS-B's gm_map 0.3044376305732161 against BM25, ...604 against SPLADE++). Each run's mean is
+    now summed at its own scale: the same float in every pair, equal to numpy's mean of pytrec_eval's
+    values (exponentiated for gm_map)."""
+    import pytrec_eval
+
+    rows = []
+    for measures, given in ((["gm_map"], TREC), (["DCG@10"], dict(judgments=QRELS))):
+        with ndcg_sql.compare_runs(list(RUNS.values()), names=list(RUNS), measures=measures, **given) as result:
+            rows += result.summary_records()
+    qrels, runs = {}, {}
+    for line in open(QRELS):
+        q, _, d, rel = line.split()
+        qrels.setdefault(q, {})[d] = int(rel)
+    for name, path in RUNS.items():
+        for line in open(path):
+            q, _, d, _, score, _ = line.split()
+            runs.setdefault(name, {}).setdefault(q, {})[d] = float(score)
+    for measure, key in (("gm_map", "map"), ("DCG@10", None)):
+        for name in RUNS:
+            means = {row["mean_a"] for row in rows if row["run_a"] == name and row["measure"] == measure}
+            means |= {row["mean_b"] for row in rows if row["run_b"] == name and row["measure"] == measure}
+            assert len(means) == 1, (measure, name, means)
+            if key is not None:
+                ap = pytrec_eval.RelevanceEvaluator(qrels, {key}).evaluate(runs[name])
+                logs = np.log(np.maximum([ap[q][key] for q in sorted(ap) if q in qrels], 1e-5))
+                assert means.pop() == pytest.approx(math.exp(logs.mean()), rel=1e-12)

@@ -25,7 +25,7 @@ numbered AS ( -- one row per (group, query): a, b, the difference and the two ha
   FROM keyed AS k
   INNER JOIN query_hashes AS h ON k.query_key = h.query_key
 ),
-group_scales AS ( -- one row per group: the scale its values are summed at (1, or the largest |a| or |b| above 1)
+group_scales AS ( -- one row per group: the scales its sums are taken at, each 1 or a largest |value| above 1: the differences' (of a and b), a's, b's
   SELECT
     group_1,
     group_2,
@@ -33,7 +33,9 @@ group_scales AS ( -- one row per group: the scale its values are summed at (1, o
       WHEN MAX(ABS(a)) > 1.0 OR MAX(ABS(b)) > 1.0
         THEN CASE WHEN MAX(ABS(a)) > MAX(ABS(b)) THEN MAX(ABS(a)) ELSE MAX(ABS(b)) END
       ELSE 1.0
-    END AS scale
+    END AS scale,
+    CASE WHEN MAX(ABS(a)) > 1.0 THEN MAX(ABS(a)) ELSE 1.0 END AS scale_a,
+    CASE WHEN MAX(ABS(b)) > 1.0 THEN MAX(ABS(b)) ELSE 1.0 END AS scale_b
   FROM numbered
   GROUP BY group_1, group_2
 ),
@@ -43,21 +45,23 @@ moments AS ( -- one row per group: n, the exact scaled sums, the means, wins / t
     x.group_2,
     COUNT(*) AS n,
     s.scale,
-    SUM(CAST(CAST(x.a AS DOUBLE) / NULLIF(s.scale, 0) AS DECIMAL(38, 18))) AS scaled_a,
-    SUM(CAST(CAST(x.b AS DOUBLE) / NULLIF(s.scale, 0) AS DECIMAL(38, 18))) AS scaled_b,
+    s.scale_a,
+    s.scale_b,
+    SUM(CAST(CAST(x.a AS DOUBLE) / NULLIF(s.scale_a, 0) AS DECIMAL(38, 18))) AS scaled_a,
+    SUM(CAST(CAST(x.b AS DOUBLE) / NULLIF(s.scale_b, 0) AS DECIMAL(38, 18))) AS scaled_b,
     SUM(CAST(CAST(x.difference AS DOUBLE) / NULLIF(s.scale, 0) AS DECIMAL(38, 18))) AS scaled_difference,
     SUM(CASE WHEN x.difference > 0 THEN 1 ELSE 0 END) AS wins,
     SUM(CASE WHEN x.difference = 0 THEN 1 ELSE 0 END) AS ties,
     SUM(CASE WHEN x.difference < 0 THEN 1 ELSE 0 END) AS losses
   FROM numbered AS x
   INNER JOIN group_scales AS s ON x.group_1 IS NOT DISTINCT FROM s.group_1 AND x.group_2 IS NOT DISTINCT FROM s.group_2
-  GROUP BY x.group_1, x.group_2, s.scale
+  GROUP BY x.group_1, x.group_2, s.scale, s.scale_a, s.scale_b
 ),
 group_means AS ( -- one row per group: the means of a, b and the differences
   SELECT
     *,
-    CAST(scale * CAST(scaled_a AS DOUBLE) AS DOUBLE) / NULLIF(n, 0) AS mean_a,
-    CAST(scale * CAST(scaled_b AS DOUBLE) AS DOUBLE) / NULLIF(n, 0) AS mean_b,
+    CAST(scale_a * CAST(scaled_a AS DOUBLE) AS DOUBLE) / NULLIF(n, 0) AS mean_a,
+    CAST(scale_b * CAST(scaled_b AS DOUBLE) AS DOUBLE) / NULLIF(n, 0) AS mean_b,
     CAST(scale * CAST(scaled_difference AS DOUBLE) AS DOUBLE) / NULLIF(n, 0) AS mean_difference
   FROM moments
 ),
