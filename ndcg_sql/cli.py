@@ -130,6 +130,12 @@ def given(args, command: str, leave: tuple[str, ...] = ()) -> dict:
             if p.cli is not None and command in p.cli.commands and hasattr(args, p.name) and p.name not in leave}
 
 
+def _command(commands, name: str, what: str) -> argparse.ArgumentParser:
+    """A subcommand whose one-line ``what`` is both its line in ``ndcg-sql --help`` and the
+    description its own ``--help`` opens with."""
+    return commands.add_parser(name, help=what, description=what[0].upper() + what[1:] + ".")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="ndcg-sql", description="DCG, IDCG and NDCG@k of logged rankings, computed in SQL (DuckDB).")
     parser.add_argument("--version", action="version", version=f"ndcg-sql {__version__}")
@@ -137,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.subcommands = commands.choices
     formats = ("table", "json", "csv")
 
-    run = commands.add_parser("evaluate", help="compute NDCG@k (or named measures) of a ranking")
+    run = _command(commands, "evaluate", "compute NDCG@k (or named measures) of a ranking")
     run.add_argument("run", metavar="RUN", help="ranking file: Parquet, CSV, JSON, or TREC run (qid Q0 docid rank score tag)")
     run.add_argument("--format", choices=formats, default="table", help="summary output (default: table)")
     run.add_argument("--per-query", metavar="FILE", dest="per_query_file",
@@ -147,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
     add_options(run, "evaluate")
 
-    pair = commands.add_parser("compare", help="compare two runs or more on the same queries (paired t-test, "
+    pair = _command(commands, "compare", "compare two runs or more on the same queries (paired t-test, "
                                                "permutation test, Tukey HSD, multiple-testing corrections)")
     pair.add_argument("runs", metavar="RUN", nargs="+",
                       help="two rankings or more, of the same kinds; with two, A then B (differences are A - B; "
@@ -179,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     pair.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
     add_options(pair, "compare")
 
-    picture = commands.add_parser("plot", help="write a PNG of mean NDCG@k against k (needs matplotlib)")
+    picture = _command(commands, "plot", "write a PNG of mean NDCG@k against k (needs matplotlib)")
     picture.add_argument("runs", metavar="RUN", nargs="+", help="one or more rankings, one line each")
     picture.add_argument("--output", "-o", required=True, metavar="FILE", help="the PNG to write" + REPLACED)
     picture.add_argument("--names", nargs="+", metavar="NAME",
@@ -201,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     picture.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(picture, "plot")
 
-    todo = commands.add_parser("unjudged", help="what to judge next: the unjudged items the runs show within --depth, "
+    todo = _command(commands, "unjudged", "what to judge next: the unjudged items the runs show within --depth, "
                                                 "highest exposure first")
     todo.add_argument("runs", metavar="RUN", nargs="+", help="one ranking or more (a log with --segments: each "
                                                               "segment's values show items as a run does)")
@@ -218,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     todo.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_options(todo, "unjudged")
 
-    sql = commands.add_parser("sql", help="print the SQL instead of running it")
+    sql = _command(commands, "sql", "print the SQL instead of running it")
     sql.add_argument("run", metavar="RUN", nargs="?",
                      help="a Parquet, CSV or JSON file for DuckDB to read; for another dialect, or a TREC file, "
                           "the SQL reads --table NAME (or the placeholder ranking_table) and stderr says so")

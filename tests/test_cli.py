@@ -175,3 +175,13 @@ def test_compare_and_plot_take_threads_as_evaluate_does(capsys):
             cli.main([*command, "--threads", "0"])
         assert stop.value.code == 2
         assert "threads must be a positive integer; got 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "unjudged", "sql"])
+def test_each_commands_help_says_what_it_does(command):
+    """`ndcg-sql unjudged --help` went from its usage straight to its arguments: each command's help
+    now opens with the line `ndcg-sql --help` gives it."""
+    parser = cli.build_parser()
+    words = " ".join(parser.format_help().split())
+    own = " ".join(parser.subcommands[command].format_help().split("\n\n")[1].split())
+    assert own.endswith(".") and f"{command} {own[0].lower()}{own[1:-1]} " in words + " "
