@@ -376,7 +376,8 @@ def test_a_refused_measure_names_every_option_the_convention_sets(convention):
     told = str(error.value).split("give the options it sets: ", 1)[1]
     options = [name for name in preset if name in parameters.BY_NAME]
     assert len(options) >= 5
-    assert told == ", ".join(f"{name}={preset[name]!r}" for name in options)
+    # each with its command-line spelling, as the other option messages give it
+    assert told == ", ".join(f"{name}={preset[name]!r} ({parameters.BY_NAME[name].flag} {preset[name]})" for name in options)
 
 
 @pytest.mark.parametrize("convention", ["xgboost", "xgboost-minus"])

@@ -222,7 +222,7 @@ def python_error(options: dict) -> str:
     judged = options.pop("judgments", None)
     with pytest.raises((ndcg_sql.OptionError, ndcg_sql.InputError)) as raised:
         ndcg_sql.to_sql("runs", judgments_table=judged, **options)
-    return re.sub(r" \(--[a-z-]+(?: [\w-]+)?\)", "", str(raised.value))
+    return re.sub(r" \(--[a-z-]+(?: [\w.-]+)?\)", "", str(raised.value))
 
 
 BAD = [

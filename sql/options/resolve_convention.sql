@@ -74,7 +74,7 @@
     {#- every option the convention sets, with its value: what to give instead of the convention -#}
     {%- set sets = [] -%}
     {%- for key, value in preset.items() if key in ndcg_sql._option_table()['defaults'] -%}
-      {%- do sets.append(key ~ '=' ~ ndcg_sql._shown(value)) -%}
+      {%- do sets.append(key ~ '=' ~ ndcg_sql._shown(value) ~ ndcg_sql._flag(key, value | string)) -%}
     {%- endfor -%}
     {{ ndcg_sql._option_error("convention '" ~ name ~ "' reproduces " ~ preset['peer'] ~ "'s measures only ("
        ~ preset['peer_measures'] | join(', ') ~ "), not " ~ foreign | join(', ')
