@@ -1,6 +1,6 @@
 """Judgments mode's ranking window over the join, against the join's rows stored first: one run.
 
-    python -m benchmarks.judgments_join --rows 100_000_000 [--memory-limit 1500MB]
+    python -m benchmarks.judgments_join --rows 100_000_000 [--memory-limit 4GB]
 
 DuckDB's PartitionedExecution optimizer splits a window whose input is a scan of data stored in
 query order into independent ranges of the query key (each sorted in memory); a window over a join
@@ -30,6 +30,8 @@ import os
 import resource
 import subprocess
 import sys
+
+from ndcg_sql.vocabulary.parameters import DEFAULTS
 
 from . import generate
 from .approaches import Timer, spill_folder
@@ -93,7 +95,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=_rows, required=True)
     parser.add_argument("--items", type=int, default=10, help="items per query (default 10)")
-    parser.add_argument("--memory-limit", default="1500MB", help="DuckDB memory_limit (default 1500MB, evaluate's)")
+    parser.add_argument("--memory-limit", default=DEFAULTS.memory_limit,
+                        help=f"DuckDB memory_limit (default {DEFAULTS.memory_limit}, evaluate's)")
     parser.add_argument("--repeat", type=int, default=1, help="run each variant this many times, keep the fastest")
     parser.add_argument("--variant", choices=VARIANTS, help=argparse.SUPPRESS)  # the child process...
     parser.add_argument("--statement", help=argparse.SUPPRESS)  # ...and the JSON file of what it runs

@@ -300,7 +300,7 @@ def unjudged(
         judgments_format: force the judgments file's format. Default: None.
         threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
         memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
-            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1500MB'.
+            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1400MB'.
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.

@@ -16,8 +16,8 @@ def limit_bytes(con) -> int:
 
 
 def test_default_memory_limit_is_set_and_can_be_changed_or_left_to_duckdb():
-    assert DEFAULT_MEMORY_LIMIT == "1500MB"
-    assert limit_bytes(connect()) == limit_bytes(_with("1500MB"))
+    assert DEFAULT_MEMORY_LIMIT == "1400MB"
+    assert limit_bytes(connect()) == limit_bytes(_with("1400MB"))
     assert limit_bytes(connect("4GB")) == limit_bytes(_with("4GB"))
     assert limit_bytes(connect(None)) == limit_bytes(duckdb.connect())
 

@@ -118,10 +118,10 @@ def test_a_default_is_written_once():
     literals = {}
     for path in sorted((ROOT / "ndcg_sql").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and node.value in ("1500MB", 10_000) and node.value is not True:
+            if isinstance(node, ast.Constant) and node.value in ("1400MB", 10_000) and node.value is not True:
                 literals.setdefault(node.value, set()).add(path.name)
-    assert literals == {"1500MB": {"parameters.py"}, 10_000: {"parameters.py"}}, literals
-    assert connections.DEFAULT_MEMORY_LIMIT == parameters.DEFAULTS.memory_limit == "1500MB"
+    assert literals == {"1400MB": {"parameters.py"}, 10_000: {"parameters.py"}}, literals
+    assert connections.DEFAULT_MEMORY_LIMIT == parameters.DEFAULTS.memory_limit == "1400MB"
     assert parameters.DEFAULTS.permutations == 10_000
     check = context.option_macros()._checked_seed
     assert check(2**63 - 1) == 2**63 - 1

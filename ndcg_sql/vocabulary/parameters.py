@@ -205,7 +205,7 @@ MAX_PERMUTATIONS = 1_000_000
 #: Default bound of a local bootstrap's draws, replicates x per-query values (queries x cutoffs
 #: or measures): each draw is a row DuckDB groups, about 36 bytes spilled past the memory limit.
 #: 1,000 resamples of 30,000 queries at 6 cutoffs (1.8e8) ran 160 s on 2 cores and spilled 6.6 GiB
-#: (1500MB limit), so this bound is about 3 minutes and 7 GiB there (docs/safety.md, Runaway work).
+#: (1500MB limit, the default then), so this bound is about 3 minutes and 7 GiB there (docs/safety.md, Runaway work).
 MAX_BOOTSTRAP_DRAWS = 200_000_000
 #: Most DuckDB threads accepted, per CPU core: past the cores a thread adds memory and start-up
 #: time, not speed (threads=10,000 took 30 s on a 2,000-row file that 2 threads read in 3 s);
@@ -464,11 +464,13 @@ class Given:
     threads: int | None = option(
         None, f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core).",
         Cli(RUNS + ("unjudged",), metavar="N", parse=int))
-    # 1500MB: large logs spill to disk instead of growing hash tables and sorts up to DuckDB's own
-    # default (80 % of RAM); a 100M-row log peaks at about 1.6 GB with it and runs as fast as
-    # without (README, Performance).
+    # 1400MB: large logs spill to disk instead of growing hash tables and sorts up to DuckDB's own
+    # default (80 % of RAM); a 100M-row log (10 items a query) peaks at about 1.5 GB resident with
+    # it, the limit plus about 0.2 GB outside DuckDB's buffer pool (Python, libraries, DuckDB's
+    # own allocations), at the CPU seconds of 1500MB within a few percent (docs/performance.md,
+    # DuckDB's memory).
     memory_limit: str | None = option(
-        "1500MB",
+        "1400MB",
         "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
         "(None, command line 'none': DuckDB's own, 80% of RAM).",
         Cli(RUNS + ("unjudged",), metavar="SIZE", parse=size_from_text))
