@@ -580,7 +580,7 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
     if warehouse is not None:
         with activity.doing(warehouse.con, f"paired tests of {len(pairs)} pairs in the warehouse"):
             tests, unpaired_rows, tukey_rows = _warehouse_statistics(
-                warehouse, results, pairs, segment_names, query_col_name, permutations, seed)
+                warehouse, results, pairs, segment_names, query_col_name, permutations, seed, geometric)
         segment_types = comparison_plan.fetched_types(segment_names, [*tests, *unpaired_rows])
         empty = comparison_plan.no_differences(segment_types, query_col_name, executor.named, pair_index=True, kept=False)
         _run(executor, empty, made, leftovers)
@@ -589,7 +589,7 @@ def _compare_many(con, warehouse: Warehouse | None, results: list[Result], names
         rows = [_per_query_rows(r) for r in results]
         statistics = comparison_plan.comparison_statistics(
             [r.sql_query() for r in rows], [executor.column_types(r) for r in rows], pairs, query_col_name,
-            segment_names, permutations, seed, executor.named, pair_index=True)
+            segment_names, permutations, seed, executor.named, pair_index=True, geometric=geometric)
         fetched = _run(executor, statistics, made, leftovers)
         tests, unpaired_rows = fetched[comparison_plan.TESTS], fetched[comparison_plan.UNPAIRED]
         tukey_rows = fetched.get(comparison_plan.TUKEY, [])  # three runs or more
@@ -662,7 +662,7 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
     if on_warehouse:
         with activity.doing(runs_on, f"paired tests in the warehouse, up to {permutations} sign patterns"):
             tests, unpaired_rows, _ = _warehouse_statistics(Warehouse(runs_on, options["dialect"]), [a, b], [(0, 1)],
-                                                            names, options["query_col"], permutations, seed)
+                                                            names, options["query_col"], permutations, seed, geometric)
         segment_types = comparison_plan.fetched_types(names, [*tests, *unpaired_rows])
         empty = comparison_plan.no_differences(segment_types, options["query_col"], executor.named)
         differences = empty.items[0].name
@@ -670,7 +670,7 @@ def _compare(con, runs_on, on_warehouse: bool, run_a, run_b, measures, permutati
         rows = [_per_query_rows(r) for r in (a, b)]
         statistics = comparison_plan.comparison_statistics(
             [r.sql_query() for r in rows], [executor.column_types(r) for r in rows], [(0, 1)], options["query_col"],
-            names, permutations, seed, executor.named, pair_index=False)
+            names, permutations, seed, executor.named, pair_index=False, geometric=geometric)
         fetched = _run(executor, statistics, made, leftovers)
         tests, unpaired_rows = fetched[comparison_plan.TESTS], fetched[comparison_plan.UNPAIRED]
         [differences] = statistics.kept
@@ -706,7 +706,7 @@ def _none_last(values: tuple) -> tuple:
 
 def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: list[tuple[int, int]],
                           segment_names: list[str], query_col_name: str, permutations: int,
-                          seed: int) -> tuple[list[dict], list[dict], list[dict]]:
+                          seed: int, geometric: frozenset[str] = frozenset()) -> tuple[list[dict], list[dict], list[dict]]:
     """The paired statistics of ``pairs`` of ``results`` (evaluated on the warehouse) computed by
     the warehouse: the plan :func:`ndcg_sql.building.comparison_plan.warehouse_comparison` (one statement per
     pair over the two runs' per-query statements, :attr:`Result.source`; with three runs or more one
@@ -725,7 +725,7 @@ def _warehouse_statistics(executor: Warehouse, results: list[Result], pairs: lis
     sources = [result.source for result in results]
     assert all(source is not None for source in sources)  # every runner's result keeps its per-query statement
     program = comparison_plan.warehouse_comparison([s for s in sources if s is not None], pairs, query_col_name, segment_names,
-                                         permutations, seed)
+                                         permutations, seed, geometric)
     try:
         fetched = executor.run_program(program).rows
     except StatementFailed as failed:

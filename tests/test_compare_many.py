@@ -410,14 +410,16 @@ def test_a_runs_mean_is_the_same_in_every_pair():
     """Each pair summed its runs' values at one scale, the larger |value| of the two runs: a run's
     gm_map (logarithms down to ln(1e-5)) and DCG@10 means differed in the last digit from pair to
     pair (TAS-B's gm_map 0.3044376305732161 against BM25, ...604 against SPLADE++). Each run's mean is
-    now summed at its own scale: the same float in every pair, equal to numpy's mean of pytrec_eval's
-    values (exponentiated for gm_map)."""
+    now summed at its own scale (gm_map's logarithms unscaled, as the summary sums them): the same
+    float in every pair and in the run's own summary, equal to numpy's mean of pytrec_eval's values
+    (exponentiated for gm_map)."""
     import pytrec_eval
 
-    rows = []
+    rows, own = [], {}
     for measures, given in ((["gm_map"], TREC), (["DCG@10"], dict(judgments=QRELS))):
         with ndcg_sql.compare_runs(list(RUNS.values()), names=list(RUNS), measures=measures, **given) as result:
             rows += result.summary_records()
+            own.update({(m["run"], m["measure"]): m["mean"] for m in result.to_dict()["means"]})
     qrels, runs = {}, {}
     for line in open(QRELS):
         q, _, d, rel = line.split()
@@ -431,6 +433,7 @@ def test_a_runs_mean_is_the_same_in_every_pair():
             means = {row["mean_a"] for row in rows if row["run_a"] == name and row["measure"] == measure}
             means |= {row["mean_b"] for row in rows if row["run_b"] == name and row["measure"] == measure}
             assert len(means) == 1, (measure, name, means)
+            assert means == {own[(name, measure)]}  # and the run's own summary, to the bit
             if key is not None:
                 ap = pytrec_eval.RelevanceEvaluator(qrels, {key}).evaluate(runs[name])
                 logs = np.log(np.maximum([ap[q][key] for q in sorted(ap) if q in qrels], 1e-5))

@@ -142,13 +142,19 @@ def ids_alike(relations: Sequence[str], types: Sequence[Mapping[str, str]], id_c
     return out, steps
 
 
+def _literals(names: frozenset[str]) -> list[str]:
+    """Measure names as SQL string literals, sorted (the geometric measures paired_tests.sql.j2 reads)."""
+    return [exp.Literal.string(name).sql(dialect="duckdb") for name in sorted(names)]
+
+
 #: The names of a comparison's fetched rows (:func:`comparison_statistics`).
 TESTS, UNPAIRED, TUKEY = "tests", "unpaired", "tukey"
 
 
 def comparison_statistics(runs: Sequence[str], types: Sequence[Mapping[str, str]], pairs: Sequence[tuple[int, int]],
                           query_col: str, segments: Sequence[str], permutations: int, seed: int,
-                          named: Callable[[str], str] = _as_cte, pair_index: bool = True) -> Program:
+                          named: Callable[[str], str] = _as_cte, pair_index: bool = True,
+                          geometric: frozenset[str] = frozenset()) -> Program:
     """What a comparison runs on DuckDB once its runs are evaluated: each run's per-query rows a view
     (``runs``: the SQL of each run's rows, ``types`` their {column: DuckDB type}), the query ids in one
     type (:func:`ids_alike`), the paired differences of every pair kept in a table (``pair_index``:
@@ -181,7 +187,7 @@ def comparison_statistics(runs: Sequence[str], types: Sequence[Mapping[str, str]
     items: list[Step | Rows | Shared | Fetch] = [*views, *recast, stored, Fetch(TESTS, templates.render(
         "paired_tests.sql.j2", differences_relation=stored.name, output_query_col=query,
         permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-        seed_state=int(seed) % RANDOM_PRIME, group_cols=groups,
+        seed_state=int(seed) % RANDOM_PRIME, group_cols=groups, geometric_measures=_literals(geometric),
         segment_cols=segment_cols), f"{tested}, up to {permutations} sign patterns"), Fetch(UNPAIRED, unpaired)]
     if len(runs) >= 3:
         stacked = Step(named("run_values"), templates.render("run_values.sql.j2", relations=relations,
@@ -229,7 +235,8 @@ UNPAIRED_COLUMNS = ("only_a", "only_b")
 
 
 def warehouse_comparison(sources: Sequence[str | exp.Expr], pairs: Sequence[tuple[int, int]], query_col: str,
-                         segments: Sequence[str], permutations: int, seed: int) -> Program:
+                         segments: Sequence[str], permutations: int, seed: int,
+                         geometric: frozenset[str] = frozenset()) -> Program:
     """What a comparison runs on a warehouse once its runs are evaluated there: each run's values a
     :class:`Shared` relation (``sources``: each run's per-query statement, :attr:`Result.source`,
     its CTEs prefixed, :func:`ndcg_sql.building.sql_text.prefixed_ctes`, then its values as
@@ -251,7 +258,8 @@ def warehouse_comparison(sources: Sequence[str | exp.Expr], pairs: Sequence[tupl
     tests = templates.render(
         "paired_tests.sql.j2", differences_relation="pair_differences", output_query_col=query,
         permutations=int(permutations), exact_max_queries=int(permutations).bit_length() - 1,
-        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segment_cols, "measure"], segment_cols=segment_cols)
+        seed_state=int(seed) % RANDOM_PRIME, group_cols=[*segment_cols, "measure"], segment_cols=segment_cols,
+        geometric_measures=_literals(geometric))
     final = templates.render_macro("_compared_pair", unpaired_relation="pair_unpaired", tests_relation="pair_tests",
                                    segment_cols=segment_cols)
     items: list[Step | Rows | Shared | Fetch] = [*runs]
