@@ -9,7 +9,7 @@
   {%- set found = ndcg_sql._convention_preset(convention) -%}
   {%- set name, preset = found['name'], found['preset'] -%}
   {%- if judged and not preset.get('judgments_allowed', true) -%}
-    {{ ndcg_sql._option_error("convention '" ~ name ~ "' takes the ideal ranking from the list itself; give labels, not judgments") }}
+    {{ ndcg_sql._option_error("convention '" ~ name ~ "' takes the ideal ranking from the list itself; give labels, the ranking's own label_col" ~ ndcg_sql._flag('label_col') ~ ", not judgments" ~ ndcg_sql._flag('judgments')) }}
   {%- endif -%}
   {%- set out = given.copy() -%}
   {%- set defaults = ndcg_sql._option_table()['defaults'] -%}
