@@ -182,7 +182,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "and the per-query differences against the baseline (--baseline, else the first run)"
                       + REPLACED)
     pair.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    pair.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text), help=DIGITS_HELP)
+    pair.add_argument("--digits", metavar="N", type=_text_parser(digits_from_text),
+                      help=DIGITS_HELP + "; with three runs or more it rounds every pair's row, while the table of "
+                      "one row per run above them shows each mean to 4 decimals, for reading at a glance")
     add_options(pair, "compare")
 
     picture = _command(commands, "plot", "write a PNG of mean NDCG@k against k (needs matplotlib)")
