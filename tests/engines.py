@@ -219,8 +219,10 @@ class Redshift(Postgres):
 
 #: The JVM of a test's Spark: the client compiler only and the serial collector. Statements on
 #: tables of a few rows are planning, not computing, and the optimising JIT compiler spent more
-#: CPU than it saved (measured: 154 -> 97 JVM CPU seconds for three suite cases, 2 cores).
-SPARK_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+#: CPU than it saved (measured: 154 -> 97 JVM CPU seconds for three suite cases, 2 cores). A code
+#: cache of 256 MB: the dbt build on Spark once died of "Out of space in CodeCache for adapters"
+#: (VirtualMachineError) in a full run on a loaded machine (2026-12-05).
+SPARK_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m"
 
 
 class Spark:
