@@ -35,11 +35,10 @@ def run(name: str) -> pd.DataFrame:
                          "score": [float(s) for s in SCORES[name]], "label": [label for _, _, label in ITEMS]})
 
 
-def watched_programs(monkeypatch) -> tuple[list, list]:
-    """Record each program the DuckDB executor runs and every statement it sends while running one
-    (its statement entry points: fetch, store, fill)."""
-    programs, ran, running = [], [], []
-    run_program = executors.DuckDB.run_program
+def watch_run_program(monkeypatch, executor: type) -> tuple[list, list]:
+    """Record each program ``executor`` runs: (the programs, a list that is non-empty while one runs)."""
+    programs, running = [], []
+    run_program = executor.run_program
 
     def watched(self, program):
         programs.append(program)
@@ -48,6 +47,16 @@ def watched_programs(monkeypatch) -> tuple[list, list]:
             return run_program(self, program)
         finally:
             running.pop()
+
+    monkeypatch.setattr(executor, "run_program", watched)
+    return programs, running
+
+
+def watched_programs(monkeypatch) -> tuple[list, list]:
+    """Record each program the DuckDB executor runs and every statement it sends while running one
+    (its statement entry points: fetch, store, fill)."""
+    ran: list = []
+    programs, running = watch_run_program(monkeypatch, executors.DuckDB)
 
     def noting(name, texts):
         method = getattr(executors.DuckDB, name)
@@ -58,7 +67,6 @@ def watched_programs(monkeypatch) -> tuple[list, list]:
             return method(self, argument)
         monkeypatch.setattr(executors.DuckDB, name, call)
 
-    monkeypatch.setattr(executors.DuckDB, "run_program", watched)
     noting("fetch", lambda sql: [sql])
     noting("store", lambda step: [step.sql])
     noting("fill", lambda rows: [rows.create, *([rows.insert] if rows.insert else [])])
@@ -132,18 +140,9 @@ def test_every_statement_a_warehouse_runs_for_compare_runs_is_one_its_plan_folds
         con.register(f"{name}_frame", run(name))
         con.execute(f"CREATE TABLE run_{name.lower()} AS SELECT * FROM {name}_frame")
     counted = CountedConnection(con, "duckdb", ["run_a", "run_b", "run_c"])
-    programs, sent, running = [], [], []
-    run_program, fetch = executors.Warehouse.run_program, executors.Warehouse.fetch
-
-    def watched(self, program):
-        programs.append(program)
-        running.append(True)
-        try:
-            return run_program(self, program)
-        finally:
-            running.pop()
-
-    monkeypatch.setattr(executors.Warehouse, "run_program", watched)
+    sent: list = []
+    fetch = executors.Warehouse.fetch
+    programs, running = watch_run_program(monkeypatch, executors.Warehouse)
     monkeypatch.setattr(executors.Warehouse, "fetch",
                         lambda self, sql: (sent.append(sql) if running else None) or fetch(self, sql))
     runs = {"A": "run_a", "B": "run_b", "C": "run_c"}

@@ -32,7 +32,7 @@ from ..data.connections import DEFAULT_MEMORY_LIMIT, connect, drop, interruptibl
 from ..building.id_types import ColumnType
 from ..vocabulary.errors import OpenTransaction, OptionError, first_line
 from ..data.inputs import new_view_name
-from ..building import comparison_plan
+from ..building import comparison_plan, templates
 from ..building import plan as plans
 from ..building.comparison_plan import Fetch, Program, Rows, Shared
 from ..building.plan import Step
@@ -470,12 +470,14 @@ class Warehouse(Executor):
             try:
                 for item in program.items:
                     if isinstance(item, Shared):
-                        name = self.kept(over_ctes(list(item.ctes), f"SELECT * FROM {item.name}"))
+                        name = self.kept(over_ctes(list(item.ctes), templates.render("whole_relation.sql.j2",
+                                                                                     relation=item.name)))
                         if name is None:
                             held[item.name] = list(item.ctes)
                         else:
                             kept.append(name)
-                            held[item.name] = [(item.name, f"SELECT * FROM {identifiers.quote(name)}")]
+                            held[item.name] = [(item.name, templates.render("whole_relation.sql.j2",
+                                                                            relation=identifiers.quote(name)))]
                     elif isinstance(item, Fetch):
                         with activity.doing(self.con, item.doing) if item.doing else nullcontext():
                             names, fetched = self.fetch(self._folded(item, held))
