@@ -18,6 +18,7 @@ import textwrap
 from .building import templates
 
 from .data import writing
+from .data.connections import check_threads
 
 from .vocabulary import activity
 from .api import evaluate
@@ -228,6 +229,15 @@ def plot(
     """
     # the options of evaluate, for every run: every argument but plot's own
     options = {name: value for name, value in locals().items() if name not in _OWN}
+    # the arguments first: a bad one is named whether or not matplotlib is installed
+    runs = named_runs(runs, names)
+    cutoffs = list(k)
+    if not cutoffs or any(isinstance(c, bool) or not isinstance(c, int) or c <= 0 for c in cutoffs):
+        raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
+    if distribution is not None and distribution not in cutoffs:
+        raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
+    check_threads(threads)
+    writing.refuse_inputs({"output": output}, [*runs.values(), judgments])
     try:
         import matplotlib
 
@@ -235,13 +245,6 @@ def plot(
         import matplotlib.pyplot as plt
     except ImportError:
         raise MissingDependency("plot needs matplotlib: pip install matplotlib (ndcg_sql's 'plot' extra)") from None
-    runs = named_runs(runs, names)
-    cutoffs = list(k)
-    if not cutoffs or any(isinstance(c, bool) or not isinstance(c, int) or c <= 0 for c in cutoffs):
-        raise OptionError(f"plot needs positive integer cutoffs; got {cutoffs!r}")
-    if distribution is not None and distribution not in cutoffs:
-        raise OptionError(f"the distribution cutoff {distribution!r} must be one of the plotted k")
-    writing.refuse_inputs({"output": output}, [*runs.values(), judgments])
     if over is not None:
         return _plot_over(runs, output, over, [OVER_CUTOFF] if tuple(cutoffs) == PLOTTED_CUTOFFS else cutoffs,
                           dict(window=window, alpha=alpha, correction=correction, min_effect=min_effect),

@@ -177,6 +177,24 @@ def test_compare_and_plot_take_threads_as_evaluate_does(capsys):
         assert "threads must be a positive integer; got 0" in capsys.readouterr().err
 
 
+def test_plot_names_a_bad_argument_without_matplotlib_and_then_the_missing_library(monkeypatch, capsys, tmp_path):
+    """CI's floor environment has no matplotlib: plot named the missing library before --threads 0.
+    A bad argument is a usage error (exit 2) either way; good arguments then meet the missing
+    library (exit 1, naming the extra) and write nothing."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    output = tmp_path / "x.png"
+    command = ["plot", DL_RUN, "--judgments", DL_QRELS, "--output", str(output), "--no-progress"]
+    with pytest.raises(SystemExit) as stop:
+        cli.main([*command, "--threads", "0"])
+    assert stop.value.code == 2
+    assert "threads must be a positive integer; got 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(command)
+    assert stop.value.code == 1
+    assert "plot needs matplotlib: pip install matplotlib (ndcg_sql's 'plot' extra)" in capsys.readouterr().err
+    assert not output.exists()
+
+
 @pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "unjudged", "sql"])
 def test_each_commands_help_says_what_it_does(command):
     """`ndcg-sql unjudged --help` went from its usage straight to its arguments: each command's help
