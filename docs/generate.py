@@ -179,8 +179,8 @@ def options_reference() -> str:
             facts.append("not on the command line")
         dbt = dbt_names.get(p.name, p.name)
         facts.append(f"dbt: `{dbt}`" if dbt in in_dbt else "not an argument of the dbt macros")
-        helps = "".join(f"\n\n`ndcg-sql {command}`: {cell(text)}" for command, text in p.cli.helps.items()
-                        if text != p.doc) if p.cli else ""
+        helps = "".join(f"\n\n`ndcg-sql {command}`: {cell(p.help(command))}" for command in p.cli.helps
+                        if p.help(command) != p.doc) if p.cli else ""
         out.append(f"### `{p.name}`\n\n" + " · ".join(facts) + f"\n\n{cell(p.doc)}{helps}")
     return "\n\n".join(out)
 

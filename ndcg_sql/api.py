@@ -135,8 +135,8 @@ def evaluate(
         missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval
             -c). Default: 'ignore'.
         unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
-            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval
-            judged_docs_only_flag=True). Default: 'zero'.
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
+            pytrec_eval's judged_docs_only_flag). Default: 'zero'.
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
@@ -150,13 +150,13 @@ def evaluate(
             above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
-            so do query weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. Giving one of them another non-default value, or query weights or
+            measures the tool does not have, raises OptionError. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+        negative_labels: "error" (raises InputError), "zero" (count as label 0; with judgments the item is judged, so a
             condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
             0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
             pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
@@ -187,7 +187,7 @@ def evaluate(
         judgments_format: force the judgments file's format. Default: None.
         threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
         memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
-            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1400MB'.
+            (None: DuckDB's own, 80% of RAM). Default: '1400MB'.
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
@@ -325,8 +325,8 @@ def to_sql(
         missing_queries: with judgments, judged queries absent from the run: "ignore", or "zero" (count as 0, trec_eval
             -c). Default: 'ignore'.
         unjudged: with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed
-            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, pytrec_eval
-            judged_docs_only_flag=True). Default: 'zero'.
+            before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J,
+            pytrec_eval's judged_docs_only_flag). Default: 'zero'.
         measures: measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, DCG@k,
             P@k, R@k, AP, AP@k, RR, RR@k, Success@k, Judged@k, RBP(p=0.8), RBPResidual(p=0.8) (the most unjudged items
             could add), ERR@k (gdeval's), Bpref, infAP, Rprec, IPrec@0.5 (interpolated precision at recall 0.5), gm_map
@@ -340,13 +340,13 @@ def to_sql(
             above it raises InputError (gdeval.pl refuses it too); without ERR it must be left as it is.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
-            so do query weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. Giving one of them another non-default value, or query weights or
+            measures the tool does not have, raises OptionError. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+        negative_labels: "error" (raises InputError), "zero" (count as label 0; with judgments the item is judged, so a
             condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
             0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
             pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
@@ -379,8 +379,8 @@ def to_sql(
         id_types: the id columns' types as the engine writes them, by role (query, item, judgments_query,
             judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as "query=INT64".
             Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in TREC form when the
-            two sides differ), and known item ids decide item_type. A role not given, a type not listed
-            (ndcg_sql/vocabulary/dialects.py type_names), or None: compared as stored. Default: None.
+            two sides differ), and known item ids decide item_type. A role not given (or no id_types at all) or a type
+            not listed (ndcg_sql/vocabulary/dialects.py type_names): compared as stored. Default: None.
         segmented_judgments: with segments: the judgments carry the segment columns (judgments per (segment, query)).
             Default: False.
 

@@ -112,7 +112,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
         if p.cli is None or command not in p.cli.commands:
             continue
         default = signature[p.name].default if p.name in signature else p.default
-        text = p.cli.helps.get(command, p.doc)
+        text = p.help(command)
         if not p.cli.flag and default not in (None, inspect.Parameter.empty) and "default" not in text.lower():
             text += f" (default: {_shown_default(default)})"
         kwargs: dict[str, Any] = dict(default=argparse.SUPPRESS, help=text.replace("%", "%%"))

@@ -280,13 +280,13 @@ def unjudged(
             missing_queries='zero' (a query absent from the run has no weight). Default: None.
         convention: set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: "trec_eval"
             (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), "xgboost-minus" (ndcg@k-); see
-            ndcg_sql/vocabulary/conventions.py. A given option with another non-default value raises OptionError, and
-            so do query weights or measures the tool does not have. Default: None.
+            ndcg_sql/vocabulary/conventions.py. Giving one of them another non-default value, or query weights or
+            measures the tool does not have, raises OptionError. Default: None.
         row_col: with ties="input-order" (and only then), the column holding each row's input position (smaller first),
             e.g. a row number. Default: None.
         score_precision: "double", or "float32" (scores rounded to the nearest 32-bit float before ranking, as
             trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float). Default: 'double'.
-        negative_labels: "error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a
+        negative_labels: "error" (raises InputError), "zero" (count as label 0; with judgments the item is judged, so a
             condensed list keeps it, as Sakai's condensed lists keep every judged item), or "unjudged" (count as label
             0; with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in the
             pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not count it).
@@ -300,7 +300,7 @@ def unjudged(
         judgments_format: force the judgments file's format. Default: None.
         threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
         memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
-            (None, command line 'none': DuckDB's own, 80% of RAM). Default: '1400MB'.
+            (None: DuckDB's own, 80% of RAM). Default: '1400MB'.
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.

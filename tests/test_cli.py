@@ -203,3 +203,27 @@ def test_each_commands_help_says_what_it_does(command):
     words = " ".join(parser.format_help().split())
     own = " ".join(parser.subcommands[command].format_help().split("\n\n")[1].split())
     assert own.endswith(".") and f"{command} {own[0].lower()}{own[1:-1]} " in words + " "
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "unjudged", "sql"])
+def test_each_commands_help_speaks_the_command_line(command):
+    """`ndcg-sql evaluate --help` said "raises OptionError", "Default None" and 'with
+    ties="input-order"': a command-line user reads an error message, types 'none' and --ties
+    input-order. No Python spelling is left: None, True, False, an exception's name, or an option
+    of ndcg_sql as keyword=value ('ties="input-order"', 'bootstrap=N'; a peer's call such as
+    scikit-learn's dcg_score(log_base=b) stays, and so does the result's own 'checks=trusted')."""
+    import re
+
+    from ndcg_sql.vocabulary.parameters import PARAMETERS
+
+    text = " ".join(cli.build_parser().subcommands[command].format_help().split())
+    assert not re.findall(r"\b(?:None|True|False|OptionError|InputError)\b", text)
+    names = "|".join(p.name for p in PARAMETERS if p.cli is not None)
+    assert not re.findall(rf"(?<![(\w])(?:{names})=[\"'A-Z]", text)
+    assert "{" + "row_col}" not in text and "--row-col" in text  # the marks are written, not shown
+
+
+def test_memory_limit_help_says_none_as_typed():
+    """--memory-limit's help named Python's None next to the command line's 'none'; it says 'none' only."""
+    action = next(a for a in cli.build_parser().subcommands["evaluate"]._actions if "--memory-limit" in a.option_strings)
+    assert "'none': DuckDB's own" in action.help and "None" not in action.help

@@ -87,7 +87,7 @@ def test_the_command_line_is_the_option_table(command):
             action = flags[p.flag]
             assert action.dest == p.name
             assert action.choices == (list(p.choices) if p.choices and action.choices is not None and isinstance(action.choices, list) else p.choices)
-            assert action.help.replace("%%", "%").startswith(p.cli.helps.get(command, p.doc))
+            assert action.help.replace("%%", "%").startswith(p.help(command))
 
 
 
@@ -108,3 +108,16 @@ def test_the_templates_are_the_checkouts_own():
     from ndcg_sql.building import templates
 
     assert Path(str(templates.template_folder())).resolve() == (ROOT / "sql").resolve()
+
+
+def test_an_options_text_is_spelled_for_each_reader():
+    """An option's text is written once; its marks are written for a Python caller and for the
+    command line, and a mark that names nothing known is an error, not text shown as it is."""
+    from ndcg_sql.vocabulary.parameters import spoken
+
+    text = 'with {ties="input-order"}, {row_col} of {bootstrap=N}, {None}; {raises OptionError}; {label: gain}'
+    assert spoken(text, "python") == 'with ties="input-order", row_col of bootstrap=N, None; raises OptionError; {label: gain}'
+    assert spoken(text, "cli") == ("with --ties input-order, --row-col of --bootstrap N, 'none'; is refused with an error; "
+                                   "{label: gain}")
+    with pytest.raises(ValueError, match="tie"):
+        spoken("{tie}", "cli")

@@ -25,6 +25,7 @@ relevant item in ``sql/per_query.sql.j2``). Every number the package reports com
 from __future__ import annotations
 
 import os
+import re
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -65,13 +66,14 @@ class Variant:
 @dataclass(frozen=True)
 class Parameter:
     """One option: name, default, type (the annotation every signature taking it writes),
-    documentation, allowed values (those of a ``Literal`` type), its command-line spelling (None:
-    Python only) and its variants by entry point (``{"plot": Variant(...)}``)."""
+    documentation as written in :class:`Given` (with its marks, :func:`spoken`), allowed values
+    (those of a ``Literal`` type), its command-line spelling (None: Python only) and its variants
+    by entry point (``{"plot": Variant(...)}``)."""
 
     name: str
     default: object
     annotation: object
-    doc: str
+    text: str
     choices: tuple[str, ...] | None = None
     cli: Cli | None = None
     variants: Mapping[str, Variant] = field(default_factory=dict)
@@ -80,12 +82,23 @@ class Parameter:
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
+    @property
+    def doc(self) -> str:
+        """The documentation for a Python reader (docstrings, the options reference, dbt)."""
+        return spoken(self.text, "python")
+
+    def help(self, command: str) -> str:
+        """The documentation in ``ndcg-sql COMMAND --help``: the subcommand's own text, or the
+        option's, spelled for the command line (:func:`spoken`)."""
+        helps = self.cli.helps if self.cli is not None else {}
+        return spoken(helps.get(command, self.text), "cli")
+
     def taken_by(self, entry_point: str) -> Variant:
         """The option's default, type and documentation in ``entry_point`` (a function's name)."""
         variant = self.variants.get(entry_point)
         if variant is None:
             return Variant(self.default, self.annotation, self.doc)
-        return Variant(variant.default, variant.annotation, variant.doc or self.doc)
+        return Variant(variant.default, variant.annotation, spoken(variant.doc, "python") if variant.doc else self.doc)
 
 
 def literal_choices(annotation: object) -> tuple[str, ...] | None:
@@ -262,6 +275,45 @@ def size_from_text(text: str) -> str | None:
     return None if text.strip().lower() == "none" else text
 
 
+# ----------------------------------------------------------------- the documentation's two readers
+#: An option's documentation is written once, for two readers: a Python caller, who passes
+#: ``ties="input-order"`` or None and catches an OptionError, and a command-line user, who types
+#: ``--ties input-order`` or ``none`` and reads an error message and an exit status. Where the two
+#: differ the text holds a mark in braces, which :func:`spoken` writes for each: an option's name
+#: (``{row_col}``: row_col, --row-col), an option with a value (``{ties="input-order"}``:
+#: ties="input-order", --ties input-order), or a phrase of :data:`PHRASES`. Braces around a text
+#: with a colon (a mapping such as {label: gain}) are not marks.
+PHRASES: dict[str, tuple[str, str]] = {
+    "raises OptionError": ("raises OptionError", "is refused with an error"),
+    "raises InputError": ("raises InputError", "is refused with an error"),
+    "InputError": ("InputError", "an error"),
+    #: the value that means "DuckDB's own" (memory_limit), which the command line takes as 'none'
+    "None": ("None", "'none'"),
+    #: an option's default that leaves the choice to the code (the command line: the flag not given)
+    "Default None": ("Default None", "Not given"),
+}
+Reader = Literal["python", "cli"]
+_MARK = re.compile(r"\{([^{}:]+)\}")
+_OPTION_MARK = re.compile(r"([a-z_]+)(?:=(.+))?")
+
+
+def spoken(text: str, reader: Reader) -> str:
+    """An option's documentation (``text``, with its marks) for a Python ``reader`` or a
+    command-line one ("cli"); a mark that is neither a phrase nor an option raises ValueError."""
+    def one(mark: re.Match) -> str:
+        inside = mark.group(1)
+        if inside in PHRASES:
+            return PHRASES[inside][reader == "cli"]
+        option = _OPTION_MARK.fullmatch(inside)
+        if option is None or option.group(1) not in _OPTION_NAMES:
+            raise ValueError(f"{{{inside}}} in an option's documentation is neither an option nor one of PHRASES")
+        if reader == "python":
+            return inside
+        name, value = option.groups()
+        return "--" + name.replace("_", "-") + ("" if value is None else " " + value.strip("'\""))
+    return _MARK.sub(one, text)
+
+
 ALL = ("evaluate", "compare", "plot", "sql")
 RUNS = ("evaluate", "compare", "plot")
 #: The options of the ranking and the judgments that ``unjudged`` takes too (it ranks as evaluate does).
@@ -315,12 +367,12 @@ class Given:
                                       Cli(RANKING, metavar="NAME"))
     rank_col: str | None = option(
         None, "logged rank column (1 = top; smaller is better), used instead of a score; giving both "
-        "score_col and rank_col raises OptionError.", Cli(RANKING, metavar="NAME"))
+        "{score_col} and {rank_col} {raises OptionError}.", Cli(RANKING, metavar="NAME"))
     label_col: str = option(
         "label", 'relevance label column (number >= 0; of the judgments when they are given; default "label").',
         Cli(RANKING, metavar="NAME"))
     label: str | None = option(
-        None, "a relevance label computed from the input's columns, instead of label_col: a SQL expression "
+        None, "a relevance label computed from the input's columns, instead of {label_col}: a SQL expression "
         "of column names, numbers, + - * /, comparisons (counting 1 when true, 0 when false), AND, OR, NOT, "
         "CASE, COALESCE, LEAST, GREATEST and CAST, e.g. 'clicked + 2 * purchased' or 'CASE WHEN "
         "watch_seconds >= 180 THEN 2 WHEN watch_seconds >= 60 THEN 1 ELSE 0 END'; over the judgments' "
@@ -331,12 +383,12 @@ class Given:
         '"exponential" (2^label - 1; Burges et al. 2005), "linear" (label; trec_eval) or a mapping '
         "{label: gain} of finite non-negative numbers (command line: 0:0,1:1,2:3); in Python and on the command line, "
         "for labels given as words (not in the dbt macros), a mapping {word: gain}, e.g. {'relevant': 2, 'partial': 1, 'irrelevant': 0} (command line: "
-        "relevant:2,partial:1,irrelevant:0; exact match; a word missing from it raises InputError), each item's "
+        "relevant:2,partial:1,irrelevant:0; exact match; a word missing from it {raises InputError}), each item's "
         "label then being its gain (docs/inputs.md).",
         Cli(ALL, metavar="GAIN", parse=gain_from_text))
     discount: Discount = option(
         "log",
-        'discount of rank r (1 = top), b = log_base: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval, '
+        'discount of rank r (1 = top), b = {log_base}: "log" 1/log_b(r + 1) (the usual one; b = 2 in trec_eval, '
         'scikit-learn, LightGBM, XGBoost), or "jarvelin" (Jarvelin & Kekalainen, TOIS 2002): 1 for r < b, '
         "1/log_b(r) for r >= b. Reported with every result.", Cli(RANKING))
     log_base: float = option(
@@ -347,14 +399,14 @@ class Given:
     ties: Ties = option(
         "average",
         '"average" (tie-aware, McSherry & Najork 2008), "item-asc" / "item-desc" (item id in byte '
-        'order; trec_eval: "item-desc"), or "input-order" (row_col ascending; LightGBM, XGBoost).', Cli(RANKING))
+        'order; trec_eval: "item-desc"), or "input-order" ({row_col} ascending; LightGBM, XGBoost).', Cli(RANKING))
     weight_col: str | None = option(
         None,
         "a column of the ranking giving each query a weight (traffic, revenue): a finite number >= 0, the "
-        "same on every row of a query, not all 0 (else InputError). The mean is then sum(w x) / sum(w) "
+        "same on every row of a query, not all 0 (else {InputError}). The mean is then sum(w x) / sum(w) "
         "(scikit-learn's sample_weight, LightGBM's query weights) and the standard error "
         "sqrt(n / (n - 1) * sum(w^2 (x - mean)^2)) / sum(w); per-query rows carry the weight. Not with "
-        "bootstrap, compare, or missing_queries='zero' (a query absent from the run has no weight).",
+        "{bootstrap}, compare, or {missing_queries='zero'} (a query absent from the run has no weight).",
         Cli(("evaluate", "plot", "sql", "unjudged"), metavar="NAME"))
     no_relevant: NoRelevant = option(
         "zero", 'NDCG of a query with IDCG@k = 0: "zero", "skip" (left out of the mean) or "one".', Cli(ALL))
@@ -366,7 +418,7 @@ class Given:
         "zero",
         'with judgments, ranked items without a judgment: "zero" (count as label 0) or "condense" (removed '
         "before ranking, so the judged items move up: Sakai's condensed lists, SIGIR 2007; trec_eval -J, "
-        "pytrec_eval judged_docs_only_flag=True).", Cli(ALL))
+        "pytrec_eval's judged_docs_only_flag).", Cli(ALL))
     measures: Names = option(
         None,
         "measure names in ir_measures notation (a list, or one comma-separated string): nDCG@k, CG@k, "
@@ -386,19 +438,19 @@ class Given:
         ERR_MAX_GRADE,
         "the top grade of the relevance scale, which ERR reads: R = (2^g - 1) / 2^max_grade for a label g "
         "(Chapelle et al. 2009; default 4, gdeval.pl's MAX_JUDGMENT); an integer from 1 to "
-        f"{MAX_EXPONENTIAL_LABEL}. With ERR a label above it raises InputError (gdeval.pl refuses it too); "
+        f"{MAX_EXPONENTIAL_LABEL}. " "With ERR a label above it {raises InputError} (gdeval.pl refuses it too); "
         "without ERR it must be left as it is.",
         Cli(("evaluate", "compare", "sql"), metavar="G", parse=int))
     convention: str | None = option(
         None,
-        'set gain, ties, no_relevant, score_precision and negative_labels as a peer tool does: '
+        'set {gain}, {ties}, {no_relevant}, {score_precision} and {negative_labels} as a peer tool does: '
         '"trec_eval" (also pytrec_eval, ir_measures), "sklearn", "lightgbm", "xgboost" (ndcg@k), '
-        '"xgboost-minus" (ndcg@k-); see ndcg_sql/vocabulary/conventions.py. A given option with another '
-        "non-default value raises OptionError, and so do query weights or measures the tool does not have.",
+        '"xgboost-minus" (ndcg@k-); see ndcg_sql/vocabulary/conventions.py. Giving one of them another '
+        "non-default value, or query weights or measures the tool does not have, {raises OptionError}.",
         Cli(RANKING, metavar="NAME"))
     row_col: str | None = option(
         None,
-        'with ties="input-order" (and only then), the column holding each row\'s input position '
+        'with {ties="input-order"} (and only then), the column holding each row\'s input position '
         "(smaller first), e.g. a row number.", Cli(RANKING, metavar="NAME"))
     score_precision: ScorePrecision = option(
         "double",
@@ -406,18 +458,18 @@ class Given:
         "trec_eval and XGBoost; not on BigQuery and Snowflake, which have no 32-bit float).", Cli(RANKING))
     negative_labels: NegativeLabels = option(
         "error",
-        '"error" (InputError), "zero" (count as label 0; with judgments the item is judged, so a condensed '
+        '"error" ({raises InputError}), "zero" (count as label 0; with judgments the item is judged, so a condensed '
         'list keeps it, as Sakai\'s condensed lists keep every judged item), or "unjudged" (count as label 0; '
         "with judgments the item is not judged, as trec_eval reads a relevance below 0 (form_res_rels.c: in "
-        'the pool, not judged): unjudged="condense" drops it, as trec_eval -J does, and Judged@k does not '
-        'count it). convention="trec_eval" sets "unjudged".', Cli(ALL))
+        'the pool, not judged): {unjudged="condense"} drops it, as trec_eval -J does, and Judged@k does not '
+        'count it). {convention="trec_eval"} sets "unjudged".', Cli(ALL))
     segments: Names = option(
         None,
         "column name(s) of the ranking (experiment arm, date, device, ...) that act as part of the "
         "query key: every metric per (segment values, query); per-query rows carry the segment "
         "columns and the summary has one row per (segment values, k or measure). Judgments without "
         "the segment columns apply to every segment the query occurs in; judgments with them (same "
-        'names) are per (segment, query), and only then may missing_queries be "zero".',
+        'names) are per (segment, query), and only then may {missing_queries} be "zero".',
         Cli(("evaluate", "compare", "plot", "sql", "unjudged"), metavar="COL", nargs="+", helps={
             "plot": "column name(s) of the rankings (experiment arm, date, ...): one line per (run, segment "
                     "values), labelled arm=bm25"}))
@@ -427,11 +479,11 @@ class Given:
         "95% interval of each mean (NULL below 2 queries) that respects the range of the values, and "
         "its method: 'wilson' (the Wilson score interval) for values 0 or 1 (Success@k, P@1, RR@1), "
         "'normal, clipped to [0, 1]' (mean -/+ 1.96 stderr, clipped) for values in [0, 1] (NDCG, P, R, "
-        "AP, RR), 'normal' for CG and DCG. Default None: with measures or segments.",
+        "AP, RR), 'normal' for CG and DCG. {Default None}: with {measures} or {segments}.",
         Cli(("evaluate", "sql"), flag=True))
     bootstrap: int = option(
         0,
-        "with bootstrap=N > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
+        "with {bootstrap=N} > 0 (at most 100,000), the summary gets bootstrap_low and bootstrap_high: the "
         "95% percentile bootstrap interval of each mean from N resamples of the queries, computed in "
         "SQL (Efron & Tibshirani 1993, ch. 13).", Cli(("evaluate", "plot", "sql"), metavar="N", parse=int))
     sample: float | None = option(
@@ -442,7 +494,7 @@ class Given:
         "the column population (the queries the sample was drawn from, per segment: each segment is a "
         "stratum) and its standard error and interval carry the finite-population correction sqrt(1 - n/N) "
         "(Cochran, Sampling Techniques, 1977, ch. 2-5), with the normal interval for every measure. Not with "
-        "bootstrap or missing_queries='zero'.",
+        "{bootstrap} or {missing_queries='zero'}.",
         Cli(("evaluate", "sql"), metavar="FRACTION", parse=float))
     seed: int = option(
         0,
@@ -472,7 +524,7 @@ class Given:
     memory_limit: str | None = option(
         "1400MB",
         "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
-        "(None, command line 'none': DuckDB's own, 80% of RAM).",
+        "({None}: DuckDB's own, 80% of RAM).",
         Cli(RUNS + ("unjudged",), metavar="SIZE", parse=size_from_text))
     temp_directory: str | os.PathLike[str] | None = option(
         None,
@@ -482,11 +534,11 @@ class Given:
     max_bootstrap_draws: int = option(
         MAX_BOOTSTRAP_DRAWS,
         "largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local run "
-        "draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB "
+        "draws; more {raises OptionError} before the bootstrap starts (default 200,000,000: about 7 GiB "
         "of temp files and 3 minutes on 2 cores).", Cli(("evaluate", "plot"), metavar="N", parse=int))
     checks: Checks = option(
         "all",
-        '"all": every input check (bad input raises InputError naming the column); "trusted": none, for '
+        '"all": every input check (bad input {raises InputError} naming the column); "trusted": none, for '
         "input gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad "
         "input gives wrong numbers, not an error (docs/safety.md). An empty input is still refused, and "
         "every result reports checks=trusted.", Cli(RUNS + ("unjudged",)))
@@ -502,11 +554,11 @@ class Given:
         "the id columns' types as the engine writes them, by role (query, item, judgments_query, "
         'judgments_item): a mapping {"query": "INT64", "judgments_query": "STRING"} or texts such as '
         '"query=INT64". Ids are then compared as evaluate compares them (sql/options/id_forms.sql: as text in '
-        "TREC form when the two sides differ), and known item ids decide item_type. A role not given, a type "
-        "not listed (ndcg_sql/vocabulary/dialects.py type_names), or None: compared as stored.",
+        "TREC form when the two sides differ), and known item ids decide {item_type}. A role not given (or no "
+        "{id_types} at all) or a type not listed (ndcg_sql/vocabulary/dialects.py type_names): compared as stored.",
         Cli(("sql",), "ROLE=TYPE", "+"))
     segmented_judgments: bool = option(
-        False, "with segments: the judgments carry the segment columns (judgments per (segment, query)).",
+        False, "with {segments}: the judgments carry the segment columns (judgments per (segment, query)).",
         Cli(("sql",), flag=True))
     permutations: int = option(
         10_000, f"sign patterns of compare's permutation test (1 .. {MAX_PERMUTATIONS:,}; exact when 2^queries "
@@ -518,7 +570,7 @@ class Given:
         'pair of runs x measure): "holm" (Holm 1979, step-down; the family-wise error rate), "bonferroni", '
         '"bh" (Benjamini & Hochberg 1995, step-up; the false discovery rate) or "none". Each row keeps the '
         "raw p-values and adds t_p_value_adjusted, permutation_p_value_adjusted, family_size and correction. "
-        'Default None: "holm" with more than two runs or more than one measure, else "none".',
+        '{Default None}: "holm" with more than two runs or more than one measure, else "none".',
         Cli(("compare", "plot"), helps={"plot": "with --over: bonferroni (over the lines of a period; default) or "
                                                 "none"}),
         plot=Variant("bonferroni", PeriodCorrection, 'with over: the correction of the period test over the lines (runs and segments) of a period: "bonferroni" (each line at alpha / lines, rounded down to a tabulated level) or "none"; "holm" and "bh" need exact p-values, which the period test\'s table of t critical values does not give (OptionError). Default: \'bonferroni\'.'))
@@ -527,6 +579,7 @@ class Given:
 #: The defaults, typed: what the public signatures name as their defaults.
 DEFAULTS = Given()
 _TYPES = get_type_hints(Given)
+_OPTION_NAMES = frozenset(f.name for f in fields(Given))
 #: Every option, in signature order (:class:`Given` as data).
 PARAMETERS: tuple[Parameter, ...] = tuple(
     Parameter(f.name, f.default, _TYPES[f.name], f.metadata["doc"], literal_choices(_TYPES[f.name]),
