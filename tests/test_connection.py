@@ -32,8 +32,9 @@ def _with(size):
 def test_memory_limit_must_be_a_size(bad):
     with pytest.raises(OptionError, match="memory_limit must be a size"):
         connect(bad)
-    with pytest.raises(OptionError, match="memory_limit must be a size"):
+    with pytest.raises(OptionError, match="memory_limit must be a size") as refused:
         ndcg_sql.evaluate("examples/does-not-matter.parquet", memory_limit=bad)
+    assert "or None for DuckDB's own limit" in str(refused.value)  # a Python caller passes None
 
 
 def test_cli_memory_limit(tmp_path, capsys):
@@ -42,6 +43,11 @@ def test_cli_memory_limit(tmp_path, capsys):
     assert main(["evaluate", str(run), "--memory-limit", "none", "--no-progress", "--format", "json"]) == 0
     assert main(["evaluate", str(run), "--memory-limit", "700MB", "--no-progress", "--format", "json"]) == 0
     capsys.readouterr()
-    with pytest.raises(SystemExit):
-        main(["evaluate", str(run), "--memory-limit", "lots", "--no-progress"])
-    assert "memory_limit must be a size" in capsys.readouterr().err
+    for command in (["evaluate", str(run)], ["unjudged", str(run), "--judgments", str(run)]):
+        with pytest.raises(SystemExit) as stop:
+            main([*command, "--memory-limit", "12XB", "--no-progress"])
+        assert stop.value.code == 2
+        # the command line's words: the flag, and 'none' as typed (not memory_limit, not None)
+        err = capsys.readouterr().err
+        assert "argument --memory-limit: must be a size such as" in err and "or 'none' for DuckDB's own limit" in err
+        assert "memory_limit" not in err and "None" not in err and "got '12XB'" in err

@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
 import tempfile
@@ -31,14 +30,13 @@ import duckdb
 
 from ..vocabulary.errors import OptionError
 from ..vocabulary.identifiers import quote
-from ..vocabulary.parameters import DEFAULTS, THREADS_PER_CORE
+from ..vocabulary.parameters import DEFAULTS, MEMORY_LIMIT_RULE, MEMORY_SIZE, THREADS_PER_CORE, spoken
 
 #: DuckDB memory_limit of a connection this package opens itself (the option memory_limit's default):
 #: large logs then spill to disk instead of growing hash tables and sorts up to DuckDB's own default
 #: (80 % of RAM). A 100M-row log (10 items a query) peaks at about 1.5 GB resident with it
 #: (docs/performance.md, DuckDB's memory).
 DEFAULT_MEMORY_LIMIT = DEFAULTS.memory_limit
-_MEMORY_SIZE = re.compile(r"^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
 #: The temp folder removal of each connection :func:`connect` opened.
 _folders: "weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, weakref.finalize]" = weakref.WeakKeyDictionary()
 T = TypeVar("T")
@@ -57,8 +55,8 @@ def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None
     """
     config = {}
     if memory_limit is not None:
-        if not isinstance(memory_limit, str) or not _MEMORY_SIZE.match(memory_limit.strip()):
-            raise OptionError(f"memory_limit must be a size such as '1400MB' or '4GB'; got {memory_limit!r}")
+        if not isinstance(memory_limit, str) or not MEMORY_SIZE.match(memory_limit.strip()):
+            raise OptionError(f"memory_limit {spoken(MEMORY_LIMIT_RULE, 'python')}; got {memory_limit!r}")
         config["memory_limit"] = memory_limit.strip()
     check_threads(threads)
     try:

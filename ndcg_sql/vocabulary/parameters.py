@@ -270,9 +270,20 @@ def gain_from_text(text: str):
     return dict(pairs)
 
 
+#: A DuckDB memory limit: a number with a unit (ndcg_sql/data/connections.py checks memory_limit with it).
+MEMORY_SIZE = re.compile(r"^[0-9]+(\.[0-9]+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$", re.IGNORECASE)
+#: What a memory limit must be, after the option's name (written for each reader by :func:`spoken`).
+MEMORY_LIMIT_RULE = "must be a size such as '1400MB' or '4GB', or {None} for DuckDB's own limit (80% of RAM)"
+
+
 def size_from_text(text: str) -> str | None:
-    """The command line's memory limit: a size, or 'none' for DuckDB's own."""
-    return None if text.strip().lower() == "none" else text
+    """The command line's memory limit: a size, or 'none' for DuckDB's own (OptionError otherwise,
+    saying 'none' as the command line spells it; argparse names --memory-limit before it)."""
+    if text.strip().lower() == "none":
+        return None
+    if not MEMORY_SIZE.match(text.strip()):
+        raise OptionError(f"{spoken(MEMORY_LIMIT_RULE, 'cli')}; got {text!r}")
+    return text
 
 
 # ----------------------------------------------------------------- the documentation's two readers
