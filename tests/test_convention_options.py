@@ -10,6 +10,7 @@ Dataset's weights); XGBoost's ``ndcg@k`` and ``ndcg@k-`` with per-group weights
 (``DMatrix.set_weight`` after ``set_group``). A segment is the peer run on that segment's queries;
 intervals and the bootstrap add columns and leave the mean the peer's."""
 
+import json
 import re
 from collections import defaultdict
 
@@ -376,8 +377,40 @@ def test_a_refused_measure_names_every_option_the_convention_sets(convention):
     told = str(error.value).split("give the options it sets: ", 1)[1]
     options = [name for name in preset if name in parameters.BY_NAME]
     assert len(options) >= 5
-    # each with its command-line spelling, as the other option messages give it
-    assert told == ", ".join(f"{name}={preset[name]!r} ({parameters.BY_NAME[name].flag} {preset[name]})" for name in options)
+    # each with its command-line spelling, as the other option messages give it; ties='input-order' with
+    # the row_col it cannot go without
+    row_col = " with row_col (--row-col) naming the column of input row positions"
+    assert told == ", ".join(f"{name}={preset[name]!r} ({parameters.BY_NAME[name].flag} {preset[name]})"
+                             + (row_col if preset[name] == "input-order" else "") for name in options)
+
+
+@pytest.mark.parametrize("convention", [c for c in LIST_CONVENTIONS if c != "sklearn"])
+def test_following_a_refused_measures_advice_literally_works(convention, tmp_path, capsys):
+    """`--convention lightgbm --measures RR` advised "give the options it sets: ..., ties='input-order'
+    (--ties input-order), ...", and those flags were refused in turn: input order needs --row-col. The
+    advice names it, and the command line given every flag of the advice (--row-col with the file's
+    row-number column) runs."""
+    import re
+
+    from ndcg_sql.cli import main
+    from ndcg_sql.vocabulary import conventions
+
+    assert conventions.CONVENTIONS[convention]["ties"] == "input-order"
+    path = tmp_path / "ranking.csv"
+    lambdarank().rename(columns={"item": "item_id"}).to_csv(path, index=False)
+    command = ["evaluate", str(path), "--measures", "RR", "--no-progress", "--format", "json"]
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "--convention", convention])
+    told = capsys.readouterr().err.split("give the options it sets: ", 1)[1]
+    assert stop.value.code == 2 and "(--ties input-order) with row_col (--row-col)" in told
+    flags = [flag.split() for flag in re.findall(r"\((--[a-z-]+(?: [^()]+)?)\)", told)]
+    assert ["--row-col"] in flags
+    advised = [word for flag in flags for word in (flag + ["row"] if flag == ["--row-col"] else flag)]
+    with pytest.raises(SystemExit) as stop:  # the advice without --row-col is refused
+        main([*command, *[w for f in flags if f != ["--row-col"] for w in f]])
+    assert stop.value.code == 2 and "needs row_col (--row-col)" in capsys.readouterr().err
+    assert main([*command, *advised]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"][0]["measure"] == "RR"
 
 
 @pytest.mark.parametrize("convention", ["xgboost", "xgboost-minus"])

@@ -216,8 +216,16 @@ def test_cli_measures_json_and_per_query(tmp_path):
     # the message names each order's Python spelling and its flag
     assert bad.returncode == 2 and "AP needs a tie order" in bad.stderr
     for spelled in ("ties='item-desc' (--ties item-desc)", "'item-asc' (--ties item-asc)",
-                    "'input-order' (--ties input-order)", "convention='trec_eval' (--convention trec_eval)"):
+                    "'input-order' (--ties input-order) with row_col (--row-col) naming the column of input row "
+                    "positions", "convention='trec_eval' (--convention trec_eval)"):
         assert spelled in bad.stderr, bad.stderr
+    # the input-order advice followed: --ties input-order alone is refused, with --row-col (a TREC run's rank
+    # column gives its rows' order) it runs
+    alone = run_cli("evaluate", run_path, "--judgments", qrels_path, "--measures", "AP", "--ties", "input-order")
+    assert alone.returncode == 2 and "needs row_col (--row-col)" in alone.stderr
+    followed = run_cli("evaluate", run_path, "--judgments", qrels_path, "--measures", "AP", "--ties", "input-order",
+                       "--row-col", "rank", "--format", "json")
+    assert followed.returncode == 0, followed.stderr
 
 
 def test_sql_text_of_measures_runs_to_the_same_rows():

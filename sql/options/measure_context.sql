@@ -20,7 +20,7 @@
   {%- if nonlinear and ties == 'average' -%}
     {{ ndcg_sql._option_error(nonlinear | join(', ') ~ (" needs" if nonlinear | length == 1 else " need")
        ~ " a tie order: trec_eval's ties='item-desc'" ~ ndcg_sql._flag('ties', 'item-desc') ~ ", 'item-asc'"
-       ~ ndcg_sql._flag('ties', 'item-asc') ~ " or 'input-order'" ~ ndcg_sql._flag('ties', 'input-order')
+       ~ ndcg_sql._flag('ties', 'item-asc') ~ " or 'input-order'" ~ ndcg_sql._flag('ties', 'input-order') ~ ndcg_sql._row_col_needed()
        ~ ", or a convention that sets one, e.g. convention='trec_eval'" ~ ndcg_sql._flag('convention', 'trec_eval')
        ~ ": they are not linear in the relevance at each rank, so tie averaging (ties='average')"
        ~ " does not define them") }}

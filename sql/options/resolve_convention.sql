@@ -71,10 +71,12 @@
     {%- endif -%}
   {%- endfor -%}
   {%- if foreign -%}
-    {#- every option the convention sets, with its value: what to give instead of the convention -#}
+    {#- every option the convention sets, with its value: what to give instead of the convention (ties='input-order'
+        with the row_col it needs, sql/options/ndcg_context.sql) -#}
     {%- set sets = [] -%}
     {%- for key, value in preset.items() if key in ndcg_sql._option_table()['defaults'] -%}
-      {%- do sets.append(key ~ '=' ~ ndcg_sql._shown(value) ~ ndcg_sql._flag(key, value | string)) -%}
+      {%- do sets.append(key ~ '=' ~ ndcg_sql._shown(value) ~ ndcg_sql._flag(key, value | string)
+                         ~ (ndcg_sql._row_col_needed() if key == 'ties' and value == 'input-order' else '')) -%}
     {%- endfor -%}
     {{ ndcg_sql._option_error("convention '" ~ name ~ "' reproduces " ~ preset['peer'] ~ "'s measures only ("
        ~ preset['peer_measures'] | join(', ') ~ "), not " ~ foreign | join(', ')
@@ -82,4 +84,10 @@
        ~ ": drop the convention and give the options it sets: " ~ sets | join(', ')) }}
   {%- endif -%}
   {{ return(found) }}
+{%- endmacro %}
+
+{#- What a suggestion of ties='input-order' adds: the row_col it needs (refused without it:
+    sql/options/ndcg_context.sql), so that following the suggestion works. -#}
+{% macro _row_col_needed() -%}
+  {{ return(" with " ~ ndcg_sql._spelled('row_col') ~ " naming the column of input row positions") }}
 {%- endmacro %}
