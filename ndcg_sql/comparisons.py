@@ -20,7 +20,7 @@ import duckdb
 from .data.connections import Leftovers
 from .vocabulary.errors import OptionError
 from .vocabulary.parameters import ALPHA, SIGNIFICANCE_TESTS
-from .running.results import (Result, aligned, cell, checked_digits, options_line, ratio_note, ratios, records,
+from .running.results import (Result, aligned, cell, checked_digits, no_difference_note, options_line, ratio_note, ratios, records,
                                with_contrast)
 
 #: The formats of :meth:`Comparisons.table`.
@@ -150,7 +150,8 @@ class Comparisons:
                 + f"; differences are run_a - run_b{ratio_note(ratios(rows), 'run_a', 'run_b')}, "
                 "wins are queries where run_a is better\n")
         text += options_line(self.options) + "\n" + self.table("text") + "\n"
-        return text + aligned([columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in rows])
+        return (text + aligned([columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in rows])
+                + no_difference_note(rows, segments, ("run_a", "run_b")))
 
     def __str__(self) -> str:
         return self.to_text()

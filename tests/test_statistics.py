@@ -491,3 +491,39 @@ def test_sampled_permutation_p_value_equals_numpy_with_the_same_signs():
                       for p in range(500)])
     extreme = int((np.abs(signs @ d) >= observed * (1 - 1e-9)).sum())
     assert row["permutation_p_value"] == pytest.approx((1 + extreme) / 501, **TOL)
+
+
+def test_compare_of_a_run_with_itself_says_why_its_t_test_is_empty(capsys):
+    """`ndcg-sql compare RUN RUN` showed an empty t_p_value with no word why. Every per-query difference
+    is 0: scipy's paired t-test is NaN (t = 0/0) and the sign-flip test's p-value is 1 (scipy's
+    permutation_test). Python (None), JSON (null), CSV (empty) and the table agree, and the table says so."""
+    measures = ["nDCG@10", "AP"]
+    direct = ndcg_sql.compare(BM25, BM25, measures, **TREC)
+    rows = direct.summary_records()
+    for row in rows:
+        d = np.array([r["difference"] for r in direct.per_query_records() if r["measure"] == row["measure"]])
+        x = np.array([r["a"] for r in direct.per_query_records() if r["measure"] == row["measure"]])
+        expected = stats.ttest_rel(x, x - d)
+        assert math.isnan(expected.statistic) and math.isnan(expected.pvalue)  # scipy: undefined
+        assert row["t"] is None and row["t_p_value"] is None
+        p = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=999).pvalue
+        assert row["permutation_p_value"] == p == 1.0
+        assert row["ties"] == row["queries"] == len(d) == 43
+    common = ["compare", BM25, BM25, "--judgments", QRELS, "--gain", "linear", "--ties", "item-desc", "--measures",
+              *measures, "--no-progress"]
+    assert cli.main([*common, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"] == rows
+    assert cli.main([*common, "--format", "csv"]) == 0
+    written = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["t"], r["t_p_value"], r["permutation_p_value"]) for r in written] == [("", "", "1.0")] * 2
+    assert cli.main(common) == 0
+    table = capsys.readouterr().out
+    assert table.endswith("no differences: every per-query difference of nDCG@10, AP is 0, so the paired t is 0/0 "
+                          "and t_p_value is empty (scipy.stats.ttest_rel gives NaN); the permutation test's p-value "
+                          "is 1\n")
+    assert str(direct) == table  # what Python prints
+    direct.close()
+    # with three runs, the pair of the same run says so too
+    several = ndcg_sql.compare_runs([BM25, BM25, SPLADE], ["nDCG@10"], names=["a", "b", "c"], **TREC)
+    assert "no differences: every per-query difference of a - b nDCG@10 is 0" in several.to_text()
+    several.close()

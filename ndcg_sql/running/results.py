@@ -201,7 +201,8 @@ class Comparison:
             per-query logarithms, ci_low and ci_high exp of its interval, stderr the ratio x the
             standard error of that mean difference; the tests and wins on the logarithms), stderr, ci_low,
             ci_high (t interval, 95%), t, df, t_p_value (two-sided paired t-test,
-            as scipy.stats.ttest_rel), permutation_p_value, permutation_kind
+            as scipy.stats.ttest_rel; t and t_p_value None where every difference is 0, scipy's NaN:
+            :func:`no_difference_note`), permutation_p_value, permutation_kind
             ("exact" or "sampled"), wins, ties, losses (queries where a is
             better, equal, worse), only_a, only_b (queries one run lacks),
             t_p_value_adjusted and permutation_p_value_adjusted (by the correction over the
@@ -432,6 +433,22 @@ def ratio_note(measures: Sequence[str], a: str = "A", b: str = "B") -> str:
             "the tests on the per-query logarithms)")
 
 
+def no_difference_note(records: list[dict], segments: Sequence[str] = (), pair: Sequence[str] = ()) -> str:
+    """What a comparison's text says of its rows where every per-query difference is 0 (ties =
+    queries: the same run twice, or runs with the same value on every query); "" for none. There
+    the paired t is 0 / 0: t and t_p_value are empty (None in Python, null in JSON, empty in CSV), as
+    scipy.stats.ttest_rel gives NaN, and the sign-flip test's p-value is 1 (every sign pattern sums
+    to 0, as scipy.stats.permutation_test gives). Each row is named by ``pair`` (its run columns),
+    ``segments`` and its measure."""
+    same = [" ".join([*(f"{r[c]} -" if i == 0 and len(pair) > 1 else str(r[c]) for i, c in enumerate(pair)),
+                      *(f"{c}={r[c]}" for c in segments), str(r["measure"])])
+            for r in records if r.get("queries") and r.get("ties") == r.get("queries")]
+    if not same:
+        return ""
+    return (f"no differences: every per-query difference of {', '.join(same)} is 0, so the paired t is 0/0 and "
+            "t_p_value is empty (scipy.stats.ttest_rel gives NaN); the permutation test's p-value is 1\n")
+
+
 def runs_line(names: Sequence[str], ratio_measures: Sequence[str] = ()) -> str:
     """The first line of a comparison's text: which run is A and which is B, and what that makes
     of the differences (ratios for ``ratio_measures``) and the wins."""
@@ -452,7 +469,7 @@ def comparison_text(options: dict, records: list[dict], segments, names: Sequenc
     if options.get("correction", "none") != "none":
         columns = tuple(c for name in columns for c in ((name, name + "_adjusted") if name.endswith("p_value") else (name,)))
     return runs_line(names, ratios(records)) + options_line(options) + aligned(
-        [columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in records])
+        [columns] + [tuple(cell(c, r[c], digits) for c in columns) for r in records]) + no_difference_note(records, segments)
 
 
 def print_table(result: Result, out, digits: int | None = None) -> None:
