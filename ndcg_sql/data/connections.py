@@ -98,11 +98,11 @@ def _disable_optimizer(con: duckdb.DuckDBPyConnection, name: str) -> None:
     Raises:
         OptionError: this DuckDB has no optimizer of that name (strict_memory_limit could not keep its word).
     """
-    known = con.execute("SELECT count(*) FROM duckdb_optimizers() WHERE name = ?", [name]).fetchone()[0]
+    known = con.execute("SELECT count(*) FROM duckdb_optimizers() WHERE name = ?", [name]).fetchall()[0][0]
     if not known:
         raise OptionError(f"strict_memory_limit turns off DuckDB's optimizer {name!r}, which DuckDB "
                           f"{duckdb.__version__} does not have; leave strict_memory_limit out")
-    current = con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] or ""
+    current = con.execute("SELECT current_setting('disabled_optimizers')").fetchall()[0][0] or ""
     disabled = [part.strip() for part in current.split(",") if part.strip()]
     if name not in disabled:
         # optimizer names are DuckDB's own words (checked above), never a caller's text
