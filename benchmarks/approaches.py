@@ -1,6 +1,9 @@
-"""One approach, timed in its own process: ``python -m benchmarks.approaches NAME RUN OUT [JUDGMENTS] [MEMORY_LIMIT]``.
+"""One approach, timed in its own process: ``python -m benchmarks.approaches NAME RUN OUT [JUDGMENTS] [MEMORY_LIMIT] [strict]``.
 
-OUT "-" writes nothing (then the peak memory is that of the computation alone).
+OUT "-" writes nothing (then the peak memory is that of the computation alone); "-" for JUDGMENTS or
+MEMORY_LIMIT: none. "strict": DuckDB's partitioned execution off (``run.py --strict-memory-limit``):
+ndcg_sql through ``evaluate(..., strict_memory_limit=True)`` on the connection it opens itself, the
+floors with ``SET disabled_optimizers = 'partitioned_execution'``.
 Prints one JSON line: seconds (reading the file and computing, not writing the
 result), CPU seconds of this process over the same span, peak resident memory of this process in GB, and the number of
 per-query rows written to OUT (Parquet: query_id, k, ndcg; k -1 for the whole list).
@@ -36,11 +39,9 @@ def _cpu() -> float:
 CUTOFFS = (1, 3, 5, 10, 20, None)
 
 
-def floor(run, out, judgments=None, memory_limit=None):
+def floor(run, out, judgments=None, memory_limit=None, strict=False):
     """The floor: DuckDB reads the four columns and does one hash group-by per query, no sort."""
-    import duckdb
-
-    con = _connect(memory_limit)
+    con = _connect(memory_limit, strict)
     timer = Timer()
     con.execute(
         "CREATE TEMP TABLE per_query AS SELECT query_id, COUNT(item_id) AS n, MAX(score) AS s, SUM(label) AS l "
@@ -50,11 +51,11 @@ def floor(run, out, judgments=None, memory_limit=None):
     return timing
 
 
-def sort_floor(run, out, judgments=None, memory_limit=None):
+def sort_floor(run, out, judgments=None, memory_limit=None, strict=False):
     """The sort floor: one ``ROW_NUMBER() OVER (PARTITION BY query ORDER BY score DESC)`` over the
     log (the ranking window of every exact whole-list measure, carrying the label), its ranks read by
     one ungrouped sum (nothing stored): the least any exact ranking of every item needs."""
-    con = _connect(memory_limit)
+    con = _connect(memory_limit, strict)
     timer = Timer()
     con.execute(
         "SELECT SUM(rank * label) FROM (SELECT label, ROW_NUMBER() OVER (PARTITION BY query_id ORDER BY score DESC) "
@@ -63,13 +64,19 @@ def sort_floor(run, out, judgments=None, memory_limit=None):
     return timer.stop()
 
 
-def _ndcg_sql(run, out, judgments=None, memory_limit=None, **options):
+def _ndcg_sql(run, out, judgments=None, memory_limit=None, strict=False, **options):
     """``ndcg_sql.evaluate`` with the default options (validation included) and ``options``;
     without a memory limit given here, on the connection evaluate opens itself (its default
-    memory_limit)."""
+    memory_limit). With ``strict``, always on the connection evaluate opens itself, as a user
+    gets it: ``memory_limit=`` (when given), ``strict_memory_limit=True``, spilling next to the data."""
     import ndcg_sql
 
-    con = _connect(memory_limit) if memory_limit else None
+    if strict:
+        con = None
+        options = {**options, "strict_memory_limit": True, "temp_directory": spill_folder(),
+                   **({"memory_limit": memory_limit} if memory_limit else {})}
+    else:
+        con = _connect(memory_limit) if memory_limit else None
     timer = Timer()
     result = ndcg_sql.evaluate(run, judgments=judgments, con=con, **options)
     result.summary.fetchall()
@@ -79,14 +86,14 @@ def _ndcg_sql(run, out, judgments=None, memory_limit=None, **options):
     return timing
 
 
-def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None):
+def ndcg_sql_evaluate(run, out, judgments=None, memory_limit=None, strict=False):
     """``ndcg_sql.evaluate`` with the default options."""
-    return _ndcg_sql(run, out, judgments, memory_limit)
+    return _ndcg_sql(run, out, judgments, memory_limit, strict)
 
 
-def ndcg_sql_trusted(run, out, judgments=None, memory_limit=None):
+def ndcg_sql_trusted(run, out, judgments=None, memory_limit=None, strict=False):
     """``ndcg_sql.evaluate`` with the default options and ``checks="trusted"`` (no input check)."""
-    return _ndcg_sql(run, out, judgments, memory_limit, checks="trusted")
+    return _ndcg_sql(run, out, judgments, memory_limit, strict, checks="trusted")
 
 
 #: Numeric cutoffs only: the default cutoffs without the whole list (the top positions of
@@ -94,17 +101,17 @@ def ndcg_sql_trusted(run, out, judgments=None, memory_limit=None):
 NUMERIC_CUTOFFS = [k for k in CUTOFFS if k is not None]
 
 
-def ndcg_sql_numeric(run, out, judgments=None, memory_limit=None):
+def ndcg_sql_numeric(run, out, judgments=None, memory_limit=None, strict=False):
     """``ndcg_sql.evaluate`` with cutoffs 1, 3, 5, 10, 20 (no whole list), every check."""
-    return _ndcg_sql(run, out, judgments, memory_limit, k=NUMERIC_CUTOFFS)
+    return _ndcg_sql(run, out, judgments, memory_limit, strict, k=NUMERIC_CUTOFFS)
 
 
-def ndcg_sql_numeric_trusted(run, out, judgments=None, memory_limit=None):
+def ndcg_sql_numeric_trusted(run, out, judgments=None, memory_limit=None, strict=False):
     """``ndcg_sql.evaluate`` with cutoffs 1, 3, 5, 10, 20 (no whole list) and ``checks="trusted"``."""
-    return _ndcg_sql(run, out, judgments, memory_limit, k=NUMERIC_CUTOFFS, checks="trusted")
+    return _ndcg_sql(run, out, judgments, memory_limit, strict, k=NUMERIC_CUTOFFS, checks="trusted")
 
 
-def numpy_vectorised(run, out, judgments=None, memory_limit=None):
+def numpy_vectorised(run, out, judgments=None, memory_limit=None, strict=False):
     """numpy: lexsort by (query, score desc, item), tie groups by reduceat, ideal by a second lexsort."""
     import numpy as np
     import pyarrow.parquet as pq
@@ -147,7 +154,7 @@ def numpy_vectorised(run, out, judgments=None, memory_limit=None):
     return timing
 
 
-def polars_expressions(run, out, judgments=None, memory_limit=None):
+def polars_expressions(run, out, judgments=None, memory_limit=None, strict=False):
     """polars (lazy): sort by (query, score desc, item), tie means over (query, score), ideal by sorted gains."""
     import polars as pl
 
@@ -185,7 +192,7 @@ def polars_expressions(run, out, judgments=None, memory_limit=None):
     return timing
 
 
-def ranx_numba(run, out, judgments=None, memory_limit=None):
+def ranx_numba(run, out, judgments=None, memory_limit=None, strict=False):
     """ranx (numba): Qrels from the relevant items' labels, Run from the scores, ``ndcg_burges``
     (2^label - 1 gain, log2 discount). ranx leaves out queries without a relevant item (ndcg_sql
     gives them 0) and does not average ties: compare on a log without tied scores (--ties 0)."""
@@ -222,13 +229,17 @@ def _write(out, queries, results):
     pq.write_table(pa.concat_tables(parts), out)
 
 
-def _connect(memory_limit):
+def _connect(memory_limit, strict=False):
+    """A plain DuckDB connection with ``memory_limit`` (spilling to :func:`spill_folder`) and, with
+    ``strict``, partitioned execution off, as ``strict_memory_limit=True`` turns it off."""
     import duckdb
 
     con = duckdb.connect()
     if memory_limit:
         con.execute(f"SET memory_limit = '{memory_limit}'")
         con.execute(f"SET temp_directory = '{spill_folder()}'")
+    if strict:
+        con.execute("SET disabled_optimizers = 'partitioned_execution'")
     return con
 
 
@@ -258,7 +269,8 @@ def main(argv=None) -> None:
     name, run, out = argv[:3]
     judgments = argv[3] if len(argv) > 3 and argv[3] != "-" else None
     memory_limit = argv[4] if len(argv) > 4 and argv[4] != "-" else None
-    seconds, cpu_seconds = APPROACHES[name](run, out, judgments, memory_limit)
+    strict = len(argv) > 5 and argv[5] == "strict"
+    seconds, cpu_seconds = APPROACHES[name](run, out, judgments, memory_limit, strict)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 / 1024  # KiB -> GiB
     print(json.dumps({"approach": name, "seconds": seconds, "cpu_seconds": cpu_seconds, "peak_gb": peak}))
 

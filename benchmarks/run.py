@@ -9,7 +9,9 @@ are reported beside wall seconds because the machine may be shared: the CPU
 ratio to the floor is the steadier figure when other work competes for cores. Two floors: the hash
 floor (one group-by per query, no sort) and the sort floor (one ranking window over the log, the
 least any exact whole-list measure needs); with ``--repeat`` every approach runs once per round,
-floors and ours side by side, and the fastest of each is kept. Every approach's per-query NDCG@k is compared with
+floors and ours side by side, and the fastest of each is kept. With ``--strict-memory-limit``, DuckDB's
+partitioned execution is off for ndcg_sql (``strict_memory_limit=True``, on the connection evaluate opens itself
+with ``--memory-limit``) and for the floors, so that the ratios compare like with like. Every approach's per-query NDCG@k is compared with
 ndcg_sql's (largest absolute difference; it must be below 1e-9). Prints a
 Markdown table with seconds, the ratios to both floors and peak memory.
 Data is generated once into benchmarks/data/ (git-ignored) and reused.
@@ -39,8 +41,9 @@ def _rows(text: str) -> int:
     return int(text.replace("_", ""))
 
 
-def run_approach(name, run, judgments, memory_limit, out):
-    command = [sys.executable, "-m", "benchmarks.approaches", name, run, out, judgments or "-", memory_limit or "-"]
+def run_approach(name, run, judgments, memory_limit, out, strict=False):
+    command = [sys.executable, "-m", "benchmarks.approaches", name, run, out, judgments or "-", memory_limit or "-",
+               *(["strict"] if strict else [])]
     done = subprocess.run(command, capture_output=True, text=True, cwd=os.path.dirname(HERE))
     if done.returncode != 0:
         return {"approach": name, "error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"}
@@ -76,6 +79,10 @@ def main(argv=None) -> None:
     parser.add_argument("--ties", type=float, default=0.2,
                         help="share of items on a coarse score grid, so tied (default 0.2; ranx needs 0)")
     parser.add_argument("--memory-limit", help="DuckDB memory_limit for the floor and ndcg_sql, e.g. 1GB")
+    parser.add_argument("--strict-memory-limit", action="store_true",
+                        help="DuckDB's partitioned execution off: ndcg_sql through evaluate(..., memory_limit=, "
+                             "strict_memory_limit=True) on the connection it opens itself, the floors with "
+                             "SET disabled_optimizers = 'partitioned_execution' (like for like)")
     parser.add_argument("--trusted", action="store_true",
                         help='also time ndcg_sql with checks="trusted" (no input check)')
     parser.add_argument("--numeric-cutoffs", action="store_true",
@@ -104,7 +111,8 @@ def main(argv=None) -> None:
         for name in names:
             out = os.path.join(DATA, f"{stem}.{name}.result.parquet") if args.peers else "-"
             limit = args.memory_limit if name in FLOORS or name in ours else None
-            measured = run_approach(name, run, judgments, limit, out)
+            measured = run_approach(name, run, judgments, limit, out,
+                                    args.strict_memory_limit and (name in FLOORS or name in ours))
             print(json.dumps(measured), file=sys.stderr, flush=True)
             if name not in best or measured.get("seconds", float("inf")) < best[name].get("seconds", float("inf")):
                 best[name] = measured
@@ -116,6 +124,8 @@ def main(argv=None) -> None:
         + (f", {args.ties:g} of scores tied" if args.ties != 0.2 else "")
         + (", judgments" if judgments else "")
         + (f", DuckDB memory_limit={args.memory_limit}" if args.memory_limit else "")
+        + (", partitioned execution off (ndcg_sql with strict_memory_limit=True, the floors with "
+           "SET disabled_optimizers = 'partitioned_execution')" if args.strict_memory_limit else "")
     )
     print(f"\n{title}\n")
     print("| approach | seconds | × floor | × sort floor | CPU seconds | × floor (CPU) | × sort floor (CPU) "

@@ -65,6 +65,7 @@ def evaluate(
     threads: int | None = DEFAULTS.threads,
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    strict_memory_limit: bool = DEFAULTS.strict_memory_limit,
     max_bootstrap_draws: int = DEFAULTS.max_bootstrap_draws,
     checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
@@ -88,8 +89,8 @@ def evaluate(
             table or view name in ``con``, a DuckDB relation, or a pandas/polars/Arrow object;
             on a warehouse connection a table name ("table", "schema.table", "db.schema.table"
             or a sequence of parts).
-        con: a DuckDB connection to run in (default: a new in-memory one, with ``memory_limit``
-            and ``temp_directory``; a caller's connection keeps its own settings), or a warehouse
+        con: a DuckDB connection to run in (default: a new in-memory one, with ``memory_limit``,
+            ``temp_directory`` and ``strict_memory_limit``; a caller's connection keeps its own settings), or a warehouse
             connection (DB-API 2.0, or a pyspark SparkSession) with ``dialect``: then the whole
             computation runs there, nothing is written, and only the summary, the counts and
             (``per_query=True``) the per-query rows come back: one statement for the input
@@ -191,6 +192,14 @@ def evaluate(
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
+        strict_memory_limit: turn off DuckDB's partitioned execution on a connection ndcg_sql opens itself (SET
+            disabled_optimizers = 'partitioned_execution'), so that the process stays near memory_limit (about the
+            limit plus 0.1-0.2 GB) on a log large enough for DuckDB to split the ranking into many ranges of the query
+            key (a log stored in query order: about one range per 10M rows); without it a billion-row log held about
+            0.7 GB more than the limit, memory DuckDB does not count. It is slower where it matters: the ranking took
+            1.8x the time at a billion rows, 1.3x at 100M (docs/performance.md). In Python, a connection given as con=
+            keeps its own settings: there run SET disabled_optimizers = 'partitioned_execution' yourself. Default:
+            False.
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).
@@ -232,7 +241,8 @@ def evaluate(
         result = warehouse.evaluate(remote, data, judgments, resolved, options, item_type, per_query, checks)
     else:
         result = local.evaluate(duck, data, judgments, request, resolved, local.Settings(
-            input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks))
+            input_format, judgments_format, memory_limit, threads, temp_directory, max_bootstrap_draws, checks,
+            strict_memory_limit))
     return validation.reported(result, checks)
 
 

@@ -42,7 +42,7 @@ from .vocabulary.errors import InputError, MissingDependency, OptionError, out_o
 from .running.executors import DEFAULT_MEMORY_LIMIT, connect
 from .building.sql_text import file_format
 from .data.inputs import TREC_QRELS_COLUMNS, TREC_RUN_COLUMNS
-from .vocabulary.parameters import ALPHA, PARAMETERS, SIGNIFICANCE_TESTS, STATEMENTS
+from .vocabulary.parameters import ALPHA, DEFAULTS, PARAMETERS, SIGNIFICANCE_TESTS, STATEMENTS
 from .plot import plot, plot_comparison
 from .running.results import (MAX_DIGITS, digits_from_text, named_comparison_records, print_comparison, print_table,
                      run_names, write_csv, write_json)
@@ -257,12 +257,17 @@ def _write_per_query(path: str | None, records) -> None:
             write_csv(records(), handle)
 
 
+#: The options of the connection a command opens (:func:`_connected`), not passed on to the Python function.
+CONNECTION_OPTIONS = ("memory_limit", "temp_directory", "strict_memory_limit")
+
+
 @contextmanager
 def _connected(args) -> Iterator[duckdb.DuckDBPyConnection]:
-    """The DuckDB connection a command runs on, with its --memory-limit and --temp-directory,
-    closed on every way out: closing waits for the threads of a statement Ctrl-C or SIGTERM
-    interrupted, and a process exiting under them would abort."""
-    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None))
+    """The DuckDB connection a command runs on, with its --memory-limit, --temp-directory and
+    --strict-memory-limit, closed on every way out: closing waits for the threads of a statement
+    Ctrl-C or SIGTERM interrupted, and a process exiting under them would abort."""
+    con = connect(getattr(args, "memory_limit", DEFAULT_MEMORY_LIMIT), temp_directory=getattr(args, "temp_directory", None),
+                  strict_memory_limit=getattr(args, "strict_memory_limit", DEFAULTS.strict_memory_limit))
     try:
         yield con
     finally:
@@ -279,7 +284,7 @@ def _digits(args) -> int | None:
 
 def _evaluate(args) -> int:
     digits = _digits(args)
-    options = given(args, "evaluate", leave=("memory_limit", "temp_directory"))
+    options = given(args, "evaluate", leave=CONNECTION_OPTIONS)
     writing.refuse_inputs({"--per-query": args.per_query_file}, [args.run, options.get("judgments")])
     with _connected(args) as con:
         with _progress(args, con):
@@ -309,7 +314,7 @@ def _compare(args) -> int:
     if args.format not in ("table", "json", "csv") or len(args.runs) > 2 or args.plot_file:
         return _compare_runs(args)
     digits = _digits(args)
-    options = given(args, "compare", leave=("memory_limit", "temp_directory"))
+    options = given(args, "compare", leave=CONNECTION_OPTIONS)
     writing.refuse_inputs({"--per-query": args.per_query_file}, [*args.runs, options.get("judgments")])
     run_a, run_b = args.runs
     names = tuple(args.names) if args.names else tuple(run_names([run_a, run_b]))
@@ -338,7 +343,7 @@ def _compare_runs(args) -> int:
     digits = getattr(args, "digits", None)
     if digits is not None and args.format != "table":
         raise OptionError(f"--digits rounds the text table only; --format {args.format} keeps its own precision")
-    options = given(args, "compare", leave=("memory_limit", "temp_directory"))
+    options = given(args, "compare", leave=CONNECTION_OPTIONS)
     writing.refuse_inputs({"--per-query": args.per_query_file, "--plot": args.plot_file},
                           [*args.runs, options.get("judgments")])
     marks = {name: getattr(args, name) for name in ("alpha", "test") if getattr(args, name) is not None}
@@ -363,7 +368,7 @@ def _compare_runs(args) -> int:
 def _plot(args) -> int:
     if args.names is not None and len(args.names) != len(args.runs):
         raise OptionError(f"--names gives one name per run: {len(args.runs)} here; got {len(args.names)}")
-    options = given(args, "plot", leave=("memory_limit", "temp_directory"))
+    options = given(args, "plot", leave=CONNECTION_OPTIONS)
     writing.refuse_inputs({"--output": args.output}, [*args.runs, options.get("judgments")])
     if "k" in options:
         if not all(str(c).isdigit() for c in options["k"]):
@@ -387,7 +392,7 @@ def _plot(args) -> int:
 
 def _unjudged(args) -> int:
     """``ndcg-sql unjudged``: the worklist, to stdout or --output."""
-    options = given(args, "unjudged", leave=("memory_limit", "temp_directory"))
+    options = given(args, "unjudged", leave=CONNECTION_OPTIONS)
     writing.refuse_inputs({"--output": args.output}, [*args.runs, options.get("judgments")])
     fmt = args.format or (worklist_format(args.output) if args.output else "table")
     if fmt == "parquet" and not args.output:

@@ -33,7 +33,8 @@ from .running.results import run_names
 from .running.results import Comparison, Result, plain
 
 #: compare's own arguments; the others are evaluate's options, passed for both runs.
-_OWN = ("run_a", "run_b", "runs", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory", "names",
+_OWN = ("run_a", "run_b", "runs", "measures", "con", "seed", "permutations", "memory_limit", "temp_directory",
+        "strict_memory_limit", "names",
         "correction", "baseline", "alpha", "test")
 
 
@@ -135,6 +136,7 @@ def compare(
     threads: int | None = DEFAULTS.threads,
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    strict_memory_limit: bool = DEFAULTS.strict_memory_limit,
     checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
@@ -162,8 +164,8 @@ def compare(
     Args:
         run_a, run_b: two rankings, any input :func:`ndcg_sql.evaluate` takes
             (table names on a warehouse connection).
-        con: DuckDB connection (default: a new in-memory one with ``memory_limit`` and
-            ``temp_directory``, as :func:`ndcg_sql.evaluate` opens it), or a warehouse
+        con: DuckDB connection (default: a new in-memory one with ``memory_limit``,
+            ``temp_directory`` and ``strict_memory_limit``, as :func:`ndcg_sql.evaluate` opens it), or a warehouse
             connection with ``dialect``: each run is evaluated there (:func:`ndcg_sql.evaluate`
             with ``con=``, its input checked), and the paired statistics are computed there by the
             same SQL (per-query values, differences, t, df, the permutation counts, wins / ties /
@@ -244,6 +246,14 @@ def compare(
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
+        strict_memory_limit: turn off DuckDB's partitioned execution on a connection ndcg_sql opens itself (SET
+            disabled_optimizers = 'partitioned_execution'), so that the process stays near memory_limit (about the
+            limit plus 0.1-0.2 GB) on a log large enough for DuckDB to split the ranking into many ranges of the query
+            key (a log stored in query order: about one range per 10M rows); without it a billion-row log held about
+            0.7 GB more than the limit, memory DuckDB does not count. It is slower where it matters: the ranking took
+            1.8x the time at a billion rows, 1.3x at 100M (docs/performance.md). In Python, a connection given as con=
+            keeps its own settings: there run SET disabled_optimizers = 'partitioned_execution' yourself. Default:
+            False.
         checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
             gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
             numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
@@ -284,7 +294,8 @@ def compare(
         raise OptionError(f"names must be two strings, the names of A and B; got {names!r}")
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
-    local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(memory_limit, temp_directory=temp_directory)
+    local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(
+        memory_limit, temp_directory=temp_directory, strict_memory_limit=strict_memory_limit)
     leftovers = Leftovers(local, owned=local is not con)
     runs: list[Result] = []
     made: list[tuple[str, str]] = []  # what only the computation reads, dropped before returning
@@ -335,6 +346,7 @@ def compare_runs(
     threads: int | None = DEFAULTS.threads,
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    strict_memory_limit: bool = DEFAULTS.strict_memory_limit,
     checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
@@ -456,6 +468,14 @@ def compare_runs(
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
+        strict_memory_limit: turn off DuckDB's partitioned execution on a connection ndcg_sql opens itself (SET
+            disabled_optimizers = 'partitioned_execution'), so that the process stays near memory_limit (about the
+            limit plus 0.1-0.2 GB) on a log large enough for DuckDB to split the ranking into many ranges of the query
+            key (a log stored in query order: about one range per 10M rows); without it a billion-row log held about
+            0.7 GB more than the limit, memory DuckDB does not count. It is slower where it matters: the ranking took
+            1.8x the time at a billion rows, 1.3x at 100M (docs/performance.md). In Python, a connection given as con=
+            keeps its own settings: there run SET disabled_optimizers = 'partitioned_execution' yourself. Default:
+            False.
         checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
             gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
             numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
@@ -504,7 +524,8 @@ def compare_runs(
         pairs = [(i, base) for i in range(len(sources)) if i != base]
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
-    local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(memory_limit, temp_directory=temp_directory)
+    local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(
+        memory_limit, temp_directory=temp_directory, strict_memory_limit=strict_memory_limit)
     leftovers = Leftovers(local, owned=local is not con)
     results: list[Result] = []
     made: list[tuple[str, str]] = []

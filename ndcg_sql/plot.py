@@ -93,6 +93,7 @@ def plot(
     threads: int | None = DEFAULTS.threads,
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    strict_memory_limit: bool = DEFAULTS.strict_memory_limit,
     max_bootstrap_draws: int = DEFAULTS.max_bootstrap_draws,
     checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
@@ -204,6 +205,14 @@ def plot(
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
+        strict_memory_limit: turn off DuckDB's partitioned execution on a connection ndcg_sql opens itself (SET
+            disabled_optimizers = 'partitioned_execution'), so that the process stays near memory_limit (about the
+            limit plus 0.1-0.2 GB) on a log large enough for DuckDB to split the ranking into many ranges of the query
+            key (a log stored in query order: about one range per 10M rows); without it a billion-row log held about
+            0.7 GB more than the limit, memory DuckDB does not count. It is slower where it matters: the ranking took
+            1.8x the time at a billion rows, 1.3x at 100M (docs/performance.md). In Python, a connection given as con=
+            keeps its own settings: there run SET disabled_optimizers = 'partitioned_execution' yourself. Default:
+            False.
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).

@@ -218,6 +218,7 @@ def unjudged(
     threads: int | None = DEFAULTS.threads,
     memory_limit: str | None = DEFAULTS.memory_limit,
     temp_directory: str | os.PathLike[str] | None = DEFAULTS.temp_directory,
+    strict_memory_limit: bool = DEFAULTS.strict_memory_limit,
     checks: Checks = DEFAULTS.checks,
     dialect: DialectName | None = None,
     item_type: ItemType | None = None,
@@ -304,6 +305,14 @@ def unjudged(
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
+        strict_memory_limit: turn off DuckDB's partitioned execution on a connection ndcg_sql opens itself (SET
+            disabled_optimizers = 'partitioned_execution'), so that the process stays near memory_limit (about the
+            limit plus 0.1-0.2 GB) on a log large enough for DuckDB to split the ranking into many ranges of the query
+            key (a log stored in query order: about one range per 10M rows); without it a billion-row log held about
+            0.7 GB more than the limit, memory DuckDB does not count. It is slower where it matters: the ranking took
+            1.8x the time at a billion rows, 1.3x at 100M (docs/performance.md). In Python, a connection given as con=
+            keeps its own settings: there run SET disabled_optimizers = 'partitioned_execution' yourself. Default:
+            False.
         checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
             gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
             numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
@@ -340,7 +349,8 @@ def unjudged(
     resolved = context.resolve(options, True, dialect=remote.dialect.name if remote else "duckdb",
                                item_type=(item_type or "text") if remote else "text", segmented_judgments=True)
     local_con = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(memory_limit, threads,
-                                                                                temp_directory=temp_directory)
+                                                                                temp_directory=temp_directory,
+                                                                                strict_memory_limit=strict_memory_limit)
     leftovers = Leftovers(local_con, owned=local_con is not con)
     made: list[tuple[str, str]] = []
     tables: list[str] = []
@@ -356,7 +366,7 @@ def unjudged(
                     else:
                         table = local.computed(local_con, source, judgments, request, resolved, local.Settings(
                             input_format, judgments_format, memory_limit, threads, temp_directory,
-                            DEFAULTS.max_bootstrap_draws, checks), _stored_items(depth, made))
+                            DEFAULTS.max_bootstrap_draws, checks, strict_memory_limit), _stored_items(depth, made))
                     tables.append(quote(table))
             tables = _query_ids_alike_all(local_con, tables, query_col, made)
             tables = _query_ids_alike_all(local_con, tables, item_col, made)

@@ -51,3 +51,100 @@ def test_cli_memory_limit(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "argument --memory-limit: must be a size such as" in err and "or 'none' for DuckDB's own limit" in err
         assert "memory_limit" not in err and "None" not in err and "got '12XB'" in err
+
+
+# ---- strict_memory_limit: DuckDB's partitioned execution off on the connection ndcg_sql opens itself
+
+def disabled(con) -> set[str]:
+    text = con.sql("SELECT current_setting('disabled_optimizers')").fetchall()[0][0] or ""
+    return {part.strip() for part in text.split(",") if part.strip()}
+
+
+SMALL_LOG = [(f"q{q}", f"d{i}", float((q * 7 + i * 3) % 5), (q + i) % 4) for q in range(30) for i in range(6)]
+
+
+def _small_log(tmp_path):
+    """A small log stored in query order (row groups of a few queries each), as Parquet."""
+    path = tmp_path / "log.parquet"
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t (query_id VARCHAR, item_id VARCHAR, score DOUBLE, label INTEGER)")
+    con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", SMALL_LOG)
+    con.execute(f"COPY (SELECT * FROM t ORDER BY query_id) TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 24)")
+    con.close()
+    return str(path)
+
+
+def test_strict_memory_limit_turns_partitioned_execution_off_on_the_connection_opened_here():
+    optimizers = {row[0] for row in duckdb.connect().execute("SELECT name FROM duckdb_optimizers()").fetchall()}
+    assert "partitioned_execution" in optimizers  # the installed DuckDB has what the option turns off
+    assert "partitioned_execution" in disabled(connect(strict_memory_limit=True))
+    assert "partitioned_execution" not in disabled(connect())
+    assert disabled(connect("700MB", 1, None, True)) == {"partitioned_execution"}
+    for bad in ("yes", 1, None):
+        with pytest.raises(OptionError, match="strict_memory_limit must be True or False"):
+            connect(strict_memory_limit=bad)
+
+
+def test_strict_memory_limit_keeps_the_optimizers_disabled_already():
+    from ndcg_sql.data.connections import _disable_optimizer
+
+    con = duckdb.connect()
+    con.execute("SET disabled_optimizers = 'join_order'")
+    _disable_optimizer(con, "partitioned_execution")
+    _disable_optimizer(con, "partitioned_execution")  # once only
+    assert con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] == "join_order,partitioned_execution"
+    with pytest.raises(OptionError, match="strict_memory_limit turns off DuckDB's optimizer 'no_such'"):
+        _disable_optimizer(con, "no_such")
+
+
+def test_evaluate_with_strict_memory_limit_gives_the_reference_per_query_rows(tmp_path):
+    import reference
+
+    log = _small_log(tmp_path)
+    want, _ = reference.evaluate(SMALL_LOG, [3, None])
+    for strict in (False, True):
+        with ndcg_sql.evaluate(log, k=[3, "all"], strict_memory_limit=strict) as result:
+            assert ("partitioned_execution" in disabled(result.leftovers.con)) is strict
+            rows = result.per_query_records()
+        assert len(rows) == len(want) == 60
+        for row in rows:
+            cg, dcg, idcg, ndcg = want[(row["query_id"], row["k"])]
+            assert reference.close(row["dcg"], dcg) and reference.close(row["idcg"], idcg), row
+            assert reference.close(row["ndcg"], ndcg) and reference.close(row["cg"], cg), row
+
+
+def test_strict_memory_limit_leaves_a_callers_connection_as_it_is(tmp_path):
+    log = _small_log(tmp_path)
+    for before in ("", "join_order"):
+        con = duckdb.connect()
+        con.execute(f"SET disabled_optimizers = '{before}'")
+        ndcg_sql.evaluate(log, con=con, strict_memory_limit=True).close()
+        ndcg_sql.compare(log, log, con=con, strict_memory_limit=True, permutations=10).close()
+        ndcg_sql.unjudged(log, log, con=con, strict_memory_limit=True).close()
+        assert con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] == before
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_cli_strict_memory_limit_reaches_the_connection(tmp_path, capsys, monkeypatch, flag):
+    from ndcg_sql import cli
+
+    log = _small_log(tmp_path)
+    seen = []
+
+    def recording(*args, **kwargs):
+        con = connect(*args, **kwargs)
+        seen.append((disabled(con), limit_bytes(con)))  # the command closes it before main returns
+        return con
+
+    monkeypatch.setattr(cli, "connect", recording)
+    strict = ["--strict-memory-limit"] if flag else []
+    for command in (["evaluate", log], ["compare", log, log, "--permutations", "10"],
+                    ["unjudged", log, "--judgments", log], ["plot", log, "--output", str(tmp_path / "p.png")]):
+        args = cli.build_parser().parse_args([*command, *strict, "--no-progress"])
+        with cli._connected(args) as con:
+            assert ("partitioned_execution" in disabled(con)) is flag
+        seen.clear()
+        assert main([*command, *strict, "--no-progress", "--memory-limit", "700MB"]) == 0
+        assert len(seen) == 1 and ("partitioned_execution" in seen[0][0]) is flag
+        assert seen[0][1] == limit_bytes(_with("700MB"))
+    capsys.readouterr()

@@ -3,8 +3,9 @@
 * :func:`connect`: a new in-memory connection with a memory limit and a temp folder of its own
   (``tempfile.mkdtemp`` in the system's temp dir, or in ``temp_directory``) where DuckDB spills;
   the folder is removed when the connection is closed by :func:`close`, when it is collected,
-  or at exit (``weakref.finalize``). A caller's connection keeps its own settings (threads
-  excepted, when asked).
+  or at exit (``weakref.finalize``); with ``strict_memory_limit``, DuckDB's partitioned execution
+  turned off (:data:`STRICT_MEMORY_OPTIMIZER`). A caller's connection keeps its own settings
+  (threads excepted, when asked).
 * :func:`turn`: one call at a time per connection (a call from another thread waits for its turn;
   DuckDB refuses a second statement on a busy connection).
 * :func:`interruptible`: a statement run while the main thread waits, so that Ctrl-C (or a
@@ -37,27 +38,38 @@ from ..vocabulary.parameters import DEFAULTS, MEMORY_LIMIT_RULE, MEMORY_SIZE, TH
 #: (80 % of RAM). A 100M-row log (10 items a query) peaks at about 1.5 GB resident with it
 #: (docs/performance.md, DuckDB's memory).
 DEFAULT_MEMORY_LIMIT = DEFAULTS.memory_limit
+#: The DuckDB optimizer strict_memory_limit turns off: partitioned execution splits a window partitioned by
+#: a key whose row groups are sorted on it (Parquet min/max statistics) into a UNION of windows, one per range
+#: of the key, and memory outside DuckDB's memory_limit grows with the number of ranges (docs/performance.md,
+#: DuckDB's memory).
+STRICT_MEMORY_OPTIMIZER = "partitioned_execution"
 #: The temp folder removal of each connection :func:`connect` opened.
 _folders: "weakref.WeakKeyDictionary[duckdb.DuckDBPyConnection, weakref.finalize]" = weakref.WeakKeyDictionary()
 T = TypeVar("T")
 
 
 def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None = None,
-            temp_directory: str | os.PathLike | None = None) -> duckdb.DuckDBPyConnection:
+            temp_directory: str | os.PathLike | None = None,
+            strict_memory_limit: bool = DEFAULTS.strict_memory_limit) -> duckdb.DuckDBPyConnection:
     """A new in-memory DuckDB connection with ``memory_limit`` (e.g. "4GB"; None: DuckDB's default)
     that spills to a new folder of its own in ``temp_directory`` (None: the system's temp dir),
-    removed when the connection is closed (:func:`close`) or collected, or at exit.
+    removed when the connection is closed (:func:`close`) or collected, or at exit. With
+    ``strict_memory_limit`` (a bool), :data:`STRICT_MEMORY_OPTIMIZER` is added to the connection's
+    ``disabled_optimizers`` (ndcg_sql/vocabulary/parameters.py says what it does and costs).
 
     Raises:
         OptionError: a memory limit that is not a number with a unit (B, KB, MB, GB, TB, KiB, ...),
-            threads that is not a positive integer or too many (:func:`set_threads`), or a
-            temp_directory where no folder can be made.
+            threads that is not a positive integer or too many (:func:`set_threads`), a
+            temp_directory where no folder can be made, a strict_memory_limit that is not a bool,
+            or strict_memory_limit on a DuckDB without the optimizer it turns off.
     """
     config = {}
     if memory_limit is not None:
         if not isinstance(memory_limit, str) or not MEMORY_SIZE.match(memory_limit.strip()):
             raise OptionError(f"memory_limit {spoken(MEMORY_LIMIT_RULE, 'python')}; got {memory_limit!r}")
         config["memory_limit"] = memory_limit.strip()
+    if not isinstance(strict_memory_limit, bool):
+        raise OptionError(f"strict_memory_limit must be True or False; got {strict_memory_limit!r}")
     check_threads(threads)
     try:
         folder = tempfile.mkdtemp(prefix="ndcg_sql_", dir=temp_directory)
@@ -70,8 +82,31 @@ def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None
         shutil.rmtree(folder, ignore_errors=True)
         raise
     _folders[con] = weakref.finalize(con, shutil.rmtree, folder, ignore_errors=True)
-    set_threads(con, threads)
+    try:
+        set_threads(con, threads)
+        if strict_memory_limit:
+            _disable_optimizer(con, STRICT_MEMORY_OPTIMIZER)
+    except BaseException:
+        close(con)
+        raise
     return con
+
+
+def _disable_optimizer(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Add the optimizer ``name`` to ``con``'s disabled_optimizers, keeping those disabled already.
+
+    Raises:
+        OptionError: this DuckDB has no optimizer of that name (strict_memory_limit could not keep its word).
+    """
+    known = con.execute("SELECT count(*) FROM duckdb_optimizers() WHERE name = ?", [name]).fetchall()[0][0]
+    if not known:
+        raise OptionError(f"strict_memory_limit turns off DuckDB's optimizer {name!r}, which DuckDB "
+                          f"{duckdb.__version__} does not have; leave strict_memory_limit out")
+    current = con.execute("SELECT current_setting('disabled_optimizers')").fetchall()[0][0] or ""
+    disabled = [part.strip() for part in current.split(",") if part.strip()]
+    if name not in disabled:
+        # optimizer names are DuckDB's own words (checked above), never a caller's text
+        con.execute(f"SET disabled_optimizers = '{','.join([*disabled, name])}'")
 
 
 def opened_here(con: duckdb.DuckDBPyConnection) -> bool:

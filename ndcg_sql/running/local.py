@@ -42,6 +42,7 @@ class Settings(NamedTuple):
     temp_directory: str | os.PathLike[str] | None
     max_bootstrap_draws: int
     checks: str
+    strict_memory_limit: bool
 
 
 def evaluate(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Request, resolved: context.Resolved,
@@ -77,7 +78,7 @@ def computed(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Re
     """
     owned = con is None
     if con is None:
-        con = connect(settings.memory_limit, settings.threads, settings.temp_directory)
+        con = connect(settings.memory_limit, settings.threads, settings.temp_directory, settings.strict_memory_limit)
     leftovers = Leftovers(con, owned)
     try:
         with turn(con):
