@@ -21,7 +21,7 @@ from .building import plan as plans
 
 from .vocabulary import activity, corrections
 from .api import evaluate
-from .data.connections import Leftovers, connect, drop, turn
+from .data.connections import Leftovers, check_connection_options, connect, drop, turn
 from .vocabulary.dialects import DialectName
 from .vocabulary.errors import InputError, MissingDependency, OptionError
 from .running.executors import DuckDB, StatementFailed, Warehouse
@@ -240,9 +240,11 @@ def compare(
             engine and version: sql/random_draws.sql.j2). Default: 0.
         input_format: force the ranking file's format (its ending decides otherwise). Default: None.
         judgments_format: force the judgments file's format. Default: None.
-        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
-        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
-            (None: DuckDB's own, 80% of RAM). Default: '1400MB'.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core); on a connection given as
+            con= they are SET there, and stay set after the result is closed.
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk, a
+            size such as 1400MB or 4GB (None: DuckDB's own, 80% of RAM); it bounds DuckDB's buffer manager, not the
+            whole process (strict_memory_limit). Default: '1400MB'.
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
@@ -252,8 +254,8 @@ def compare(
             faster but with memory outside its limit that grows with the ranges: a billion-row log under 1GB peaked at
             1.79 GB resident, and 1.24 GB with this option (interpreter included), at 1.8x the time (887 s against 490
             s on 2 cores); up to 100M rows the split stays well inside the limit and is the faster
-            (docs/performance.md). In Python, a connection given as con= keeps its own settings: there run SET
-            disabled_optimizers = 'partitioned_execution' yourself. Default: False.
+            (docs/performance.md). A connection given as con= keeps its own settings, so run SET disabled_optimizers =
+            'partitioned_execution' on it yourself. Default: False.
         checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
             gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
             numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
@@ -294,6 +296,7 @@ def compare(
         raise OptionError(f"names must be two strings, the names of A and B; got {names!r}")
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
+    check_connection_options(memory_limit, strict_memory_limit)  # refused on a caller's connection too
     local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(
         memory_limit, temp_directory=temp_directory, strict_memory_limit=strict_memory_limit)
     leftovers = Leftovers(local, owned=local is not con)
@@ -462,9 +465,11 @@ def compare_runs(
             engine and version: sql/random_draws.sql.j2). Default: 0.
         input_format: force the ranking file's format (its ending decides otherwise). Default: None.
         judgments_format: force the judgments file's format. Default: None.
-        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
-        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
-            (None: DuckDB's own, 80% of RAM). Default: '1400MB'.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core); on a connection given as
+            con= they are SET there, and stay set after the result is closed.
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk, a
+            size such as 1400MB or 4GB (None: DuckDB's own, 80% of RAM); it bounds DuckDB's buffer manager, not the
+            whole process (strict_memory_limit). Default: '1400MB'.
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
@@ -474,8 +479,8 @@ def compare_runs(
             faster but with memory outside its limit that grows with the ranges: a billion-row log under 1GB peaked at
             1.79 GB resident, and 1.24 GB with this option (interpreter included), at 1.8x the time (887 s against 490
             s on 2 cores); up to 100M rows the split stays well inside the limit and is the faster
-            (docs/performance.md). In Python, a connection given as con= keeps its own settings: there run SET
-            disabled_optimizers = 'partitioned_execution' yourself. Default: False.
+            (docs/performance.md). A connection given as con= keeps its own settings, so run SET disabled_optimizers =
+            'partitioned_execution' on it yourself. Default: False.
         checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
             gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
             numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
@@ -524,6 +529,7 @@ def compare_runs(
         pairs = [(i, base) for i in range(len(sources)) if i != base]
     t_dist = _t_distribution()
     on_warehouse = con is not None and not isinstance(con, duckdb.DuckDBPyConnection)
+    check_connection_options(memory_limit, strict_memory_limit)  # refused on a caller's connection too
     local = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(
         memory_limit, temp_directory=temp_directory, strict_memory_limit=strict_memory_limit)
     leftovers = Leftovers(local, owned=local is not con)

@@ -199,9 +199,11 @@ def plot(
             engine and version: sql/random_draws.sql.j2). Default: 0.
         input_format: force the ranking file's format (its ending decides otherwise). Default: None.
         judgments_format: force the judgments file's format. Default: None.
-        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
-        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
-            (None: DuckDB's own, 80% of RAM). Default: '1400MB'.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core); on a connection given as
+            con= they are SET there, and stay set after the result is closed.
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk, a
+            size such as 1400MB or 4GB (None: DuckDB's own, 80% of RAM); it bounds DuckDB's buffer manager, not the
+            whole process (strict_memory_limit). Default: '1400MB'.
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
@@ -211,8 +213,8 @@ def plot(
             faster but with memory outside its limit that grows with the ranges: a billion-row log under 1GB peaked at
             1.79 GB resident, and 1.24 GB with this option (interpreter included), at 1.8x the time (887 s against 490
             s on 2 cores); up to 100M rows the split stays well inside the limit and is the faster
-            (docs/performance.md). In Python, a connection given as con= keeps its own settings: there run SET
-            disabled_optimizers = 'partitioned_execution' yourself. Default: False.
+            (docs/performance.md). A connection given as con= keeps its own settings, so run SET disabled_optimizers =
+            'partitioned_execution' on it yourself. Default: False.
         max_bootstrap_draws: largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local
             run draws; more raises OptionError before the bootstrap starts (default 200,000,000: about 7 GiB of temp
             files and 3 minutes on 2 cores).

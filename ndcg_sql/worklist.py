@@ -24,7 +24,7 @@ from .building import context, templates
 from .building.plan import Step
 from .compare import _local_rows_table, _named_runs, _query_ids_alike_all
 from .data import writing
-from .data.connections import Leftovers, connect, drop, turn
+from .data.connections import Leftovers, check_connection_options, connect, drop, turn
 from .data.inputs import new_view_name
 from .running import local, runner, warehouse
 from .running.executors import DuckDB, StatementFailed, Warehouse
@@ -299,9 +299,11 @@ def unjudged(
             missing_queries be "zero". Default: None.
         input_format: force the ranking file's format (its ending decides otherwise). Default: None.
         judgments_format: force the judgments file's format. Default: None.
-        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core).
-        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk
-            (None: DuckDB's own, 80% of RAM). Default: '1400MB'.
+        threads: DuckDB threads (default: DuckDB's own choice, all cores; at most 4 per core); on a connection given as
+            con= they are SET there, and stay set after the result is closed.
+        memory_limit: DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk, a
+            size such as 1400MB or 4GB (None: DuckDB's own, 80% of RAM); it bounds DuckDB's buffer manager, not the
+            whole process (strict_memory_limit). Default: '1400MB'.
         temp_directory: the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB
             to spill to (default: the system's temp dir); that folder is removed when the result is closed or
             collected, on an error, and at exit.
@@ -311,8 +313,8 @@ def unjudged(
             faster but with memory outside its limit that grows with the ranges: a billion-row log under 1GB peaked at
             1.79 GB resident, and 1.24 GB with this option (interpreter included), at 1.8x the time (887 s against 490
             s on 2 cores); up to 100M rows the split stays well inside the limit and is the faster
-            (docs/performance.md). In Python, a connection given as con= keeps its own settings: there run SET
-            disabled_optimizers = 'partitioned_execution' yourself. Default: False.
+            (docs/performance.md). A connection given as con= keeps its own settings, so run SET disabled_optimizers =
+            'partitioned_execution' on it yourself. Default: False.
         checks: "all": every input check (bad input raises InputError naming the column); "trusted": none, for input
             gated upstream (the dbt test ndcg_valid_input, a pipeline's constraints): faster, but bad input gives wrong
             numbers, not an error (docs/safety.md). An empty input is still refused, and every result reports
@@ -348,6 +350,7 @@ def unjudged(
     remote = Warehouse(con, dialect) if on_warehouse else None
     resolved = context.resolve(options, True, dialect=remote.dialect.name if remote else "duckdb",
                                item_type=(item_type or "text") if remote else "text", segmented_judgments=True)
+    check_connection_options(memory_limit, strict_memory_limit)  # refused on a caller's connection too
     local_con = con if isinstance(con, duckdb.DuckDBPyConnection) else connect(memory_limit, threads,
                                                                                 temp_directory=temp_directory,
                                                                                 strict_memory_limit=strict_memory_limit)

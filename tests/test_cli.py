@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -174,7 +175,23 @@ def test_compare_and_plot_take_threads_as_evaluate_does(capsys):
         with pytest.raises(SystemExit) as stop:
             cli.main([*command, "--threads", "0"])
         assert stop.value.code == 2
-        assert "threads must be a positive integer; got 0" in capsys.readouterr().err
+        assert "argument --threads: must be a positive integer; got 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["evaluate", "compare", "plot", "unjudged"])
+def test_a_bad_threads_is_refused_as_the_command_line_reads_it(command, capsys):
+    """--threads 0 said "ndcg-sql: error: threads must be ..." (the Python name, no command, no
+    help pointer) once the work had begun; like --memory-limit, argparse now names --threads."""
+    runs = [DL_RUN] * (2 if command == "compare" else 1)
+    too_many = 4 * (os.cpu_count() or 1) + 1
+    for value, words in (("0", "must be a positive integer; got 0"), ("x", "must be a positive integer; got 'x'"),
+                         (str(too_many), f"must be at most {too_many - 1} (4 per CPU core")):
+        with pytest.raises(SystemExit) as stop:
+            cli.main([command, *runs, "--judgments", DL_QRELS, "--threads", value])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert f"ndcg-sql {command}: error: argument --threads: {words}" in err
+        assert f"(see ndcg-sql {command} --help)" in err
 
 
 def test_plot_names_a_bad_argument_without_matplotlib_and_then_the_missing_library(monkeypatch, capsys, tmp_path):
@@ -187,7 +204,7 @@ def test_plot_names_a_bad_argument_without_matplotlib_and_then_the_missing_libra
     with pytest.raises(SystemExit) as stop:
         cli.main([*command, "--threads", "0"])
     assert stop.value.code == 2
-    assert "threads must be a positive integer; got 0" in capsys.readouterr().err
+    assert "argument --threads: must be a positive integer; got 0" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         cli.main(command)
     assert stop.value.code == 1

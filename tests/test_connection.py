@@ -148,3 +148,37 @@ def test_cli_strict_memory_limit_reaches_the_connection(tmp_path, capsys, monkey
         assert len(seen) == 1 and ("partitioned_execution" in seen[0][0]) is flag
         assert seen[0][1] == limit_bytes(_with("700MB"))
     capsys.readouterr()
+
+
+def test_connection_options_are_checked_on_a_callers_connection_too(tmp_path):
+    """A caller's con= ignores memory_limit and strict_memory_limit (documented), but a bad value
+    passed beside it was accepted silently: it is refused before any work, as without con=."""
+    path = str(tmp_path / "log.csv")
+    duckdb.connect().execute("COPY (SELECT 'q' AS query_id, 'd' AS item_id, 1.0 AS score, 1 AS label) "
+                             f"TO '{path}' (HEADER)")
+    con = duckdb.connect()
+    for call in (lambda **o: ndcg_sql.evaluate(path, con=con, **o),
+                 lambda **o: ndcg_sql.compare(path, path, judgments=None, measures=["nDCG@1"], con=con, **o),
+                 lambda **o: ndcg_sql.unjudged(path, judgments=path, con=con, **o)):
+        with pytest.raises(OptionError, match="memory_limit must be a size such as '1400MB' or '4GB'"):
+            call(memory_limit="12XB")
+        with pytest.raises(OptionError, match="strict_memory_limit must be True or False; got 'yes'"):
+            call(strict_memory_limit="yes")
+    assert con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] == ""
+
+
+def test_threads_on_a_callers_connection_stay_set_as_documented(tmp_path):
+    """The one setting ndcg_sql changes on a caller's connection, when asked: threads (the option's
+    text says so, since 'a connection given as con= keeps its own settings' holds for the others)."""
+    from ndcg_sql.vocabulary.parameters import PARAMETERS
+
+    text = next(p for p in PARAMETERS if p.name == "threads").doc
+    assert "on a connection given as con= they are SET there, and stay set" in text
+    path = str(tmp_path / "log.csv")
+    duckdb.connect().execute("COPY (SELECT 'q' AS query_id, 'd' AS item_id, 1.0 AS score, 1 AS label) "
+                             f"TO '{path}' (HEADER)")
+    con = duckdb.connect()
+    con.execute("SET threads = 2")
+    with ndcg_sql.evaluate(path, con=con, threads=1) as result:
+        result.summary_records()
+    assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 1

@@ -31,7 +31,7 @@ import duckdb
 
 from ..vocabulary.errors import OptionError
 from ..vocabulary.identifiers import quote
-from ..vocabulary.parameters import DEFAULTS, MEMORY_LIMIT_RULE, MEMORY_SIZE, THREADS_PER_CORE, spoken
+from ..vocabulary.parameters import DEFAULTS, MEMORY_LIMIT_RULE, MEMORY_SIZE, threads_problem, spoken
 
 #: DuckDB memory_limit of a connection this package opens itself (the option memory_limit's default):
 #: large logs then spill to disk instead of growing hash tables and sorts up to DuckDB's own default
@@ -63,13 +63,8 @@ def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None
             temp_directory where no folder can be made, a strict_memory_limit that is not a bool,
             or strict_memory_limit on a DuckDB without the optimizer it turns off.
     """
-    config = {}
-    if memory_limit is not None:
-        if not isinstance(memory_limit, str) or not MEMORY_SIZE.match(memory_limit.strip()):
-            raise OptionError(f"memory_limit {spoken(MEMORY_LIMIT_RULE, 'python')}; got {memory_limit!r}")
-        config["memory_limit"] = memory_limit.strip()
-    if not isinstance(strict_memory_limit, bool):
-        raise OptionError(f"strict_memory_limit must be True or False; got {strict_memory_limit!r}")
+    check_connection_options(memory_limit, strict_memory_limit)
+    config = {} if memory_limit is None else {"memory_limit": memory_limit.strip()}
     check_threads(threads)
     try:
         folder = tempfile.mkdtemp(prefix="ndcg_sql_", dir=temp_directory)
@@ -127,20 +122,25 @@ def close(con: duckdb.DuckDBPyConnection) -> None:
         removal()
 
 
-def most_threads() -> int:
-    """The most DuckDB threads accepted: THREADS_PER_CORE per CPU core (ndcg_sql/vocabulary/parameters.py)."""
-    return THREADS_PER_CORE * (os.cpu_count() or 1)
-
-
 def check_threads(threads: int | None) -> None:
-    """Raises OptionError unless None or a positive int of at most :func:`most_threads`."""
-    if threads is None:
-        return
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise OptionError(f"threads must be a positive integer; got {threads!r}")
-    if threads > most_threads():
-        raise OptionError(f"threads must be at most {most_threads()} ({THREADS_PER_CORE} per CPU core, "
-                          f"{os.cpu_count() or 1} here): more only add memory and start-up time; got {threads}")
+    """Raises OptionError unless None or a positive int of at most THREADS_PER_CORE per CPU core
+    (the rule: :func:`ndcg_sql.vocabulary.parameters.threads_problem`)."""
+    problem = threads_problem(threads)
+    if problem:
+        raise OptionError(f"threads {problem}")
+
+
+def check_connection_options(memory_limit: str | None, strict_memory_limit: bool) -> None:
+    """The options of a connection ndcg_sql opens itself, checked whether or not it opens one (a
+    caller's ``con=`` ignores them, but a bad value is still refused before any work).
+
+    Raises:
+        OptionError: a memory limit that is not a number with a unit, or a strict_memory_limit not a bool.
+    """
+    if memory_limit is not None and (not isinstance(memory_limit, str) or not MEMORY_SIZE.match(memory_limit.strip())):
+        raise OptionError(f"memory_limit {spoken(MEMORY_LIMIT_RULE, 'python')}; got {memory_limit!r}")
+    if not isinstance(strict_memory_limit, bool):
+        raise OptionError(f"strict_memory_limit must be True or False; got {strict_memory_limit!r}")
 
 
 def set_threads(con: duckdb.DuckDBPyConnection, threads: int | None) -> None:

@@ -23,7 +23,7 @@ from ..data import inputs
 from . import runner
 
 from ..vocabulary import activity, conventions, identifiers
-from ..data.connections import Leftovers, connect, set_threads, turn
+from ..data.connections import Leftovers, check_connection_options, connect, set_threads, turn
 from ..vocabulary.errors import InputError, OptionError, first_line, out_of_memory
 from .executors import DuckDB, refuse_open_transaction, transaction_state
 from ..vocabulary.parameters import Request
@@ -77,6 +77,7 @@ def computed(con: duckdb.DuckDBPyConnection | None, data, judgments, request: Re
         OptionError, InputError: as :func:`ndcg_sql.evaluate`.
     """
     owned = con is None
+    check_connection_options(settings.memory_limit, settings.strict_memory_limit)  # on a caller's connection too
     if con is None:
         con = connect(settings.memory_limit, settings.threads, settings.temp_directory, settings.strict_memory_limit)
     leftovers = Leftovers(con, owned)

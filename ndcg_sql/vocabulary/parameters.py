@@ -286,6 +286,37 @@ def size_from_text(text: str) -> str | None:
     return text
 
 
+def most_threads() -> int:
+    """The most DuckDB threads accepted: THREADS_PER_CORE per CPU core."""
+    return THREADS_PER_CORE * (os.cpu_count() or 1)
+
+
+def threads_problem(threads) -> str | None:
+    """What is wrong with ``threads`` (None or a positive int of at most :func:`most_threads`), as
+    the end of a sentence naming the option; None when nothing is."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        return f"must be a positive integer; got {threads!r}"
+    if threads > most_threads():
+        return (f"must be at most {most_threads()} ({THREADS_PER_CORE} per CPU core, {os.cpu_count() or 1} here): "
+                f"more only add memory and start-up time; got {threads}")
+    return None
+
+
+def threads_from_text(text: str) -> int:
+    """The command line's threads (OptionError as :func:`threads_problem` words it; argparse names
+    --threads before it)."""
+    try:
+        threads = int(text)
+    except ValueError:
+        raise OptionError(f"must be a positive integer; got {text!r}") from None
+    problem = threads_problem(threads)
+    if problem:
+        raise OptionError(problem)
+    return threads
+
+
 # ----------------------------------------------------------------- the documentation's two readers
 #: An option's documentation is written once, for two readers: a Python caller, who passes
 #: ``ties="input-order"`` or None and catches an OptionError, and a command-line user, who types
@@ -303,6 +334,10 @@ PHRASES: dict[str, tuple[str, str]] = {
     #: an option's default that leaves the choice to the code (the command line: the flag not given)
     "Default None": ("Default None", "Not given"),
 }
+#: A mark that begins with one of these holds words for one reader only (the rest of the mark),
+#: nothing for the other: ``{python-only ; a connection given as con= ...}``.
+PYTHON_ONLY = "python-only "
+CLI_ONLY = "cli-only "
 Reader = Literal["python", "cli"]
 _MARK = re.compile(r"\{([^{}:]+)\}")
 _OPTION_MARK = re.compile(r"([a-z_]+)(?:=(.+))?")
@@ -313,6 +348,9 @@ def spoken(text: str, reader: Reader) -> str:
     command-line one ("cli"); a mark that is neither a phrase nor an option raises ValueError."""
     def one(mark: re.Match) -> str:
         inside = mark.group(1)
+        for only, who in ((PYTHON_ONLY, "python"), (CLI_ONLY, "cli")):
+            if inside.startswith(only):
+                return inside[len(only):] if reader == who else ""
         if inside in PHRASES:
             return PHRASES[inside][reader == "cli"]
         option = _OPTION_MARK.fullmatch(inside)
@@ -525,8 +563,9 @@ class Given:
         None, "force the ranking file's format (its ending decides otherwise).", Cli(RUNS + ("unjudged",)))
     judgments_format: Format | None = option(None, "force the judgments file's format.", Cli(RUNS + ("unjudged",)))
     threads: int | None = option(
-        None, f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core).",
-        Cli(RUNS + ("unjudged",), metavar="N", parse=int))
+        None, f"DuckDB threads (default: DuckDB's own choice, all cores; at most {THREADS_PER_CORE} per core)"
+        "{python-only ; on a connection given as con= they are SET there, and stay set after the result is closed}.",
+        Cli(RUNS + ("unjudged",), metavar="N", parse=threads_from_text))
     # 1400MB: large logs spill to disk instead of growing hash tables and sorts up to DuckDB's own
     # default (80 % of RAM); a 100M-row log (10 items a query) peaks at about 1.5 GB resident with
     # it, the limit plus about 0.2 GB outside DuckDB's buffer pool (Python, libraries, DuckDB's
@@ -534,27 +573,28 @@ class Given:
     # DuckDB's memory).
     memory_limit: str | None = option(
         "1400MB",
-        "DuckDB memory_limit of a connection ndcg_sql opens itself, past which DuckDB spills to disk "
-        "({None}: DuckDB's own, 80% of RAM).",
+        "DuckDB memory_limit{python-only  of a connection ndcg_sql opens itself}, past which DuckDB spills to disk, "
+        "a size such as 1400MB or 4GB ({None}: DuckDB's own, 80% of RAM); it bounds DuckDB's buffer manager, not "
+        "the whole process ({strict_memory_limit}).",
         Cli(RUNS + ("unjudged",), metavar="SIZE", parse=size_from_text))
     temp_directory: str | os.PathLike[str] | None = option(
         None,
-        "the folder in which a connection ndcg_sql opens itself gets a temp folder of its own for DuckDB "
-        "to spill to (default: the system's temp dir); that folder is removed when the result is closed "
-        "or collected, on an error, and at exit.", Cli(RUNS + ("unjudged",), metavar="DIR"))
+        "the folder in which {python-only a connection ndcg_sql opens itself}{cli-only the command} gets a "
+        "temp folder of its own for DuckDB to spill to (default: the system's temp dir); that folder is removed "
+        "{python-only when the result is closed or collected, on an error, and at exit}{cli-only when the command "
+        "ends, on an error or Ctrl-C too}.", Cli(RUNS + ("unjudged",), metavar="DIR"))
     # measured at commit 2100b47 (DuckDB 2.0.1, 2 cores): docs/performance.md, DuckDB's memory,
     # "Memory outside the limit"
     strict_memory_limit: bool = option(
         False,
-        "turn off DuckDB's partitioned execution on a connection ndcg_sql opens itself (SET "
+        "turn off DuckDB's partitioned execution{python-only  on a connection ndcg_sql opens itself} (SET "
         "disabled_optimizers = 'partitioned_execution'), so that the process stays near {memory_limit}. On a log "
         "stored in query order DuckDB splits the ranking into ranges of the query key (about one per 10M rows), "
         "faster but with memory outside its limit that grows with the ranges: a billion-row log under 1GB peaked "
         "at 1.79 GB resident, and 1.24 GB with this option (interpreter included), at 1.8x the time (887 s "
         "against 490 s on 2 cores); up to 100M rows the split stays well inside the limit and is the faster "
-        "(docs/performance.md). In Python, a connection given as con= keeps its own settings: there run SET "
-        "disabled_optimizers = "
-        "'partitioned_execution' yourself.", Cli(RUNS + ("unjudged",), flag=True))
+        "(docs/performance.md).{python-only  A connection given as con= keeps its own settings, so run SET "
+        "disabled_optimizers = 'partitioned_execution' on it yourself.}", Cli(RUNS + ("unjudged",), flag=True))
     max_bootstrap_draws: int = option(
         MAX_BOOTSTRAP_DRAWS,
         "largest bootstrap replicates x per-query values (queries x cutoffs or measures) a local run "
