@@ -158,7 +158,11 @@ def test_a_full_disk_is_one_line_naming_the_file(files, capsys):
     status, _, err = ndcg_sql_cli(capsys, "evaluate", "run.csv", "--per-query", "/dev/full", "--no-progress")
     assert status == 1 and one_line(err) == "ndcg-sql: error: cannot write /dev/full: No space left on device\n"
     status, _, err = ndcg_sql_cli(capsys, "evaluate", "run.csv", "--per-query", "no/such/folder/x.csv", "--no-progress")
-    assert status == 1 and one_line(err) == "ndcg-sql: error: cannot write no/such/folder/x.csv: No such file or directory\n"
+    # the cause a user can act on (it said "No such file or directory", which reads as if an input were missing)
+    assert status == 1 and one_line(err) == ("ndcg-sql: error: cannot write no/such/folder/x.csv: its folder "
+                                             "no/such/folder does not exist\n")
+    status, _, err = ndcg_sql_cli(capsys, "plot", "run.csv", "-o", "no/folder/x.png", "--k", "1", "--no-progress")
+    assert status == 1 and one_line(err) == "ndcg-sql: error: cannot write no/folder/x.png: its folder no/folder does not exist\n"
     assert sorted(contents(files)) == ["logs/a/.hidden.csv", "logs/a/part.csv", "logs/b/part.csv", "qrels.csv",
                                        "run.csv"]  # nothing left behind
 

@@ -5,6 +5,7 @@ import io
 import json
 
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -527,3 +528,30 @@ def test_compare_of_a_run_with_itself_says_why_its_t_test_is_empty(capsys):
     several = ndcg_sql.compare_runs([BM25, BM25, SPLADE], ["nDCG@10"], names=["a", "b", "c"], **TREC)
     assert "no differences: every per-query difference of a - b nDCG@10 is 0" in several.to_text()
     several.close()
+
+
+def test_compare_with_the_same_difference_on_every_query_says_why_its_t_test_is_empty(tmp_path):
+    """Every per-query difference equal and not 0 (P@1 of 1 against 0 on every query): scipy's paired
+    t is d/0 = inf with p = 0, which JSON cannot carry; t and t_p_value stay empty and the text says
+    why; the sign-flip p-value is scipy's exact one."""
+    rows = "query_id,item_id,score,label\n"
+    for q in ("q1", "q2", "q3"):
+        rows += f"{q},relevant,2.0,1\n{q},other,1.0,0\n"
+    better, worse = tmp_path / "a.csv", tmp_path / "b.csv"
+    better.write_text(rows)
+    worse.write_text(rows.replace(",2.0,1", ",0.5,1"))  # the relevant item last
+    with ndcg_sql.compare(str(better), str(worse), ["P@1"]) as result:
+        row, = result.summary_records()
+        d = np.array([r["difference"] for r in result.per_query_records()])
+        text = result.to_text()
+    assert list(d) == [1.0, 1.0, 1.0]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = stats.ttest_rel(d + 0.0, d - d)
+    assert math.isinf(expected.statistic) and expected.pvalue == 0.0  # scipy: d/0
+    assert row["t"] is None and row["t_p_value"] is None and row["stderr"] == 0.0
+    exact = stats.permutation_test((d,), np.mean, permutation_type="samples", n_resamples=10_000).pvalue
+    assert row["permutation_p_value"] == exact == 0.25  # 2 of the 8 sign patterns reach |mean| 1
+    assert text.endswith("one difference: every per-query difference of P@1 is the same, not 0, so the paired t "
+                         "is d/0 and t_p_value is empty (scipy.stats.ttest_rel gives an infinite t and p 0); the "
+                         "permutation test's p-value stands\n")

@@ -8,6 +8,7 @@ it was and removes the temporary file. An existing output that is not an input i
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from contextlib import contextmanager
@@ -73,6 +74,9 @@ def refuse_inputs(outputs: Mapping[str, str | os.PathLike[str] | None], inputs: 
 
 def _failed(path, error: OSError) -> OSError:
     """``error`` naming the output it failed to write (the same OSError subclass, by errno)."""
+    folder = os.path.dirname(os.fspath(path))
+    if error.errno == errno.ENOENT and folder and not os.path.isdir(folder):  # the cause a user can act on: make the folder
+        return OSError(error.errno, f"cannot write {os.fspath(path)}: its folder {folder} does not exist")
     return OSError(error.errno, f"cannot write {os.fspath(path)}: {error.strerror or error}")
 
 

@@ -434,19 +434,29 @@ def ratio_note(measures: Sequence[str], a: str = "A", b: str = "B") -> str:
 
 
 def no_difference_note(records: list[dict], segments: Sequence[str] = (), pair: Sequence[str] = ()) -> str:
-    """What a comparison's text says of its rows where every per-query difference is 0 (ties =
-    queries: the same run twice, or runs with the same value on every query); "" for none. There
-    the paired t is 0 / 0: t and t_p_value are empty (None in Python, null in JSON, empty in CSV), as
-    scipy.stats.ttest_rel gives NaN, and the sign-flip test's p-value is 1 (every sign pattern sums
-    to 0, as scipy.stats.permutation_test gives). Each row is named by ``pair`` (its run columns),
-    ``segments`` and its measure."""
-    same = [" ".join([*(f"{r[c]} -" if i == 0 and len(pair) > 1 else str(r[c]) for i, c in enumerate(pair)),
-                      *(f"{c}={r[c]}" for c in segments), str(r["measure"])])
-            for r in records if r.get("queries") and r.get("ties") == r.get("queries")]
-    if not same:
-        return ""
-    return (f"no differences: every per-query difference of {', '.join(same)} is 0, so the paired t is 0/0 and "
-            "t_p_value is empty (scipy.stats.ttest_rel gives NaN); the permutation test's p-value is 1\n")
+    """What a comparison's text says of its rows whose paired t is undefined; "" for none. Where
+    every per-query difference is 0 (ties = queries: the same run twice, or runs with the same
+    value on every query) the t is 0 / 0, as scipy.stats.ttest_rel gives NaN, and the sign-flip
+    test's p-value is 1 (every sign pattern sums to 0, as scipy.stats.permutation_test gives).
+    Where every difference is the same value d, not 0 (stderr 0, no tie), the t is d / 0: scipy
+    gives t = +-inf and p = 0, which JSON cannot carry; the sign-flip test's p-value stands. In
+    both, t and t_p_value are empty (None in Python, null in JSON, empty in CSV). Each row is
+    named by ``pair`` (its run columns), ``segments`` and its measure."""
+    def name(r: dict) -> str:
+        return " ".join([*(f"{r[c]} -" if i == 0 and len(pair) > 1 else str(r[c]) for i, c in enumerate(pair)),
+                         *(f"{c}={r[c]}" for c in segments), str(r["measure"])])
+    same = [name(r) for r in records if r.get("queries") and r.get("ties") == r.get("queries")]
+    constant = [name(r) for r in records if r.get("queries", 0) >= 2 and r.get("ties") != r.get("queries")
+                and r.get("stderr") == 0 and r.get("t") is None]
+    note = ""
+    if same:
+        note += (f"no differences: every per-query difference of {', '.join(same)} is 0, so the paired t is 0/0 and "
+                 "t_p_value is empty (scipy.stats.ttest_rel gives NaN); the permutation test's p-value is 1\n")
+    if constant:
+        note += (f"one difference: every per-query difference of {', '.join(constant)} is the same, not 0, so the "
+                 "paired t is d/0 and t_p_value is empty (scipy.stats.ttest_rel gives an infinite t and p 0); "
+                 "the permutation test's p-value stands\n")
+    return note
 
 
 def runs_line(names: Sequence[str], ratio_measures: Sequence[str] = ()) -> str:
