@@ -87,16 +87,15 @@ def test_strict_memory_limit_turns_partitioned_execution_off_on_the_connection_o
             connect(strict_memory_limit=bad)
 
 
-def test_strict_memory_limit_keeps_the_optimizers_disabled_already():
-    from ndcg_sql.data.connections import _disable_optimizer
+def test_strict_memory_limit_on_a_duckdb_without_the_optimizer_is_refused(monkeypatch, tmp_path):
+    """The option could not keep its word on a DuckDB without partitioned execution: an OptionError
+    naming the optimizer, and the connection's temp folder is not left behind."""
+    from ndcg_sql.data import connections
 
-    con = duckdb.connect()
-    con.execute("SET disabled_optimizers = 'join_order'")
-    _disable_optimizer(con, "partitioned_execution")
-    _disable_optimizer(con, "partitioned_execution")  # once only
-    assert con.execute("SELECT current_setting('disabled_optimizers')").fetchone()[0] == "join_order,partitioned_execution"
+    monkeypatch.setattr(connections, "STRICT_MEMORY_OPTIMIZER", "no_such")
     with pytest.raises(OptionError, match="strict_memory_limit turns off DuckDB's optimizer 'no_such'"):
-        _disable_optimizer(con, "no_such")
+        connect(strict_memory_limit=True, temp_directory=str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_evaluate_with_strict_memory_limit_gives_the_reference_per_query_rows(tmp_path):

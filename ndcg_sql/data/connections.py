@@ -65,6 +65,8 @@ def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None
     """
     check_connection_options(memory_limit, strict_memory_limit)
     config = {} if memory_limit is None else {"memory_limit": memory_limit.strip()}
+    if strict_memory_limit:  # a new connection has no optimizer disabled yet: the setting is this one
+        config["disabled_optimizers"] = STRICT_MEMORY_OPTIMIZER
     check_threads(threads)
     try:
         folder = tempfile.mkdtemp(prefix="ndcg_sql_", dir=temp_directory)
@@ -73,35 +75,19 @@ def connect(memory_limit: str | None = DEFAULT_MEMORY_LIMIT, threads: int | None
                           f"{temp_directory!r} ({getattr(error, 'strerror', None) or error})") from None
     try:
         con = duckdb.connect(config={**config, "temp_directory": folder})
-    except BaseException:
+    except BaseException as error:
         shutil.rmtree(folder, ignore_errors=True)
+        if strict_memory_limit and isinstance(error, duckdb.ParserException) and "Optimizer type" in str(error):
+            raise OptionError(f"strict_memory_limit turns off DuckDB's optimizer {STRICT_MEMORY_OPTIMIZER!r}, which "
+                              f"DuckDB {duckdb.__version__} does not have; leave strict_memory_limit out") from None
         raise
     _folders[con] = weakref.finalize(con, shutil.rmtree, folder, ignore_errors=True)
     try:
         set_threads(con, threads)
-        if strict_memory_limit:
-            _disable_optimizer(con, STRICT_MEMORY_OPTIMIZER)
     except BaseException:
         close(con)
         raise
     return con
-
-
-def _disable_optimizer(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Add the optimizer ``name`` to ``con``'s disabled_optimizers, keeping those disabled already.
-
-    Raises:
-        OptionError: this DuckDB has no optimizer of that name (strict_memory_limit could not keep its word).
-    """
-    known = con.execute("SELECT count(*) FROM duckdb_optimizers() WHERE name = ?", [name]).fetchall()[0][0]
-    if not known:
-        raise OptionError(f"strict_memory_limit turns off DuckDB's optimizer {name!r}, which DuckDB "
-                          f"{duckdb.__version__} does not have; leave strict_memory_limit out")
-    current = con.execute("SELECT current_setting('disabled_optimizers')").fetchall()[0][0] or ""
-    disabled = [part.strip() for part in current.split(",") if part.strip()]
-    if name not in disabled:
-        # optimizer names are DuckDB's own words (checked above), never a caller's text
-        con.execute(f"SET disabled_optimizers = '{','.join([*disabled, name])}'")
 
 
 def opened_here(con: duckdb.DuckDBPyConnection) -> bool:
